@@ -1,0 +1,97 @@
+# ptxvm: a virtual NVIDIA GPU for the CPU.
+#
+#   make            build/ptxvm, build/libptxvm.a, build/libptxvm.so
+#   make demo       what ptxvm does, on the examples
+#   make test       build and run every test; ends with "N passed, N failed"
+#   make asan       the tests under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make fuzz       the libFuzzer target for parser+checker (FUZZ_SECONDS=60)
+#   make bench      checker throughput against ptxas
+#   make fixtures   regenerate tests/ptx from tests/cuda (needs nvcc)
+#   make ptxas-agree-regen   re-record ptxas verdicts (needs ptxas)
+#   make install PREFIX=/usr/local
+
+CC      ?= cc
+OPT     ?= -O2 -g
+WARN    := -Wall -Wextra -Wshadow -Wno-unused-parameter
+ifneq ($(WERROR),)
+WARN    += -Werror
+endif
+CFLAGS  += -std=c11 -D_GNU_SOURCE $(OPT) $(WARN) -fPIC
+LDLIBS  += -lpthread -lm
+PREFIX  ?= /usr/local
+B       ?= build
+
+LIB_SRC := $(wildcard src/util/*.c src/isa/*.c src/front/*.c src/check/*.c \
+                      src/write/*.c src/host/*.c)
+LIB_OBJ := $(LIB_SRC:%.c=$(B)/obj/%.o)
+CLI_OBJ := $(B)/obj/src/cli/main.o
+DEFS    := $(wildcard src/isa/*.def)
+
+all: $(B)/ptxvm $(B)/libptxvm.a $(B)/libptxvm.so
+
+$(B)/obj/%.o: %.c $(wildcard src/*/*.h) include/ptxvm.h $(DEFS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(B)/libptxvm.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(B)/libptxvm.so: $(LIB_OBJ)
+	$(CC) -shared -o $@ $^ $(LDFLAGS) $(LDLIBS)
+
+$(B)/ptxvm: $(CLI_OBJ) $(B)/libptxvm.a
+	$(CC) -o $@ $^ $(LDFLAGS) $(LDLIBS)
+
+# ---- tests ---------------------------------------------------------------
+TEST_BIN := $(B)/tests/runner
+
+$(B)/tests/runner: tests/runner.c $(B)/libptxvm.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(B)/libptxvm.a $(LDFLAGS) $(LDLIBS)
+
+test: all $(TEST_BIN)
+	@tests/run.sh $(B)
+
+asan:
+	$(MAKE) B=build-asan CC=clang OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+		LDFLAGS="-fsanitize=address,undefined" test
+
+# libFuzzer: parser + checker + writer on arbitrary bytes.
+FUZZ_SECONDS ?= 60
+fuzz:
+	$(MAKE) B=build-fuzz CC=clang OPT="-O1 -g -fsanitize=fuzzer-no-link,address,undefined" \
+		LDFLAGS="-fsanitize=address,undefined" build-fuzz/libptxvm.a
+	clang -O1 -g -fsanitize=fuzzer,address,undefined -o build-fuzz/fuzz-check tests/fuzz/fuzz_check.c \
+		build-fuzz/libptxvm.a -lpthread -lm
+	mkdir -p build-fuzz/corpus
+	cp tests/ptx/*.ptx tests/check/*.ptx build-fuzz/corpus/ 2>/dev/null || true
+	build-fuzz/fuzz-check -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=10 \
+		-rss_limit_mb=2048 -print_final_stats=1 build-fuzz/corpus
+
+demo: all
+	@examples/demo.sh $(B)
+
+bench: all
+	@tests/bench/bench.sh $(B)
+
+fixtures:
+	tests/gen-fixtures.sh
+
+ptxas-agree-regen:
+	python3 tests/ptxas-agree/gen.py --record
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include \
+		$(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 755 $(B)/ptxvm $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 $(B)/libptxvm.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(B)/libptxvm.so $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 include/ptxvm.h $(DESTDIR)$(PREFIX)/include/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|'"$$(sed -n 's/#define PTXVM_VERSION "\(.*\)"/\1/p' include/ptxvm.h)"'|' \
+		ptxvm.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/ptxvm.pc
+
+clean:
+	rm -rf build build-asan build-fuzz
+
+.PHONY: all test demo asan fuzz bench fixtures ptxas-agree-regen install clean

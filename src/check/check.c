@@ -1,0 +1,1741 @@
+/* check.c: the semantic checker.
+ *
+ * It walks a parsed module once: the header (.version, .target,
+ * .address_size), the module-scope symbols, every declaration and
+ * initializer, then each function body: scopes, labels, and every
+ * instruction against the forms of its opcode in ops.def.  Each problem
+ * is reported once, at the token it concerns, and checking goes on.
+ */
+#include "check.h"
+#include "../front/parse.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- symbol tables ------------------------------------------------------ */
+enum { SY_VAR = 1, SY_FUNC, SY_LABEL, SY_PROTO, SY_TARGETS };
+
+typedef struct Sym {
+	Str key;
+	uint8_t kind;
+	void *val;
+} Sym;
+
+typedef struct SymTab {
+	Sym *v;
+	size_t cap, n;
+} SymTab;
+
+static uint32_t str_hash(Str s)
+{
+	uint32_t h = 2166136261u;
+	for (uint32_t i = 0; i < s.n; i++)
+		h = (h ^ (unsigned char)s.p[i]) * 16777619u;
+	return h;
+}
+
+static Sym *tab_find(const SymTab *t, Str k)
+{
+	if (!t->cap)
+		return NULL;
+	for (size_t i = str_hash(k) & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
+		Sym *s = &t->v[i];
+		if (!s->kind)
+			return NULL;
+		if (str_same(s->key, k))
+			return s;
+	}
+}
+
+/* Inserts; returns the existing symbol if the name is taken. */
+static Sym *tab_put(SymTab *t, Str k, uint8_t kind, void *val)
+{
+	if ((t->n + 1) * 2 > t->cap) {
+		SymTab nt = { calloc(t->cap ? t->cap * 2 : 64, sizeof(Sym)), t->cap ? t->cap * 2 : 64, 0 };
+		if (!nt.v)
+			abort();
+		for (size_t i = 0; i < t->cap; i++)
+			if (t->v[i].kind)
+				tab_put(&nt, t->v[i].key, t->v[i].kind, t->v[i].val);
+		free(t->v);
+		*t = nt;
+	}
+	for (size_t i = str_hash(k) & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
+		Sym *s = &t->v[i];
+		if (!s->kind) {
+			*s = (Sym){ k, kind, val };
+			t->n++;
+			return NULL;
+		}
+		if (str_same(s->key, k))
+			return s;
+	}
+}
+
+static void tab_clear(SymTab *t)
+{
+	if (t->n)
+		memset(t->v, 0, t->cap * sizeof *t->v);
+	t->n = 0;
+}
+
+/* ---- checker state ------------------------------------------------------ */
+typedef struct Local {
+	Str name;
+	Decl *d;
+	int depth;
+} Local;
+
+typedef struct Ck {
+	Module *m;
+	Diags *d;
+	CheckOpts opt;
+	SymTab glob;            /* module scope: variables and functions */
+	SymTab fn;              /* function scope: params, body-level decls */
+	SymTab labels;          /* labels, prototypes, target lists */
+	SymTab ranges;          /* "%r" -> Decl with range, function level */
+	Local *blk;             /* declarations inside nested { } blocks */
+	size_t nblk, cblk;
+	int depth;
+	Func *fn_cur;
+	const Instr *in_cur;    /* the instruction being checked */
+	bool quiet;             /* trial checking: count errors, say nothing */
+	int qerr;
+} Ck;
+
+static void err(Ck *c, Pos p, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void err(Ck *c, Pos p, const char *fmt, ...)
+{
+	if (c->quiet) {
+		c->qerr++;
+		return;
+	}
+	va_list ap;
+	va_start(ap, fmt);
+	diag_vadd(c->d, DIAG_ERROR, p, fmt, ap);
+	va_end(ap);
+}
+
+static unsigned errors(const Ck *c) { return c->quiet ? (unsigned)c->qerr : (unsigned)c->d->nerrors; }
+
+static void ver_str(unsigned v, char *b) { sprintf(b, "%u.%u", v / 10, v % 10); }
+
+/* Gates.  "what" names the feature, as the manual does. */
+static bool need_ptx(Ck *c, Pos p, unsigned v, const char *what)
+{
+	if (c->m->ptx >= v)
+		return true;
+	char a[16], b[16];
+	ver_str(v, a);
+	ver_str(c->m->ptx, b);
+	err(c, p, "%s requires PTX ISA version %s or later (this module is .version %s)", what, a, b);
+	return false;
+}
+
+static bool need_sm(Ck *c, Pos p, unsigned sm, const char *what)
+{
+	if (c->m->sm >= sm)
+		return true;
+	err(c, p, "%s requires sm_%u or higher (this module targets sm_%u)", what, sm, c->m->sm);
+	return false;
+}
+
+/* Modifier ids by word, for the rules written here rather than in ops.def. */
+static unsigned mod_id(const char *w) { return isa_lookup_mod(w, strlen(w)); }
+
+static bool has_mod(const Instr *in, unsigned m)
+{
+	for (int i = 0; i < in->nmods; i++)
+		if (in->mods[i] == m)
+			return true;
+	return false;
+}
+
+static int find_mod(const Instr *in, const char *const *words, int n)
+{
+	for (int k = 0; k < n; k++) {
+		unsigned m = mod_id(words[k]);
+		if (m != MOD_NONE && has_mod(in, m))
+			return k;
+	}
+	return -1;
+}
+
+/* ---- targets ------------------------------------------------------------ */
+typedef struct TargetInfo {
+	const char *name;
+	uint16_t sm;
+	char suffix;
+	uint8_t min_ptx;
+} TargetInfo;
+
+static const TargetInfo targets[] = {
+#define TG(name, sm, suffix, ptx) { name, sm, suffix, ptx },
+#include "../isa/targets.def"
+#undef TG
+};
+
+bool ptx_target_lookup(const char *name, size_t n, unsigned *sm, char *suffix, unsigned *min_ptx)
+{
+	char tmp[32];
+	if (n > 8 && n < 24 && !memcmp(name, "compute_", 8)) {   /* compute_90 = sm_90 */
+		snprintf(tmp, sizeof tmp, "sm_%.*s", (int)(n - 8), name + 8);
+		name = tmp;
+		n = strlen(tmp);
+	}
+	for (size_t i = 0; i < NELEM(targets); i++)
+		if (strlen(targets[i].name) == n && !memcmp(targets[i].name, name, n)) {
+			*sm = targets[i].sm;
+			*suffix = targets[i].suffix;
+			*min_ptx = targets[i].min_ptx;
+			return true;
+		}
+	return false;
+}
+
+/* The newest PTX ISA version this checker knows. */
+#define PTX_NEWEST 90
+
+static void check_header(Ck *c)
+{
+	Module *m = c->m;
+	if (!m->has_version || m->ver_seq != 0) {
+		err(c, m->has_version ? m->ver_pos : (Pos){ 1, 1 }, "missing .version directive at the start of the module");
+		m->ptx = m->has_version ? m->ver_major * 10u + m->ver_minor : PTX_NEWEST;
+	} else {
+		m->ptx = m->ver_major * 10u + m->ver_minor;
+	}
+	/* the PTX ISA versions that exist (ptxas 13.0 knows exactly these) */
+	static const uint8_t last_minor[10] = { 0, 5, 3, 2, 3, 1, 5, 8, 8, 0 };
+	if (m->has_version && (m->ver_major < 1 || m->ver_major > 9 || m->ver_minor > last_minor[m->ver_major] ||
+			       m->ptx > PTX_NEWEST)) {
+		char b[16];
+		ver_str(PTX_NEWEST, b);
+		err(c, m->ver_pos, "unsupported PTX ISA .version %u.%u (the newest is %s)",
+		    m->ver_major, m->ver_minor, b);
+	}
+	if (!m->ntargets) {
+		err(c, m->has_version ? m->ver_pos : (Pos){ 1, 1 }, "missing .target directive");
+		m->sm = c->opt.arch;
+		return;
+	}
+	if (m->has_version && m->target_seq != m->ver_seq + 1)
+		err(c, m->target_pos, ".target must directly follow .version");
+	bool have_sm = false, texmode = false;
+	for (uint32_t i = 0; i < m->ntargets; i++) {
+		Target *t = &m->targets[i];
+		unsigned sm, minptx;
+		char suf;
+		if (ptx_target_lookup(t->name.p, t->name.n, &sm, &suf, &minptx)) {
+			if (have_sm)
+				continue;       /* ptxas ignores further architectures */
+			have_sm = true;
+			m->sm = sm;
+			m->sm_suffix = (uint8_t)suf;
+			if (m->has_version && m->ptx < minptx) {
+				char a[16], b[16];
+				ver_str(minptx, a);
+				ver_str(m->ptx, b);
+				err(c, t->pos, "target %.*s requires PTX ISA version %s or later (this module is .version %s)",
+				    (int)t->name.n, t->name.p, a, b);
+			}
+			if (sm > c->opt.arch || (suf && (sm != c->opt.arch || suf != c->opt.arch_suffix)))
+				err(c, t->pos, "this module is for %.*s; the device is sm_%u%s",
+				    (int)t->name.n, t->name.p, c->opt.arch,
+				    c->opt.arch_suffix == 'a' ? "a" : c->opt.arch_suffix == 'f' ? "f" : "");
+			continue;
+		}
+		if (i == 0) {
+			err(c, t->pos, "the first .target item must be an architecture such as sm_90");
+			continue;
+		}
+		if (str_eq(t->name, "texmode_unified") || str_eq(t->name, "texmode_independent")) {
+			if (texmode && str_eq(t->name, "texmode_independent") != m->texmode_independent)
+				err(c, t->pos, "conflicting texture modes in .target");
+			texmode = true;
+			m->texmode_independent = str_eq(t->name, "texmode_independent");
+			need_ptx(c, t->pos, 15, "texmode_unified and texmode_independent");
+		} else if (str_eq(t->name, "debug")) {
+			m->debug = 1;
+			need_ptx(c, t->pos, 30, ".target debug");
+		} else if (str_eq(t->name, "map_f64_to_f32")) {
+			m->map_f64 = 1;
+		} else {
+			err(c, t->pos, "unknown target '%.*s'", (int)t->name.n, t->name.p);
+		}
+	}
+	if (!have_sm)
+		m->sm = c->opt.arch;
+	if (m->map_f64 && m->sm >= 13)
+		err(c, m->target_pos, "map_f64_to_f32 applies only to targets below sm_13");
+	if (m->debug && !m->has_debug_sections)
+		err(c, m->target_pos, ".target debug needs DWARF .section directives, and this module has none");
+	if (m->has_asize) {
+		if (m->asize_seq < m->target_seq)
+			err(c, m->asize_pos, ".address_size must follow .target");
+		if (m->address_size != 32 && m->address_size != 64)
+			err(c, m->asize_pos, ".address_size must be 32 or 64");
+		else if (m->address_size == 32 && c->opt.arch >= 90)
+			err(c, m->asize_pos, "32-bit addressing is not supported on sm_90 and later: use .address_size 64");
+		need_ptx(c, m->asize_pos, 23, ".address_size");
+	} else {
+		m->address_size = 64;
+	}
+}
+
+/* ---- types -------------------------------------------------------------- */
+static const char *ty_name(unsigned t) { return t < TY__ALL ? isa_type[t].name : "?"; }
+static unsigned ty_bytes(unsigned t) { return t < TY__ALL ? isa_type[t].bytes : 0; }
+static char ty_kind(unsigned t) { return t < TY__ALL ? isa_type[t].kind : 0; }
+
+/* May a register of type have be used where the instruction says want?
+ * PTX's rules: bit-size types fit any type of the same size, integer types
+ * of one size fit each other, floats need the same float type; relaxed
+ * operands (ld/st/cvt) may use a wider integer or bit-size register. */
+static bool type_fits(unsigned want, unsigned have, bool relaxed)
+{
+	if (want == have)
+		return true;
+	char wk = ty_kind(want), hk = ty_kind(have);
+	if (wk == TK_P || hk == TK_P || wk == TK_O || hk == TK_O)
+		return false;
+	unsigned wb = ty_bytes(want), hb = ty_bytes(have);
+	if (wb == hb) {
+		if (wk == TK_B || hk == TK_B)
+			return true;
+		if ((wk == TK_U || wk == TK_S) && (hk == TK_U || hk == TK_S))
+			return true;
+		return false;
+	}
+	/* a wider register: integer and bit-size data only */
+	if (relaxed && hb > wb)
+		return wk != TK_F && hk != TK_F;
+	return false;
+}
+
+/* ---- name resolution ---------------------------------------------------- */
+/* Finds a variable visible here: nested blocks, then the function, then
+ * "%r<N>" ranges, then the module. */
+static Decl *find_var(Ck *c, Opnd *o)
+{
+	for (size_t i = c->nblk; i-- > 0;)
+		if (str_same(c->blk[i].name, o->name))
+			return c->blk[i].d;
+	Sym *s = tab_find(&c->fn, o->name);
+	if (s)
+		return s->val;
+	Str prefix;
+	int64_t k = ptx_name_index(o->name, &prefix);
+	if (k >= 0) {
+		Sym *r = tab_find(&c->ranges, prefix);
+		if (r && k < ((Decl *)r->val)->range) {
+			o->regidx = (int32_t)k;
+			return r->val;
+		}
+	}
+	s = tab_find(&c->glob, o->name);
+	if (s && s->kind == SY_VAR)
+		return s->val;
+	return NULL;
+}
+
+/* Resolves a name operand; reports undefined names.  Returns o->res. */
+static int resolve(Ck *c, Opnd *o)
+{
+	if (o->res)
+		return o->res;
+	Decl *d = find_var(c, o);
+	if (d) {
+		o->ref = d;
+		o->res = d->space == SP_REG ? R_REG : d->space == SP_PARAM ? R_PARAM : R_VAR;
+		if (o->comp && !(d->vec || d->space != SP_REG))
+			err(c, o->pos, "'%.*s' is not a vector", (int)o->name.n, o->name.p);
+		return o->res;
+	}
+	if (o->name.n && o->name.p[0] == '%') {
+		int s = isa_lookup_sreg(o->name.p, o->name.n);
+		if (s >= 0) {
+			const IsaSreg *sr = &isa_sreg[s];
+			o->ref = (void *)sr;
+			o->res = R_SREG;
+			if (sr->vec && !o->comp)
+				err(c, o->pos, "special register %s needs a component (.x, .y or .z)", sr->name);
+			else if (!sr->vec && o->comp)
+				err(c, o->pos, "special register %s has no components", sr->name);
+			else if (sr->vec && o->comp > sr->vec)
+				err(c, o->pos, "special register %s has no component .%c", sr->name, "xyzw"[o->comp - 1]);
+			char what[64];
+			snprintf(what, sizeof what, "special register %s", sr->name);
+			if (need_ptx(c, o->pos, sr->ptx, what))
+				need_sm(c, o->pos, sr->sm, what);
+			return o->res;
+		}
+	}
+	Sym *s = tab_find(&c->labels, o->name);
+	if (s) {
+		o->ref = s->val;
+		o->res = s->kind == SY_LABEL ? R_LABEL : R_LABEL;
+		return o->res;
+	}
+	s = tab_find(&c->glob, o->name);
+	if (s && s->kind == SY_FUNC) {
+		o->ref = s->val;
+		o->res = R_FUNC;
+		return o->res;
+	}
+	err(c, o->pos, "undefined identifier '%.*s'", (int)o->name.n, o->name.p);
+	o->res = R_NONE;
+	return R_NONE;
+}
+
+/* Forgets what a trial check resolved, so that the real check reports. */
+static void unresolve(Opnd *o)
+{
+	o->res = R_NONE;
+	o->ref = NULL;
+	o->regidx = -1;
+	for (uint32_t i = 0; i < o->n; i++)
+		unresolve(&o->elems[i]);
+}
+
+/* Resolves every name in an operand tree (for operands checked loosely). */
+static void resolve_all(Ck *c, Opnd *o)
+{
+	if (o->kind == OK_SYM)
+		resolve(c, o);
+	for (uint32_t i = 0; i < o->n; i++)
+		resolve_all(c, &o->elems[i]);
+}
+
+/* Type of a resolved register or special register operand. */
+static int opnd_type(const Opnd *o)
+{
+	if (o->res == R_SREG)
+		return ((const IsaSreg *)o->ref)->type;
+	if (o->res == R_REG || o->res == R_PARAM || o->res == R_VAR)
+		return ((const Decl *)o->ref)->type;
+	return -1;
+}
+
+/* ---- declarations ------------------------------------------------------- */
+enum { SC_MODULE, SC_ENTRY_PARAM, SC_FUNC_PARAM, SC_FUNC_RET, SC_BODY, SC_PROTO };
+
+static bool pow2(uint64_t v) { return v && !(v & (v - 1)); }
+
+/* Checks one initializer value against the element type. */
+static void check_init_leaf(Ck *c, Decl *d, Init *it)
+{
+	unsigned t = d->type;
+	char k = ty_kind(t);
+	switch (it->kind) {
+	case IN_INT:
+		if (k == TK_F)
+			err(c, it->pos, "integer value in the initializer of a .%s variable (write a floating-point constant)",
+			    ty_name(t));
+		break;
+	case IN_FLOAT:
+		if (k != TK_F && !(it->fkind && k == TK_B)) {
+			err(c, it->pos, "floating-point value in the initializer of an integer variable");
+		}
+		break;
+	case IN_SYM: {
+		if (it->generic)
+			need_ptx(c, it->pos, 31, "the generic() operator");
+		Sym *s = tab_find(&c->glob, it->name);
+		if (!s) {
+			err(c, it->pos, "undefined identifier '%.*s' in initializer", (int)it->name.n, it->name.p);
+			break;
+		}
+		if (s->kind == SY_VAR) {
+			Decl *v = s->val;
+			if (!v->seen) {
+				err(c, it->pos, "'%.*s' is used in an initializer before its declaration is complete",
+				    (int)it->name.n, it->name.p);
+				break;
+			}
+			if (v->space != SP_GLOBAL && v->space != SP_CONST) {
+				err(c, it->pos, "only .global and .const variables may be used in initializers");
+				break;
+			}
+		} else if (s->kind == SY_FUNC) {
+			Func *f = s->val;
+			if (f->entry && need_ptx(c, it->pos, 31, "a kernel name in an initializer"))
+				need_sm(c, it->pos, 35, "a kernel name in an initializer");
+			if (it->generic)
+				err(c, it->pos, "generic() takes a variable, not a function");
+		}
+		if (t != TY_u32 && t != TY_u64)
+			err(c, it->pos, "a variable holding an address must be .u32 or .u64, not .%s", ty_name(t));
+		break;
+	}
+	case IN_MASK: {
+		static const uint64_t masks[] = {
+			0xFFull, 0xFF00ull, 0xFF0000ull, 0xFF000000ull, 0xFF00000000ull,
+			0xFF0000000000ull, 0xFF000000000000ull, 0xFF00000000000000ull };
+		bool ok = false;
+		for (size_t i = 0; i < NELEM(masks); i++)
+			ok |= it->ival == masks[i];
+		need_ptx(c, it->pos, 71, "the mask() operator");
+		if (!ok)
+			err(c, it->pos, "invalid mask 0x%llX: the mask selects one byte (0xFF, 0xFF00, ..., 0xFF00000000000000)",
+			    (unsigned long long)it->ival);
+		if (t != TY_u8 && t != TY_u32 && t != TY_u64)
+			err(c, it->pos, "mask() initializes a .u8, .u32 or .u64 variable, not .%s", ty_name(t));
+		Init *s = it->sub;
+		if (s && s->kind == IN_INT)
+			need_ptx(c, s->pos, 72, "an integer expression in mask()");   /* ptxas 13: 7.2; the manual: 7.3 */
+		else if (s && s->kind == IN_FLOAT)
+			err(c, s->pos, "mask() takes an address or an integer expression");
+		else if (s && s->kind == IN_SYM) {
+			Sym *sy = tab_find(&c->glob, s->name);
+			if (!sy)
+				err(c, s->pos, "undefined identifier '%.*s' in initializer", (int)s->name.n, s->name.p);
+			else if (sy->kind == SY_VAR && ((Decl *)sy->val)->space != SP_GLOBAL &&
+				 ((Decl *)sy->val)->space != SP_CONST)
+				err(c, s->pos, "only .global and .const variables may be used in initializers");
+		}
+		return;
+	}
+	case IN_LIST:
+		err(c, it->pos, "too many braces in initializer");
+		return;
+	case IN_FIELDS:
+		err(c, it->pos, "named members initialize only .texref, .samplerref and .surfref variables");
+		return;
+	}
+}
+
+/* Walks a (possibly nested) list against the dimensions dims[level..]. */
+static void check_init_list(Ck *c, Decl *d, Init *it, int level)
+{
+	int ndims = d->ndim + (d->vec ? 1 : 0);
+	uint64_t extent = level < d->ndim ? d->dim[level] : d->vec;
+	if (level >= ndims) {
+		check_init_leaf(c, d, it);
+		return;
+	}
+	if (it->kind != IN_LIST) {
+		/* A scalar where a list is expected: C allows brace elision;
+		 * PTX does not. */
+		err(c, it->pos, "expected '{' in the initializer of '%.*s'", (int)d->name.n, d->name.p);
+		return;
+	}
+	if (it->n == 0) {
+		if (level == 0 && d->dim_omitted)
+			err(c, it->pos, "empty initializer list for an array of unknown size");
+		return;
+	}
+	if (level == 0 && d->dim_omitted) {
+		d->dim[0] = it->n;
+		extent = it->n;
+	}
+	if (level == d->ndim && d->vec && it->n != d->vec)
+		err(c, it->pos, "a .v%u vector initializer has %u elements, not %u", d->vec, d->vec, it->n);
+	if (it->n > extent)
+		err(c, it->items[extent].pos, "too many initializers for '%.*s' (dimension has %llu elements)",
+		    (int)d->name.n, d->name.p, (unsigned long long)extent);
+	for (uint32_t i = 0; i < it->n && i < extent; i++)
+		check_init_list(c, d, &it->items[i], level + 1);
+}
+
+/* The named members an opaque variable may initialize (seed 002, tables
+ * 10 and 11, as ptxas 13 applies them: a .texref takes its sampler
+ * members in both texture modes; values are not judged). */
+static void check_fields(Ck *c, Decl *d, Init *it)
+{
+	static const char *const tex[] = { "width", "height", "depth", "channel_data_type", "channel_order",
+		"normalized_coords", "filter_mode", "addr_mode_0", "addr_mode_1", "addr_mode_2",
+		"array_size", "num_mipmap_levels", "num_samples", NULL };
+	static const char *const smp[] = { "force_unnormalized_coords", "filter_mode", "addr_mode_0",
+		"addr_mode_1", "addr_mode_2", NULL };
+	static const char *const surf[] = { "width", "height", "depth", "channel_data_type", "channel_order",
+		"array_size", "memory_layout", NULL };
+	if (it->kind == IN_LIST && d->ndim) {
+		for (uint32_t i = 0; i < it->n; i++)
+			check_fields(c, d, &it->items[i]);
+		if (it->n > d->dim[0] && !d->dim_omitted)
+			err(c, it->pos, "too many initializers for '%.*s'", (int)d->name.n, d->name.p);
+		return;
+	}
+	if (it->kind != IN_FIELDS) {
+		err(c, it->pos, "an opaque variable is initialized with named members: { name = value, ... }");
+		return;
+	}
+	const char *const *ok = d->type == TY_surfref ? surf : d->type == TY_samplerref ? smp : tex;
+	for (uint32_t i = 0; i < it->n; i++) {
+		Init *f = &it->items[i];
+		bool found = false;
+		for (int k = 0; ok[k]; k++)
+			found |= str_eq(f->name, ok[k]);
+		if (!found)
+			err(c, f->pos, "'%.*s' is not a member of .%s", (int)f->name.n, f->name.p, ty_name(d->type));
+		static const char *const words[] = { "nearest", "linear", "wrap", "mirror", "clamp_ogl",
+						     "clamp_to_edge", "clamp_to_border", NULL };
+		bool known = !f->word.n;
+		for (int k = 0; !known && words[k]; k++)
+			known = str_eq(f->word, words[k]);
+		if (!known)
+			err(c, f->pos, "'%.*s' is not a value of an opaque member (nearest, linear, wrap, mirror, clamp_ogl, clamp_to_edge, clamp_to_border, or a number)",
+			    (int)f->word.n, f->word.p);
+	}
+}
+
+static bool var_type_ok(unsigned t)
+{
+	switch (t) {
+	case TY_bf16: case TY_bf16x2: case TY_tf32: case TY_e4m3x2: case TY_e5m2x2:
+	case TY_u16x2: case TY_s16x2:
+		return false;
+	}
+	return true;
+}
+
+static void check_decl(Ck *c, Decl *d, int scope)
+{
+	Pos p = d->pos;
+	unsigned t = d->type;
+	bool opaque = t >= TY__COUNT;
+	if (!var_type_ok(t)) {
+		err(c, p, ".%s is not a type for variables (use .b%u)", ty_name(t), ty_bytes(t) * 8);
+		return;
+	}
+	switch (scope) {
+	case SC_MODULE:
+		if (d->space == SP_REG || d->space == SP_PARAM || d->space == SP_SREG)
+			err(c, p, ".%s variables may not be declared at module scope", space_name[d->space]);
+		else if (d->space == SP_LOCAL)
+			err(c, p, "module-scope .local variables are not allowed: .local lives on each thread's stack");
+		if ((d->linkage & L_COMMON) && d->space != SP_GLOBAL)
+			err(c, p, ".common variables must be in the .global state space");
+		break;
+	case SC_ENTRY_PARAM:
+		if (d->space != SP_PARAM)
+			err(c, p, "kernel parameters are in the .param state space");
+		break;
+	case SC_FUNC_PARAM:
+	case SC_FUNC_RET:
+		if (d->space != SP_PARAM && d->space != SP_REG)
+			err(c, p, "function parameters are in the .param or .reg state space");
+		break;
+	case SC_BODY:
+		if (d->space == SP_TEX || d->space == SP_SREG)
+			err(c, p, ".%s variables may not be declared inside a function", space_name[d->space]);
+		if (d->linkage)
+			err(c, p, "linkage directives apply only at module scope");
+		break;
+	}
+	if (d->space == SP_TEX) {
+		err(c, p, "the .tex state space is not supported; use .global .texref");
+		return;
+	}
+	if (t == TY_pred && d->space != SP_REG)
+		err(c, p, "predicates may only be declared in the .reg state space");
+	if (d->space == SP_REG && d->ndim)
+		err(c, p, "'%.*s': arrays cannot be held in registers", (int)d->name.n, d->name.p);
+	if (scope == SC_ENTRY_PARAM && d->dim_omitted)
+		err(c, p, "a kernel parameter cannot be an array of unknown size");
+	if (opaque) {
+		if (t == TY_samplerref && !c->m->texmode_independent && !d->ndim)
+			err(c, p, ".samplerref variables are not allowed in unified texture mode (use .target ..., texmode_independent)");
+		if (d->space == SP_REG)
+			err(c, p, "'%.*s': a .%s cannot be held in a register", (int)d->name.n, d->name.p, ty_name(t));
+		else if (scope == SC_MODULE && d->space != SP_GLOBAL)
+			err(c, p, ".%s variables must be in the .global state space at module scope", ty_name(t));
+		else if (scope == SC_BODY)
+			err(c, p, ".%s variables may be declared only at module scope or as kernel parameters", ty_name(t));
+		else if ((scope == SC_FUNC_PARAM || scope == SC_FUNC_RET) && d->space == SP_PARAM)
+			err(c, p, ".%s parameters are allowed only on kernels (.entry)", ty_name(t));
+		if (d->vec)
+			err(c, p, "opaque types cannot form vectors");
+	}
+	if (d->nvec > 1 || d->vec_after_type)
+		err(c, p, d->nvec > 1 ? "only one vector qualifier (.v2, .v4)" : "the vector qualifier comes before the type");
+	if (d->vec && scope == SC_ENTRY_PARAM)
+		err(c, p, "kernel parameters cannot be vectors");
+	if (scope == SC_ENTRY_PARAM && d->ndim > 1)
+		err(c, p, "kernel parameter arrays have one dimension");
+	if (scope == SC_BODY && d->space == SP_PARAM && t == TY_f16x2)
+		err(c, p, "'%.*s': .f16x2 cannot be allocated in the .param state space", (int)d->name.n, d->name.p);
+	if (d->vec) {
+		if (t == TY_pred)
+			err(c, p, "vectors of predicates are not allowed");
+		else if (!opaque && (d->vec == 8 || d->vec * ty_bytes(t) > 16))
+			err(c, p, "vector .v%u .%s is %u bits; vectors are at most 128 bits", d->vec, ty_name(t),
+			    d->vec * ty_bytes(t) * 8);
+	}
+	if (d->align && !pow2(d->align))
+		err(c, p, "alignment %u is not a power of two", d->align);
+	if (d->ptr) {
+		if (scope != SC_ENTRY_PARAM && scope != SC_FUNC_PARAM)
+			err(c, d->attr_pos, ".ptr is allowed only on kernel parameters");
+		else if (t != TY_u64 && t != TY_u32 && t != TY_b64 && t != TY_s64 && t != TY_b32 && t != TY_s32)
+			err(c, d->attr_pos, ".ptr parameters must be 32- or 64-bit integers");
+		if (d->ptr_align && !pow2(d->ptr_align))
+			err(c, d->attr_pos, "alignment %u is not a power of two", d->ptr_align);
+		need_ptx(c, d->attr_pos, 22, ".ptr");
+		if (d->ptr_opaque)
+			need_ptx(c, d->attr_pos, 43, "kernel parameter pointers to opaque types");
+	}
+	if (d->managed || d->unified) {
+		need_ptx(c, d->attr_pos, 40, ".attribute");
+		if (d->managed) {
+			need_sm(c, d->attr_pos, 30, ".attribute(.managed)");
+			if (d->space != SP_GLOBAL)
+				err(c, d->attr_pos, ".managed applies only to .global variables");
+		}
+		if (d->unified && need_ptx(c, d->attr_pos, 80, ".attribute(.unified)") &&
+		    need_sm(c, d->attr_pos, 90, ".attribute(.unified)")) {
+			if (d->space != SP_GLOBAL)
+				err(c, d->attr_pos, ".unified applies only to .global variables and functions");
+			else
+				err(c, d->attr_pos, ".unified needs separate compilation (ptxas --compile-only); a whole program cannot use it");
+		}
+	}
+	if (d->range >= 0) {
+		if (d->ndim)
+			err(c, p, "parameterized names %%name<N> cannot declare arrays");
+		if (d->has_init)
+			err(c, p, "parameterized names %%name<N> cannot have initializers");
+	}
+	for (int i = 0; i < d->ndim; i++)
+		if (d->dim[i] == 0 && !(i == 0 && d->dim_omitted))
+			err(c, p, "array dimension must be positive");
+	if (d->has_init) {
+		if (d->linkage & L_EXTERN)
+			err(c, p, "initializers are not allowed on .extern variables");
+		else if (d->space != SP_GLOBAL && d->space != SP_CONST)
+			err(c, p, "initializers are allowed only in the .global and .const state spaces");
+		else if (opaque)
+			check_fields(c, d, d->init);
+		else if (t == TY_f16 || t == TY_f16x2 || t == TY_pred)
+			err(c, p, "variables of type .%s cannot be initialized", ty_name(t));
+		else
+			check_init_list(c, d, d->init, 0);
+	} else if (d->dim_omitted && (d->linkage & L_EXTERN) && d->space != SP_SHARED) {
+		err(c, p, "'%.*s': an .extern array of unknown size is resolved only for .shared (dynamic shared memory)",
+		    (int)d->name.n, d->name.p);
+	} else if (d->dim_omitted && !(d->linkage & L_EXTERN) &&
+		   scope != SC_ENTRY_PARAM && scope != SC_FUNC_PARAM && scope != SC_PROTO) {
+		err(c, p, "array '%.*s' has no size: the first dimension may be omitted only with an initializer or .extern",
+		    (int)d->name.n, d->name.p);
+	}
+}
+
+/* Declares d in the current function scope. */
+static void declare_local(Ck *c, Decl *d)
+{
+	if (c->depth > 1) {     /* depth 1 is the function's own braces */
+		for (size_t i = c->nblk; i-- > 0 && c->blk[i].depth == c->depth;)
+			if (str_same(c->blk[i].name, d->name)) {
+				err(c, d->pos, "'%.*s' is already declared in this block", (int)d->name.n, d->name.p);
+				return;
+			}
+		c->blk = vec_grow(c->blk, &c->cblk, c->nblk + 1, sizeof *c->blk);
+		c->blk[c->nblk++] = (Local){ d->name, d, c->depth };
+		return;
+	}
+	Sym *s;
+	if (d->range >= 0) {
+		s = tab_put(&c->ranges, d->name, SY_VAR, d);
+	} else {
+		/* "%r2" is taken if "%r<4>" was declared */
+		Str prefix;
+		int64_t k = ptx_name_index(d->name, &prefix);
+		Sym *r = k >= 0 ? tab_find(&c->ranges, prefix) : NULL;
+		s = r && k < ((Decl *)r->val)->range ? r : tab_put(&c->fn, d->name, SY_VAR, d);
+	}
+	if (s)
+		err(c, d->pos, "'%.*s' is already declared", (int)d->name.n, d->name.p);
+	else if (tab_find(&c->labels, d->name))
+		err(c, d->pos, "'%.*s' is already declared as a label", (int)d->name.n, d->name.p);
+}
+
+/* A module-scope variable declared again: at most one definition, the
+ * same type, and a definition of an .extern variable must be .visible. */
+static void redeclare_var(Ck *c, Decl *old, Decl *d)
+{
+	bool old_ext = old->linkage & L_EXTERN, new_ext = d->linkage & L_EXTERN;
+	if (old->type != d->type || old->space != d->space || old->vec != d->vec || old->ndim != d->ndim) {
+		err(c, d->pos, "'%.*s' does not match its earlier declaration", (int)d->name.n, d->name.p);
+		return;
+	}
+	if (!old_ext && !new_ext) {
+		err(c, d->pos, "'%.*s' is already declared", (int)d->name.n, d->name.p);
+		return;
+	}
+	if (old_ext && !new_ext && !(d->linkage & (L_VISIBLE | L_WEAK | L_COMMON)))
+		err(c, d->pos, "'%.*s' was declared .extern; its definition must be .visible", (int)d->name.n, d->name.p);
+}
+
+/* ---- instruction forms -------------------------------------------------- */
+typedef struct Match {
+	int form;                       /* index into isa_form */
+	uint8_t slot[8];                /* chosen type per slot */
+	int vec;                        /* 0, 2, 4, 8 */
+} Match;
+
+/* Matches the modifiers against the form's elements.  ptxas takes the
+ * modifiers of an instruction in any order, except that types fill the
+ * type slots left to right (cvt.f32.s32: .f32 is the destination).  Each
+ * element takes at most one modifier; every required element must get
+ * one.  Returns -1 on success, else the index of the first modifier that
+ * fits nowhere (in->nmods when a required element is missing, named in
+ * *missing). */
+static int match_mods(const IsaForm *f, const Instr *in, Match *mt, int *missing)
+{
+	uint32_t used = 0;
+	int next_slot_elem = 0;
+	*missing = -1;
+	/* A required single word that opens the form is part of the name
+	 * (suld.b, sust.p, cp.async): ptxas wants it first. */
+	const IsaElem *e0 = &f->elem[0];
+	if (f->nelem && !e0->optional && e0->slot < 0 && e0->single != MOD_NONE) {
+		if (!in->nmods) {
+			*missing = 0;
+			return 0;
+		}
+		if (in->mods[0] != e0->single)
+			return 0;
+	}
+	for (int i = 0; i < in->nmods; i++) {
+		unsigned m = in->mods[i];
+		int hit = -1;
+		if (isa_mod_is_type(m)) {
+			/* the next type slot at or after the last one filled */
+			for (int e = next_slot_elem; e < f->nelem; e++)
+				if (f->elem[e].slot >= 0 && !(used >> e & 1)) {
+					if (isa_set_has(f->elem[e].set, m))
+						hit = e;
+					else if (!f->elem[e].optional)
+						break;
+					if (hit >= 0)
+						break;
+				}
+			if (hit >= 0)
+				next_slot_elem = hit + 1;
+		}
+		if (hit < 0)
+			for (int e = 0; e < f->nelem; e++)
+				if (f->elem[e].slot < 0 && !(used >> e & 1) && isa_set_has(f->elem[e].set, m)) {
+					hit = e;
+					break;
+				}
+		if (hit < 0)
+			return i;
+		used |= 1u << hit;
+		if (f->elem[hit].slot >= 0)
+			mt->slot[f->elem[hit].slot] = (uint8_t)m;
+	}
+	for (int e = 0; e < f->nelem; e++)
+		if (!f->elem[e].optional && !(used >> e & 1)) {
+			*missing = e;
+			return in->nmods;
+		}
+	return -1;
+}
+
+static int vec_of(const Instr *in)
+{
+	for (int i = 0; i < in->nmods; i++) {
+		const char *w = isa_mod_name[in->mods[i]];
+		if (w[0] == 'v' && (w[1] == '2' || w[1] == '4' || w[1] == '8') && !w[2])
+			return w[1] - '0';
+	}
+	return 0;
+}
+
+static bool is_int_type(unsigned t) { char k = ty_kind(t); return k == TK_B || k == TK_U || k == TK_S; }
+
+/* One scalar operand against its expected type. */
+static void check_scalar(Ck *c, const IsaOpnd *s, Opnd *o, int want, bool dest)
+{
+	char kind = s->kind;
+	bool relaxed = s->relaxed;
+	if (o->neg && kind != 'q') {
+		err(c, o->pos, "'!' applies only to predicate operands");
+		return;
+	}
+	switch (o->kind) {
+	case OK_SINK:
+		if (!dest)
+			err(c, o->pos, "'_' may only be a destination");
+		return;
+	case OK_INT:
+		if (dest || kind == 'r' || kind == 'p' || kind == 'P' || kind == 'm' || kind == 'l' || kind == 'f') {
+			err(c, o->pos, "expected a register, found an immediate");
+			return;
+		}
+		if (kind == 'q') {
+			err(c, o->pos, "expected a predicate, found an immediate");
+			return;
+		}
+		if (want >= 0 && ty_kind(want) == TK_F)
+			err(c, o->pos, "integer immediate for a .%s operand (write a floating-point constant)", ty_name(want));
+		else if (want == TY_pred && o->ival > 1)
+			err(c, o->pos, "a predicate immediate is 0 or 1");
+		return;
+	case OK_FLOAT:
+		if (dest || kind != 'a') {
+			err(c, o->pos, "expected a register, found an immediate");
+			return;
+		}
+		if (want >= 0 && ty_kind(want) != TK_F && !(o->fkind && ty_kind(want) == TK_B &&
+							     ty_bytes(want) == (o->fkind == 'f' ? 4u : 8u)))
+			err(c, o->pos, "floating-point immediate for a .%s operand", ty_name(want));
+		return;
+	case OK_SYM:
+		break;
+	default:
+		err(c, o->pos, "expected a %s", dest ? "register" : "register or immediate");
+		return;
+	}
+	int r = resolve(c, o);
+	if (r == R_NONE)
+		return;
+	if (kind == 'i') {
+		err(c, o->pos, "expected an immediate");
+		return;
+	}
+	if ((r == R_VAR || r == R_PARAM) && ((Decl *)o->ref)->type >= TY__COUNT) {
+		/* mov.u64 r, opaque: a handle for indirect access (PTX 3.1). */
+		const Instr *in = c->in_cur;
+		const char *what = ((Decl *)o->ref)->type == TY_surfref ? "surface"
+				   : ((Decl *)o->ref)->type == TY_texref ? "texture" : "sampler";
+		if (in && (in->opc == OPC_cvta) && !dest)
+			return;         /* ptxas accepts cvta of a handle */
+		if (!in || in->opc != OPC_mov || dest)
+			err(c, o->pos, "opaque variable '%.*s' can only be used by texture and surface instructions or taken with mov.u64",
+			    (int)o->name.n, o->name.p);
+		else if (want != TY_u64)
+			err(c, o->pos, "indirect access to a %s requires mov.u64", what);
+		else
+			need_ptx(c, o->pos, 31, "indirect texture and surface access");
+		return;
+	}
+	if (o->has_off && r != R_VAR && r != R_PARAM && r != R_FUNC) {
+		err(c, o->pos, "an offset applies only to the address of a variable");
+		return;
+	}
+	if (r == R_LABEL || r == R_FUNC || r == R_VAR || r == R_PARAM) {
+		/* A variable or function name stands for its address: mov and cvta. */
+		bool addr_ok = !dest && (kind == 'a' || kind == 'r') && want >= 0 &&
+			       is_int_type(want) && ty_bytes(want) >= 4 && r != R_LABEL;
+		if (!addr_ok)
+			err(c, o->pos, "'%.*s' is not a register", (int)o->name.n, o->name.p);
+		return;
+	}
+	if (r == R_SREG && dest) {
+		err(c, o->pos, "special register %.*s is read-only", (int)o->name.n, o->name.p);
+		return;
+	}
+	int have = opnd_type(o);
+	if (have < 0)
+		return;
+	bool pred_kind = kind == 'p' || kind == 'P' || kind == 'q';
+	if (pred_kind || want == TY_pred) {
+		if (have != TY_pred)
+			err(c, o->pos, "expected a predicate register, '%.*s' is .%s", (int)o->name.n, o->name.p, ty_name(have));
+		return;
+	}
+	if (have == TY_pred) {
+		err(c, o->pos, "predicate '%.*s' used where a .%s value is expected", (int)o->name.n, o->name.p,
+		    want >= 0 ? ty_name(want) : "data");
+		return;
+	}
+	if (want >= 0 && !type_fits((unsigned)want, (unsigned)have, relaxed))
+		err(c, o->pos, "operand '%.*s' has type .%s, which does not fit .%s", (int)o->name.n, o->name.p,
+		    ty_name(have), ty_name(want));
+}
+
+/* The state space an instruction names, for its memory operand. */
+static int instr_space(const Instr *in)
+{
+	for (int i = 0; i < in->nmods; i++) {
+		const char *w = isa_mod_name[in->mods[i]];
+		if (!strncmp(w, "shared", 6))
+			return SP_SHARED;
+		if (!strcmp(w, "global"))
+			return SP_GLOBAL;
+		if (!strcmp(w, "local"))
+			return SP_LOCAL;
+		if (!strncmp(w, "param", 5))
+			return SP_PARAM;
+		if (!strcmp(w, "const"))
+			return SP_CONST;
+	}
+	return SP_NONE;
+}
+
+static void check_mem(Ck *c, const Instr *in, Opnd *o)
+{
+	if (o->kind != OK_MEM || o->n != 1) {
+		err(c, o->pos, "expected a memory operand [address]");
+		return;
+	}
+	Opnd *b = &o->elems[0];
+	if (b->kind == OK_INT)
+		return;
+	if (b->kind != OK_SYM) {
+		err(c, b->pos, "expected a register or variable as the address");
+		return;
+	}
+	int r = resolve(c, b);
+	if (r == R_NONE)
+		return;
+	if (r == R_REG) {
+		int t = opnd_type(b);
+		int sp = instr_space(in);
+		if (t == TY_pred || ty_kind(t) == TK_F || ty_bytes(t) < 4)
+			err(c, b->pos, "address register '%.*s' must be a 32- or 64-bit integer, not .%s",
+			    (int)b->name.n, b->name.p, ty_name(t));
+		else if (ty_bytes(t) == 4 && c->m->address_size == 64 && (sp == SP_GLOBAL || sp == SP_NONE))
+			err(c, b->pos, "a %s address is 64 bits; '%.*s' is .%s", sp == SP_GLOBAL ? ".global" : "generic",
+			    (int)b->name.n, b->name.p, ty_name(t));
+		return;
+	}
+	if (r == R_VAR || r == R_PARAM) {
+		Decl *d = b->ref;
+		int sp = instr_space(in);
+		/* ptxas takes prefetch of a surface or sampler handle (and crashes on a texture) */
+		if (d->type >= TY__COUNT && (d->type == TY_texref || (in->opc != OPC_prefetch && in->opc != OPC_prefetchu))) {
+			err(c, b->pos, "opaque variable '%.*s' cannot be accessed with %s", (int)b->name.n, b->name.p,
+			    isa_op[in->opc].name);
+			return;
+		}
+		if (sp != SP_NONE && sp != d->space && d->space != SP_REG)
+			err(c, b->pos, "'%.*s' is in .%s, not in .%s", (int)b->name.n, b->name.p,
+			    space_name[d->space], space_name[sp]);
+		return;
+	}
+	err(c, b->pos, "'%.*s' is not an address", (int)b->name.n, b->name.p);
+}
+
+/* ---- surfaces and textures ---------------------------------------------- */
+static const char *const geoms[] = { "1d", "2d", "3d", "a1d", "a2d", "cube", "acube", "2dms", "a2dms" };
+static const int geom_arity[] = { 1, 2, 4, 2, 4, 4, 4, 4, 4 };
+
+/* The image operand: a .surfref/.texref/.samplerref variable or a .u64 register. */
+static void check_image(Ck *c, Opnd *o, unsigned want, const char *what)
+{
+	if (o->kind != OK_SYM) {
+		err(c, o->pos, "expected a %s (a .%s variable or a .u64 register)", what, ty_name(want));
+		return;
+	}
+	int r = resolve(c, o);
+	if (r == R_NONE)
+		return;
+	if (r == R_REG) {
+		int t = opnd_type(o);
+		if (t != TY_u64 && t != TY_b64 && t != TY_s64)
+			err(c, o->pos, "indirect %s access needs a 64-bit register, '%.*s' is .%s", what,
+			    (int)o->name.n, o->name.p, ty_name(t));
+		if (need_ptx(c, o->pos, 31, "indirect texture and surface access"))
+			need_sm(c, o->pos, 20, "indirect texture and surface access");
+		if (want == TY_texref && c->m->texmode_independent && 0)
+			err(c, o->pos, "indirect texture access requires unified texture mode");
+		return;
+	}
+	if (r == R_VAR || r == R_PARAM) {
+		Decl *d = o->ref;
+		if (d->type != want)
+			err(c, o->pos, "'%.*s' is not a .%s", (int)o->name.n, o->name.p, ty_name(want));
+		return;
+	}
+	err(c, o->pos, "'%.*s' is not a %s", (int)o->name.n, o->name.p, what);
+}
+
+/* A coordinate vector of n elements of type ctype.  For surfaces ptxas
+ * also takes a single register, or a longer vector of 1, 2 or 4 elements
+ * whose extra elements are ignored (scalar_ok). */
+static void check_coords(Ck *c, Opnd *o, int n, const char *geom, bool scalar_ok, int ctype)
+{
+	IsaOpnd s = { 'r', -1, (uint8_t)ctype, 0, 0 };
+	if (o->kind != OK_VEC) {
+		if (!scalar_ok && n != 1)
+			err(c, o->pos, "the .%s coordinates are a vector of %d elements {...}", geom, n);
+		else if (o->kind != OK_SYM)
+			err(c, o->pos, "expected a coordinate register or vector");
+		else
+			check_scalar(c, &s, o, ctype, false);
+		return;
+	}
+	bool ok = scalar_ok ? (o->n == 1 || o->n == 2 || o->n == 4) && (int)o->n >= n : (int)o->n == n;
+	if (!ok) {
+		err(c, o->pos, "the .%s coordinates are a vector of %d element%s, not %u", geom, n, n > 1 ? "s" : "", o->n);
+		return;
+	}
+	s.kind = 'a';
+	for (uint32_t i = 0; i < o->n; i++)
+		check_scalar(c, &s, &o->elems[i], ctype, false);
+}
+
+/* The data of suld (dest), sust and sured (source).  ptxas takes any
+ * register at least as wide as the element, float ones too; without .vN
+ * suld and sust also take a vector of 1, 2 or 4 registers of one size. */
+static void check_surf_data(Ck *c, const Instr *in, Opnd *o, int want, int vec, bool dest)
+{
+	const char *name = in->opc == OPC_suld ? "suld" : in->opc == OPC_sust ? "sust" : "sured";
+	if (o->kind == OK_SINK || (o->kind == OK_VEC && o->n && o->elems[0].kind == OK_SINK)) {
+		err(c, o->pos, "%s cannot discard its result with '_'", name);
+		return;
+	}
+	Opnd *el = o;
+	uint32_t n = 1;
+	if (o->kind == OK_VEC) {
+		if (in->opc == OPC_sured) {
+			err(c, o->pos, "sured takes a scalar operand, not a vector");
+			return;
+		}
+		if (vec && (int)o->n != vec) {
+			err(c, o->pos, "expected a vector of %d elements, found %u", vec, o->n);
+			return;
+		}
+		if (!vec && !(o->n == 1 || o->n == 2 || o->n == 4)) {
+			err(c, o->pos, "illegal vector size %u (1, 2 or 4)", o->n);
+			return;
+		}
+		el = o->elems;
+		n = o->n;
+	} else if (vec) {
+		err(c, o->pos, "a .v%d instruction takes a vector operand {...} of %d elements", vec, vec);
+		return;
+	}
+	int size0 = -1;
+	for (uint32_t i = 0, n0 = errors(c); i < n && errors(c) == n0; i++) {
+		Opnd *e = &el[i];
+		if ((e->kind == OK_INT && !dest) || (e->kind == OK_SINK && dest && i > 0))
+			continue;
+		if (e->kind != OK_SYM) {
+			err(c, e->pos, "expected a register");
+			continue;
+		}
+		int r = resolve(c, e);
+		if (r == R_NONE)
+			continue;
+		if (r != R_REG && !(r == R_SREG && !dest)) {
+			err(c, e->pos, "'%.*s' is not a register", (int)e->name.n, e->name.p);
+			continue;
+		}
+		int t = opnd_type(e);
+		if (in->opc == OPC_sured && ty_kind(t) == TK_F) {
+			err(c, e->pos, "sured takes integer data; '%.*s' is .%s", (int)e->name.n, e->name.p, ty_name(t));
+			continue;
+		}
+		if (t == TY_pred || ty_bytes(t) < ty_bytes(want)) {
+			err(c, e->pos, "operand '%.*s' has type .%s, which is narrower than .%s", (int)e->name.n,
+			    e->name.p, ty_name(t), ty_name(want));
+			continue;
+		}
+		if (size0 < 0)
+			size0 = (int)ty_bytes(t);
+		else if (size0 != (int)ty_bytes(t))
+			err(c, e->pos, "the elements of a vector operand must have one size");
+	}
+}
+
+/* [image, coords] of suld/sust/sured, [image] of suq. */
+static void check_surf_mem(Ck *c, const Instr *in, Opnd *o)
+{
+	if (o->kind != OK_MEM) {
+		err(c, o->pos, in->opc == OPC_suq ? "expected [surface]" : "expected [surface, coordinates]");
+		return;
+	}
+	if (in->opc == OPC_suq) {
+		if (in->nopnd && in->opnd[0].kind == OK_SINK)
+			err(c, in->opnd[0].pos, "suq cannot discard its result with '_'");
+		if (o->n != 1 || o->has_off)
+			err(c, o->pos, "suq takes [surface]");
+		else
+			check_image(c, &o->elems[0], TY_surfref, "surface");
+		return;
+	}
+	if (o->n != 2 || o->has_off) {
+		err(c, o->pos, "expected [surface, coordinates]");
+		return;
+	}
+	check_image(c, &o->elems[0], TY_surfref, "surface");
+	int g = find_mod(in, geoms, 5);
+	if (g >= 0)
+		check_coords(c, &o->elems[1], geom_arity[g], geoms[g], true, TY_s32);
+}
+
+/* [tex, {coords}] or [tex, sampler, {coords}] of tex/tld4; [tex] of txq. */
+static void check_tex_mem(Ck *c, const Instr *in, Opnd *o)
+{
+	if (o->kind != OK_MEM || o->has_off) {
+		err(c, o->pos, "expected [texture, ...]");
+		return;
+	}
+	bool sampler_q = false;
+	if (in->opc != OPC_tex && in->opc != OPC_tld4) {
+		/* txq: [tex] or, for sampler queries, [sampler] */
+		static const char *const sq[] = { "force_unnormalized_coords", "filter_mode", "addr_mode_0",
+						  "addr_mode_1", "addr_mode_2" };
+		sampler_q = find_mod(in, sq, 5) >= 0;
+		if (o->n != 1) {
+			err(c, o->pos, "expected [%s]", sampler_q ? "sampler" : "texture");
+			return;
+		}
+		if (sampler_q && c->m->texmode_independent)
+			check_image(c, &o->elems[0], TY_samplerref, "sampler");
+		else
+			check_image(c, &o->elems[0], TY_texref, "texture");
+		return;
+	}
+	int want = c->m->texmode_independent ? 3 : 2;
+	if ((int)o->n != want) {
+		err(c, o->pos, "%s mode takes [texture, %scoordinates]",
+		    c->m->texmode_independent ? "independent texture" : "unified texture",
+		    c->m->texmode_independent ? "sampler, " : "");
+		return;
+	}
+	check_image(c, &o->elems[0], TY_texref, "texture");
+	if (want == 3)
+		check_image(c, &o->elems[1], TY_samplerref, "sampler");
+	int g = find_mod(in, geoms, (int)NELEM(geoms));
+	Opnd *co = &o->elems[want - 1];
+	if (g >= 0) {
+		/* the coordinate type is the instruction's last type */
+		int ct = -1;
+		for (int i = in->nmods; i-- > 0;)
+			if (isa_mod_is_type(in->mods[i])) {
+				ct = in->mods[i];
+				break;
+			}
+		int n = geom_arity[g];
+		if (co->kind == OK_VEC && !strcmp(geoms[g], "1d") && co->n == 1)
+			n = 1;
+		check_coords(c, co, n, geoms[g], false, ct >= 0 ? ct : TY_s32);
+	}
+}
+
+/* tex and tld4: d, [texture, {sampler,} coords] {, lod | dPdx, dPdy} {, offset} {, depth}.
+ * d is a vector of 4 (2 for .f16x2) registers of the result type, or
+ * "{...}|p" with the residency predicate of a sparse texture. */
+static void check_tex(Ck *c, Instr *in, const Match *mt)
+{
+	if (in->nopnd < 2) {
+		err(c, in->pos, "%s takes d, [texture, coordinates] and optional operands", isa_op[in->opc].name);
+		return;
+	}
+	Opnd *d = &in->opnd[0];
+	if (d->kind == OK_PIPE) {
+		IsaOpnd p = { 'p', -1, TY_pred, 0, 0 };
+		check_scalar(c, &p, &d->elems[1], TY_pred, true);
+		d = &d->elems[0];
+	}
+	int want = mt->vec ? mt->vec : 4;
+	if (d->kind != OK_VEC || (int)d->n != want) {
+		err(c, d->pos, "the result of %s is a vector of %d registers {...}", isa_op[in->opc].name, want);
+	} else {
+		IsaOpnd s = { 'd', 0, 0, 0, 0 };
+		for (uint32_t i = 0; i < d->n; i++)
+			check_scalar(c, &s, &d->elems[i], mt->slot[0], true);
+	}
+	check_tex_mem(c, in, &in->opnd[1]);
+	for (int k = 2; k < in->nopnd; k++)
+		resolve_all(c, &in->opnd[k]);
+}
+
+/* ---- calls -------------------------------------------------------------- */
+static void check_args(Ck *c, Opnd *list, uint32_t want, const char *what, Pos at)
+{
+	uint32_t have = list ? list->n : 0;
+	if (have != want) {
+		err(c, list ? list->pos : at, "%s: expected %u, found %u", what, want, have);
+	}
+	for (uint32_t i = 0; list && i < list->n; i++) {
+		Opnd *a = &list->elems[i];
+		if (a->kind == OK_SYM)
+			resolve(c, a);
+		else if (a->kind != OK_INT && a->kind != OK_FLOAT)
+			err(c, a->pos, "expected a parameter, register or immediate");
+	}
+}
+
+static void check_call(Ck *c, Instr *in)
+{
+	uint32_t i = 0;
+	Opnd *rets = NULL, *args = NULL, *fn, *extra = NULL;
+	if (i < in->nopnd && in->opnd[i].kind == OK_LIST)
+		rets = &in->opnd[i++];
+	if (i >= in->nopnd || in->opnd[i].kind != OK_SYM) {
+		err(c, in->pos, "call needs a function name or a register holding its address");
+		return;
+	}
+	fn = &in->opnd[i++];
+	if (i < in->nopnd && in->opnd[i].kind == OK_LIST)
+		args = &in->opnd[i++];
+	if (i < in->nopnd)
+		extra = &in->opnd[i++];
+	if (i < in->nopnd) {
+		err(c, in->opnd[i].pos, "too many operands to call");
+		return;
+	}
+	int r = resolve(c, fn);
+	Func *f = NULL;
+	if (r == R_FUNC) {
+		f = fn->ref;
+		if (f->entry) {
+			err(c, fn->pos, "'%.*s' is a kernel; kernels cannot be called", (int)fn->name.n, fn->name.p);
+			return;
+		}
+		if (extra)
+			err(c, extra->pos, "a direct call takes no prototype");
+	} else if (r == R_REG) {
+		if (!extra) {
+			err(c, fn->pos, "an indirect call needs a .callprototype or .calltargets label");
+		} else if (extra->kind != OK_SYM || resolve(c, extra) != R_LABEL) {
+			err(c, extra->pos, "expected a .callprototype or .calltargets label");
+		} else {
+			Sym *s = tab_find(&c->labels, extra->name);
+			if (s && s->kind == SY_PROTO)
+				f = ((Stmt *)s->val)->proto;
+			else if (!s || s->kind != SY_TARGETS)
+				err(c, extra->pos, "'%.*s' is not a .callprototype or .calltargets label",
+				    (int)extra->name.n, extra->name.p);
+		}
+	} else if (r != R_NONE) {
+		err(c, fn->pos, "'%.*s' is not a function", (int)fn->name.n, fn->name.p);
+		return;
+	}
+	if (!f) {
+		if (rets)
+			check_args(c, rets, rets->n, "return values", in->pos);
+		if (args)
+			check_args(c, args, args->n, "arguments", in->pos);
+		return;
+	}
+	check_args(c, rets, f->nrets, "return values", fn->pos);
+	check_args(c, args, f->nparams, "arguments", fn->pos);
+}
+
+/* ---- instructions ------------------------------------------------------- */
+/* Operands of a matched form; returns the number of errors. */
+static int check_opnds(Ck *c, Instr *in, const Match *mt)
+{
+	const IsaForm *f = &isa_form[mt->form];
+	int before = c->quiet ? c->qerr : (int)c->d->nerrors;
+	int min = 0;
+	for (int k = 0; k < f->nopnd; k++)
+		if (!f->opnd[k].optional)
+			min = k + 1;
+	if (f->anyopnds) {
+		if (in->opc == OPC_call)
+			check_call(c, in);
+		else if (in->opc == OPC_tex || in->opc == OPC_tld4)
+			check_tex(c, in, mt);
+		else
+			for (int k = 0; k < in->nopnd; k++)
+				resolve_all(c, &in->opnd[k]);
+		goto done;
+	}
+	if (in->nopnd < min || in->nopnd > f->nopnd) {
+		if (min == f->nopnd)
+			err(c, in->pos, "%s takes %d operand%s, found %u", isa_op[in->opc].name, min, min == 1 ? "" : "s", in->nopnd);
+		else
+			err(c, in->pos, "%s takes %d to %d operands, found %u", isa_op[in->opc].name, min, f->nopnd, in->nopnd);
+		goto done;
+	}
+	for (int k = 0; k < in->nopnd; k++) {
+		const IsaOpnd *s = &f->opnd[k];
+		Opnd *o = &in->opnd[k];
+		int want = s->slot >= 0 ? mt->slot[s->slot] : s->slot == -1 ? s->type : -1;
+		bool dest = s->kind == 'd' || s->kind == 'p' || s->kind == 'P';
+		switch (s->kind) {
+		case 'm':
+			check_mem(c, in, o);
+			break;
+		case 'l':
+			if (o->kind != OK_SYM)
+				err(c, o->pos, "expected a label");
+			else if (resolve(c, o) != R_LABEL && o->res != R_NONE)
+				err(c, o->pos, "'%.*s' is not a label", (int)o->name.n, o->name.p);
+			break;
+		case 'f':
+			if (o->kind != OK_SYM)
+				err(c, o->pos, "expected a function name");
+			else if (resolve(c, o) != R_FUNC && o->res != R_NONE)
+				err(c, o->pos, "'%.*s' is not a function", (int)o->name.n, o->name.p);
+			break;
+		case 'i':
+			if (o->kind != OK_INT)
+				err(c, o->pos, "expected an integer constant");
+			break;
+		case '*':
+			if (in->opc == OPC_suld || in->opc == OPC_sust || in->opc == OPC_sured || in->opc == OPC_suq)
+				check_surf_mem(c, in, o);
+			else if (o->kind == OK_MEM && (in->opc == OPC_tex || in->opc == OPC_tld4 ||
+						       in->opc == OPC_txq))
+				check_tex_mem(c, in, o);
+			else if (in->opc == OPC_mov && o->kind != OK_VEC)
+				err(c, o->pos, "expected a vector {...} to pack or unpack");
+			else if (in->opc == OPC_isspacep)
+				check_scalar(c, &(IsaOpnd){ 'a', -1, TY_u64, 0, 0 }, o, TY_u64, false);
+			else
+				resolve_all(c, o);
+			break;
+		case 'P':
+			if (o->kind == OK_PIPE) {
+				check_scalar(c, s, &o->elems[0], TY_pred, true);
+				check_scalar(c, s, &o->elems[1], TY_pred, true);
+				break;
+			}
+			/* fall through */
+		default:
+			if ((in->opc == OPC_suld || in->opc == OPC_sust || in->opc == OPC_sured) &&
+			    (s->kind == 'd' || s->kind == 'a' || s->kind == 'r')) {
+				check_surf_data(c, in, o, want, mt->vec, dest);
+				break;
+			}
+			if (mt->vec && f->vecmods && s->slot >= 0 && (s->kind == 'd' || s->kind == 'a' || s->kind == 'r')) {
+				if (o->kind != OK_VEC) {
+					err(c, o->pos, "a .v%d instruction takes a vector operand {...} of %d elements", mt->vec, mt->vec);
+					break;
+				}
+				if ((int)o->n != mt->vec) {
+					err(c, o->pos, "expected a vector of %d elements, found %u", mt->vec, o->n);
+					break;
+				}
+				for (uint32_t e = 0, n0 = errors(c); e < o->n && errors(c) == n0; e++)
+					check_scalar(c, s, &o->elems[e], want, dest);
+				break;
+			}
+			if (o->kind == OK_VEC && s->kind != 'a') {
+				err(c, o->pos, "unexpected vector operand");
+				break;
+			}
+			if (o->kind == OK_VEC) {
+				/* mov.b64 d, {a, b}: packing; elements share the size */
+				for (uint32_t e = 0; e < o->n; e++)
+					resolve_all(c, &o->elems[e]);
+				break;
+			}
+			check_scalar(c, s, o, want, dest);
+		}
+	}
+done:
+	return (c->quiet ? c->qerr : (int)c->d->nerrors) - before;
+}
+
+/* Limits a row's gates cannot express. */
+static void check_rules(Ck *c, const Instr *in, const Match *mt)
+{
+	static const char *const sync[] = { "sync" };
+	if ((in->opc == OPC_vote || in->opc == OPC_shfl) && find_mod(in, sync, 1) < 0 &&
+	    c->m->sm >= 70 && c->m->ptx >= 64)
+		err(c, in->pos, "%s without .sync is not supported on sm_70 and later from PTX ISA 6.4: use %s.sync",
+		    isa_op[in->opc].name, isa_op[in->opc].name);
+	static const char *const sat[] = { "sat" };
+	const IsaForm *f = &isa_form[mt->form];
+	if (in->opc == OPC_cvt && f->nslot == 2 && mt->slot[0] == mt->slot[1] && find_mod(in, sat, 1) >= 0 &&
+	    is_int_type(mt->slot[0]))
+		err(c, in->pos, "cvt.sat between identical integer types is not allowed");
+}
+
+static void check_instr(Ck *c, Instr *in)
+{
+	const IsaOp *op = &isa_op[in->opc];
+	c->in_cur = in;
+	if (in->guard) {
+		IsaOpnd q = { 'q', -1, TY_pred, 0, 0 };
+		check_scalar(c, &q, in->guard, TY_pred, false);
+	}
+	Match cand[64];
+	int ncand = 0, best = -1, best_missing = -1, best_form = -1;
+	for (int k = 0; k < op->nform; k++) {
+		Match mt = { .form = op->first + k };
+		int missing;
+		int bad = match_mods(&isa_form[mt.form], in, &mt, &missing);
+		if (bad < 0) {
+			mt.vec = vec_of(in);
+			if (ncand < (int)NELEM(cand))
+				cand[ncand++] = mt;
+		} else if (bad >= best) {       /* on a tie the later, more general row */
+			best = bad;
+			best_missing = missing;
+			best_form = mt.form;
+		}
+	}
+	if (!ncand) {
+		if (best < in->nmods && best >= 0) {
+			unsigned m = in->mods[best];
+			bool anywhere = false;
+			for (int k = 0; k < op->nform && !anywhere; k++)
+				for (int e = 0; e < isa_form[op->first + k].nelem; e++)
+					anywhere |= isa_set_has(isa_form[op->first + k].elem[e].set, m);
+			if (!anywhere)
+				err(c, in->modpos[best], "'.%s' is not a modifier of %s", isa_mod_name[m], op->name);
+			else
+				err(c, in->modpos[best], "'.%s' is not valid here in %s (expected form: %s%s)",
+				    isa_mod_name[m], op->name, op->name, isa_form[best_form].text);
+		} else if (best_form >= 0 && best_missing >= 0) {
+			char set[256];
+			isa_elem_words(&isa_form[best_form], &isa_form[best_form].elem[best_missing], set, sizeof set);
+			Pos p = in->nmods ? in->modpos[in->nmods - 1] : in->pos;
+			if (in->nmods)
+				p.col += (uint32_t)strlen(isa_mod_name[in->mods[in->nmods - 1]]) + 1;
+			err(c, p, "%s needs a modifier here: one of %s", op->name, set);
+		} else {
+			err(c, in->pos, "invalid modifiers for %s", op->name);
+		}
+		for (int k = 0; k < in->nopnd; k++)
+			if (in->opc != OPC_call)
+				resolve_all(c, &in->opnd[k]);
+		return;
+	}
+	/* Several forms may fit the modifiers (e.g. mov's scalar and packing
+	 * forms): take the first whose gates and operands pass; failing that,
+	 * report the first one's errors. */
+	bool was_quiet = c->quiet;
+	int chosen = -1, gate_fail = -1;
+	c->quiet = true;
+	for (int k = 0; k < ncand && ncand > 1; k++) {
+		const IsaForm *f = &isa_form[cand[k].form];
+		c->qerr = 0;
+		if (check_opnds(c, in, &cand[k]) != 0)
+			continue;
+		if (c->m->ptx >= f->ptx && c->m->sm >= f->sm) {
+			chosen = k;
+			break;
+		}
+		if (gate_fail < 0)
+			gate_fail = k;
+	}
+	c->quiet = was_quiet;
+	if (ncand > 1)
+		for (int k = 0; k < in->nopnd; k++)
+			unresolve(&in->opnd[k]);
+	if (ncand == 1) {
+		const IsaForm *f1 = &isa_form[cand[0].form];
+		if (c->m->ptx < f1->ptx || c->m->sm < f1->sm)
+			gate_fail = 0;
+		else
+			chosen = 0;
+	}
+	int pick = chosen >= 0 ? chosen : gate_fail >= 0 ? gate_fail : 0;
+	const IsaForm *f = &isa_form[cand[pick].form];
+	in->form = (uint16_t)cand[pick].form;
+	if (cand[pick].vec && f->nslot) {
+		unsigned t = cand[pick].slot[0];
+		if (cand[pick].vec * ty_bytes(t) > 16)
+			err(c, in->pos, ".v%d.%s is %u bits: vector accesses are at most 128 bits", cand[pick].vec,
+			    ty_name(t), cand[pick].vec * ty_bytes(t) * 8);
+	}
+	check_opnds(c, in, &cand[pick]);
+	check_rules(c, in, &cand[pick]);
+	if (chosen < 0 && gate_fail >= 0) {
+		char what[96];
+		snprintf(what, sizeof what, "%s%s", op->name, f->text);
+		if (need_ptx(c, in->pos, f->ptx, what))
+			need_sm(c, in->pos, f->sm, what);
+	}
+}
+
+/* ---- functions ---------------------------------------------------------- */
+static void check_perf(Ck *c, Func *f)
+{
+	for (uint32_t i = 0; i < f->nperf; i++) {
+		PerfDir *p = &f->perf[i];
+		const char *n = perf_name[p->kind];
+		char what[48];
+		snprintf(what, sizeof what, ".%s", n);
+		switch (p->kind) {
+		case PD_MAXNTID:
+		case PD_REQNTID:
+		case PD_REQNCTAPERCLUSTER:
+			if (!f->entry)
+				err(c, p->pos, ".%s applies only to kernels (.entry)", n);
+			for (int k = 0; k < p->n; k++)
+				if (p->v[k] == 0)
+					err(c, p->pos, ".%s values must be positive", n);
+			if (p->kind == PD_REQNCTAPERCLUSTER && need_ptx(c, p->pos, 78, what))
+				need_sm(c, p->pos, 90, what);
+			if (p->kind == PD_REQNTID)
+				need_ptx(c, p->pos, 21, what);
+			break;
+		case PD_MINNCTAPERSM:
+		case PD_MAXNCTAPERSM:
+			if (!f->entry)
+				err(c, p->pos, ".%s applies only to kernels (.entry)", n);
+			if (p->n != 1)
+				err(c, p->pos, ".%s takes one value", n);
+			need_ptx(c, p->pos, 20, what);
+			break;
+		case PD_MAXNREG:
+			if (p->n != 1)
+				err(c, p->pos, ".maxnreg takes one value");
+			need_ptx(c, p->pos, 13, what);
+			break;
+		case PD_NORETURN:
+			if (f->entry)
+				err(c, p->pos, ".noreturn applies only to functions (.func)");
+			need_ptx(c, p->pos, 64, what);
+			break;
+		case PD_EXPLICITCLUSTER:
+		case PD_MAXCLUSTERRANK:
+		case PD_BLOCKSARECLUSTERS:
+			if (!f->entry)
+				err(c, p->pos, ".%s applies only to kernels (.entry)", n);
+			if (need_ptx(c, p->pos, p->kind == PD_BLOCKSARECLUSTERS ? 90 : 78, what))
+				need_sm(c, p->pos, 90, what);
+			break;
+		case PD_PRAGMA:
+			break;
+		}
+	}
+}
+
+static void check_params(Ck *c, Func *f, bool declare)
+{
+	for (uint32_t i = 0; i < f->nrets; i++) {
+		check_decl(c, &f->rets[i], f->proto ? SC_PROTO : SC_FUNC_RET);
+		if (declare)
+			declare_local(c, &f->rets[i]);
+	}
+	if (f->entry && f->nrets)
+		err(c, f->pos, "kernels (.entry) have no return parameters");
+	for (uint32_t i = 0; i < f->nparams; i++) {
+		check_decl(c, &f->params[i], f->proto ? SC_PROTO : f->entry ? SC_ENTRY_PARAM : SC_FUNC_PARAM);
+		if (declare)
+			declare_local(c, &f->params[i]);
+	}
+}
+
+static void check_body(Ck *c, Func *f)
+{
+	tab_clear(&c->fn);
+	tab_clear(&c->labels);
+	tab_clear(&c->ranges);
+	c->nblk = 0;
+	c->depth = 0;
+	c->fn_cur = f;
+	check_params(c, f, true);
+	/* Labels are visible in the whole function: collect them first. */
+	for (uint32_t i = 0; i < f->nbody; i++) {
+		Stmt *s = &f->body[i];
+		uint8_t kind = s->kind == ST_LABEL ? SY_LABEL : s->kind == ST_PROTO ? SY_PROTO
+			       : s->kind == ST_TARGETS ? SY_TARGETS : 0;
+		if (kind && tab_put(&c->labels, s->name, kind, s))
+			err(c, s->pos, "label '%.*s' is already defined", (int)s->name.n, s->name.p);
+	}
+	for (uint32_t i = 0; i < f->nbody; i++) {
+		Stmt *s = &f->body[i];
+		switch (s->kind) {
+		case ST_OPEN:
+			c->depth++;
+			break;
+		case ST_CLOSE:
+			while (c->nblk && c->blk[c->nblk - 1].depth == c->depth)
+				c->nblk--;
+			c->depth--;
+			break;
+		case ST_DECL:
+			check_decl(c, s->decl, SC_BODY);
+			declare_local(c, s->decl);
+			break;
+		case ST_INSTR:
+			check_instr(c, s->in);
+			break;
+		case ST_PROTO:
+			check_params(c, s->proto, false);
+			break;
+		case ST_TARGETS:
+			need_ptx(c, s->pos, s->tkind == 'b' ? 21 : 21, s->tkind == 'b' ? ".branchtargets" : ".calltargets");
+			for (uint32_t k = 0; k < s->nlist; k++) {
+				Opnd *o = &s->list[k];
+				int r = resolve(c, o);
+				if (s->tkind == 'b' && r != R_LABEL && r != R_NONE)
+					err(c, o->pos, "'%.*s' is not a label", (int)o->name.n, o->name.p);
+				if (s->tkind == 'c' && r != R_FUNC && r != R_NONE)
+					err(c, o->pos, "'%.*s' is not a function", (int)o->name.n, o->name.p);
+			}
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+/* Two declarations of one function must agree; the later may add a body. */
+static void declare_func(Ck *c, Func *f)
+{
+	Sym *s = tab_put(&c->glob, f->name, SY_FUNC, f);
+	if (!s)
+		return;
+	if (s->kind != SY_FUNC) {
+		err(c, f->pos, "'%.*s' is already declared as a variable", (int)f->name.n, f->name.p);
+		return;
+	}
+	Func *g = s->val;
+	if (g->has_body && f->has_body) {
+		err(c, f->pos, "function '%.*s' is defined twice", (int)f->name.n, f->name.p);
+		return;
+	}
+	if (g->entry != f->entry || g->nparams != f->nparams || g->nrets != f->nrets)
+		err(c, f->pos, "'%.*s' does not match its earlier declaration", (int)f->name.n, f->name.p);
+	if (f->has_body)
+		s->val = f;
+}
+
+size_t ptx_check(Module *m, const CheckOpts *opt)
+{
+	isa_init();
+	Ck c = { 0 };
+	c.m = m;
+	c.d = &m->diags;
+	c.opt = opt ? *opt : (CheckOpts){ 90, 0 };
+	if (!c.opt.arch)
+		c.opt.arch = 90;
+	check_header(&c);
+	/* Module scope: every name first, so functions may refer forward. */
+	for (uint32_t i = 0; i < m->ntop; i++) {
+		Top *t = &m->top[i];
+		if (t->kind == TOP_DECL) {
+			Sym *s = tab_put(&c.glob, t->decl->name, SY_VAR, t->decl);
+			if (s && s->kind == SY_VAR) {
+				redeclare_var(&c, s->val, t->decl);
+				if (!(t->decl->linkage & L_EXTERN))
+					s->val = t->decl;       /* the definition wins */
+			} else if (s) {
+				err(&c, t->decl->pos, "'%.*s' is already declared as a function",
+				    (int)t->decl->name.n, t->decl->name.p);
+			}
+		} else if (t->kind == TOP_FUNC) {
+			declare_func(&c, t->func);
+		}
+	}
+	for (uint32_t i = 0; i < m->ntop; i++) {
+		Top *t = &m->top[i];
+		if (t->kind == TOP_DECL) {
+			check_decl(&c, t->decl, SC_MODULE);
+			t->decl->seen = 1;
+			Sym *s = tab_find(&c.glob, t->decl->name);
+			if (s && s->kind == SY_VAR)
+				((Decl *)s->val)->seen = 1;
+		} else if (t->kind == TOP_FUNC) {
+			Func *f = t->func;
+			if (f->managed)
+				err(&c, f->pos, ".managed applies only to .global variables");
+			if (f->unified && need_ptx(&c, f->pos, 80, ".attribute(.unified) on a function") &&
+			    need_sm(&c, f->pos, 90, ".attribute(.unified)"))
+				err(&c, f->pos, ".unified needs separate compilation (ptxas --compile-only); a whole program cannot use it");
+			if ((f->linkage & L_WEAK))
+				need_ptx(&c, f->pos, 31, ".weak");
+			if ((f->linkage & L_EXTERN) && f->has_body)
+				err(&c, f->pos, ".extern functions have no body");
+			check_perf(&c, f);
+			if (f->has_body)
+				check_body(&c, f);
+			else
+				check_params(&c, f, false);
+		}
+	}
+	free(c.glob.v);
+	free(c.fn.v);
+	free(c.labels.v);
+	free(c.ranges.v);
+	free(c.blk);
+	return m->diags.nerrors;
+}

@@ -1,0 +1,20 @@
+/* check.h: the semantic checker, which judges a module as ptxas does. */
+#ifndef PTXVM_CHECK_H
+#define PTXVM_CHECK_H
+
+#include "../front/ast.h"
+
+typedef struct CheckOpts {
+	unsigned arch;          /* the device's sm number (default 90): a module
+				   whose .target is newer cannot run on it */
+	char arch_suffix;       /* 'a' for sm_90a etc. */
+} CheckOpts;
+
+/* Checks m, recording diagnostics in m->diags and filling the resolved
+ * fields of the AST.  Returns the number of errors (0 = valid). */
+size_t ptx_check(Module *m, const CheckOpts *opt);
+
+/* Parse "sm_90", "sm_90a"; returns false if it is not a known target. */
+bool ptx_target_lookup(const char *name, size_t n, unsigned *sm, char *suffix, unsigned *min_ptx);
+
+#endif

@@ -1,0 +1,95 @@
+/* module.c: the public module interface (ptxvm.h) over front, check, write. */
+#include "../../include/ptxvm.h"
+#include "../front/parse.h"
+#include "../check/check.h"
+#include "../write/write.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct ptxvm_module {
+	Module *m;
+	char *text;
+	char *file;
+};
+
+const char *ptxvm_version(void) { return PTXVM_VERSION; }
+
+ptxvm_module *ptxvm_module_load(const char *filename, const char *text, size_t len,
+				const ptxvm_check_opts *opts)
+{
+	CheckOpts co = { 90, 0 };
+	if (opts && opts->arch) {
+		unsigned sm, minptx;
+		char suf;
+		if (!ptx_target_lookup(opts->arch, strlen(opts->arch), &sm, &suf, &minptx))
+			return NULL;
+		co.arch = sm;
+		co.arch_suffix = suf;
+	}
+	ptxvm_module *pm = calloc(1, sizeof *pm);
+	if (!pm)
+		return NULL;
+	pm->file = strdup(filename ? filename : "<input>");
+	pm->text = malloc(len + 1);
+	if (!pm->file || !pm->text) {
+		free(pm->file);
+		free(pm->text);
+		free(pm);
+		return NULL;
+	}
+	memcpy(pm->text, text, len);
+	pm->text[len] = 0;
+	pm->m = ptx_parse(pm->file, pm->text, len);
+	ptx_check(pm->m, &co);  /* also after syntax errors: report every problem */
+	return pm;
+}
+
+void ptxvm_module_free(ptxvm_module *pm)
+{
+	if (!pm)
+		return;
+	ptx_module_free(pm->m);
+	free(pm->text);
+	free(pm->file);
+	free(pm);
+}
+
+size_t ptxvm_module_errors(const ptxvm_module *pm) { return pm->m->diags.nerrors; }
+size_t ptxvm_module_diag_count(const ptxvm_module *pm) { return pm->m->diags.n; }
+
+int ptxvm_module_diag(const ptxvm_module *pm, size_t i, ptxvm_diag *out)
+{
+	if (i >= pm->m->diags.n)
+		return -1;
+	const Diag *g = &pm->m->diags.v[i];
+	out->level = (ptxvm_level)g->level;
+	out->line = g->pos.line;
+	out->col = g->pos.col;
+	out->message = g->msg;
+	return 0;
+}
+
+char *ptxvm_module_diagnostics(const ptxvm_module *pm)
+{
+	Buf b = { 0 };
+	const Diags *d = &pm->m->diags;
+	for (size_t i = 0; i < d->n; i++)
+		diag_format(d, &d->v[i], &b);
+	if (d->limit && d->nerrors > d->n)
+		buf_printf(&b, "%s: %zu more errors not shown\n", d->file, d->nerrors - d->n);
+	if (!b.p)
+		buf_puts(&b, "");
+	return b.p;
+}
+
+char *ptxvm_module_format(const ptxvm_module *pm, size_t *len)
+{
+	if (pm->m->diags.nerrors)
+		return NULL;
+	Buf b = { 0 };
+	ptx_write(pm->m, &b);
+	if (len)
+		*len = b.len;
+	return b.p;
+}

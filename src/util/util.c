@@ -1,0 +1,168 @@
+/* util.c: arena, buffers and diagnostics (see util.h). */
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (!q) {
+		fputs("ptxvm: out of memory\n", stderr);
+		abort();
+	}
+	return q;
+}
+
+/* ---- arena ------------------------------------------------------------ */
+struct ArenaBlock {
+	ArenaBlock *next;
+	size_t size;
+	_Alignas(16) char data[];
+};
+
+void *arena_alloc(Arena *a, size_t n)
+{
+	n = (n + 15) & ~(size_t)15;
+	if ((size_t)(a->end - a->cur) < n) {
+		size_t size = n > 60000 ? n : 64000;
+		ArenaBlock *b = xrealloc(NULL, sizeof *b + size);
+		b->next = a->head;
+		b->size = size;
+		a->head = b;
+		a->cur = b->data;
+		a->end = b->data + size;
+	}
+	void *p = a->cur;
+	a->cur += n;
+	memset(p, 0, n);
+	return p;
+}
+
+char *arena_strndup(Arena *a, const char *s, size_t n)
+{
+	char *p = arena_alloc(a, n + 1);
+	memcpy(p, s, n);
+	p[n] = 0;
+	return p;
+}
+
+void arena_free(Arena *a)
+{
+	for (ArenaBlock *b = a->head, *next; b; b = next) {
+		next = b->next;
+		free(b);
+	}
+	a->head = NULL;
+	a->cur = a->end = NULL;
+}
+
+/* ---- buffers ---------------------------------------------------------- */
+void *vec_grow(void *p, size_t *cap, size_t need, size_t item)
+{
+	if (need <= *cap)
+		return p;
+	size_t c = *cap ? *cap * 2 : 8;
+	while (c < need)
+		c *= 2;
+	*cap = c;
+	return xrealloc(p, c * item);
+}
+
+void buf_put(Buf *b, const char *s, size_t n)
+{
+	b->p = vec_grow(b->p, &b->cap, b->len + n + 1, 1);
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len] = 0;
+}
+
+void buf_puts(Buf *b, const char *s) { buf_put(b, s, strlen(s)); }
+void buf_putc(Buf *b, char c) { buf_put(b, &c, 1); }
+
+void buf_printf(Buf *b, const char *fmt, ...)
+{
+	char tmp[256];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n < sizeof tmp) {
+		buf_put(b, tmp, (size_t)n);
+		return;
+	}
+	b->p = vec_grow(b->p, &b->cap, b->len + (size_t)n + 1, 1);
+	va_start(ap, fmt);
+	vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+void buf_free(Buf *b)
+{
+	free(b->p);
+	b->p = NULL;
+	b->len = b->cap = 0;
+}
+
+/* ---- diagnostics ------------------------------------------------------ */
+void diag_vadd(Diags *d, DiagLevel lv, Pos p, const char *fmt, va_list ap)
+{
+	if (lv == DIAG_ERROR)
+		d->nerrors++;
+	if (d->limit && d->n >= d->limit)
+		return;
+	char tmp[512];
+	vsnprintf(tmp, sizeof tmp, fmt, ap);
+	d->v = vec_grow(d->v, &d->cap, d->n + 1, sizeof *d->v);
+	Diag *g = &d->v[d->n++];
+	g->level = lv;
+	g->pos = p;
+	g->msg = xrealloc(NULL, strlen(tmp) + 1);
+	strcpy(g->msg, tmp);
+}
+
+void diag_add(Diags *d, DiagLevel lv, Pos p, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	diag_vadd(d, lv, p, fmt, ap);
+	va_end(ap);
+}
+
+static const char *level_name[] = { "error", "warning", "note" };
+
+void diag_format(const Diags *d, const Diag *g, Buf *out)
+{
+	buf_printf(out, "%s:%u:%u: %s: %s\n", d->file ? d->file : "<input>",
+		   g->pos.line, g->pos.col, level_name[g->level], g->msg);
+	if (!d->src || g->pos.line == 0)
+		return;
+	/* Find the source line and print it with a caret under the column. */
+	const char *s = d->src, *end = d->src + d->srclen;
+	for (uint32_t l = 1; l < g->pos.line && s < end; s++)
+		if (*s == '\n')
+			l++;
+	const char *e = s;
+	while (e < end && *e != '\n' && *e != '\r')
+		e++;
+	if (e - s > 200)
+		e = s + 200;
+	buf_put(out, s, (size_t)(e - s));
+	buf_putc(out, '\n');
+	for (uint32_t c = 1; c < g->pos.col && s + c - 1 < e; c++)
+		buf_putc(out, s[c - 1] == '\t' ? '\t' : ' ');
+	buf_puts(out, "^\n");
+}
+
+void diag_free(Diags *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		free(d->v[i].msg);
+	free(d->v);
+	d->v = NULL;
+	d->n = d->cap = d->nerrors = 0;
+}

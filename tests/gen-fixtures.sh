@@ -1,0 +1,68 @@
+#!/bin/sh
+# Regenerate the PTX fixtures in tests/ptx/ from the CUDA sources in
+# tests/cuda/, then check every fixture with ptxas.
+#
+#   tests/cuda/NAME.cu  --nvcc -arch=sm_90 -ptx-->  tests/ptx/NAME.ptx
+#
+# Run from the repository root (the script also cds there itself).
+# Without a CUDA toolkit the committed fixtures are kept and the script
+# succeeds.  Environment overrides: NVCC, PTXAS, ARCH (default sm_90).
+
+set -eu
+
+cd "$(dirname "$0")/.."
+
+ARCH=${ARCH:-sm_90}
+
+if [ -z "${NVCC:-}" ]; then
+    if command -v nvcc >/dev/null 2>&1; then
+        NVCC=$(command -v nvcc)
+    elif [ -x /usr/local/cuda/bin/nvcc ]; then
+        NVCC=/usr/local/cuda/bin/nvcc
+    else
+        echo "gen-fixtures: nvcc not found; keeping the committed fixtures"
+        exit 0
+    fi
+fi
+
+if [ -z "${PTXAS:-}" ]; then
+    if [ -x "$(dirname "$NVCC")/ptxas" ]; then
+        PTXAS=$(dirname "$NVCC")/ptxas
+    elif command -v ptxas >/dev/null 2>&1; then
+        PTXAS=$(command -v ptxas)
+    else
+        echo "gen-fixtures: ptxas not found next to $NVCC" >&2
+        exit 1
+    fi
+fi
+
+mkdir -p tests/ptx
+
+status=0
+produced=""
+for src in tests/cuda/*.cu; do
+    [ -e "$src" ] || continue
+    name=$(basename "$src" .cu)
+    out="tests/ptx/$name.ptx"
+    tmp="tests/ptx/.$name.ptx.tmp"
+    echo "gen-fixtures: nvcc $src -> $out"
+    if "$NVCC" -arch="$ARCH" -ptx -o "$tmp" "$src"; then
+        mv -f "$tmp" "$out"
+        produced="$produced $out"
+    else
+        rm -f "$tmp"
+        echo "gen-fixtures: FAILED to compile $src" >&2
+        status=1
+    fi
+done
+
+for ptx in $produced; do
+    if "$PTXAS" -arch="$ARCH" -o /dev/null "$ptx"; then
+        echo "gen-fixtures: ptxas ok   $ptx"
+    else
+        echo "gen-fixtures: ptxas REJECTED $ptx" >&2
+        status=1
+    fi
+done
+
+exit $status

@@ -1,0 +1,368 @@
+/* runner.c: the front-end test runner.
+ *
+ *   isa        the instruction tables compile, every opcode has a form
+ *   fixtures   every tests/ptx/NAME.ptx (nvcc output) checks clean, and `fmt` is a
+ *              fixed point whose output checks clean too
+ *   verify     every tests/check/NAME.ptx: a line ending in "// error: TEXT" must get
+ *              an error containing TEXT on that line; no other line may get
+ *              one; a file without such comments must be valid and round-trip
+ *   agree      tests/ptxas-agree/cases.txt: ptxvm accepts exactly what
+ *              ptxas accepted, except the cases listed with a reason in
+ *              tests/ptxas-agree/exceptions.txt (a listed case that agrees
+ *              is reported too, so the list stays true)
+ *
+ * Prints one line per failure and ends with "N passed, N failed".
+ */
+#include "../include/ptxvm.h"
+#include "../src/isa/isa.h"
+#include "../src/util/util.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int passed, failed;
+static int verbose;
+
+static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void fail(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	printf("FAIL ");
+	vprintf(fmt, ap);
+	printf("\n");
+	va_end(ap);
+	failed++;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *p = malloc((size_t)n + 1);
+	if (fread(p, 1, (size_t)n, f) != (size_t)n) {
+		fclose(f);
+		free(p);
+		return NULL;
+	}
+	fclose(f);
+	p[n] = 0;
+	*len = (size_t)n;
+	return p;
+}
+
+static int cmpstr(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* Sorted *.ptx paths of a directory. */
+static char **list_ptx(const char *dir, int *n)
+{
+	DIR *d = opendir(dir);
+	char **v = NULL;
+	size_t cap = 0;
+	*n = 0;
+	if (!d)
+		return NULL;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		size_t l = strlen(e->d_name);
+		if (l < 4 || strcmp(e->d_name + l - 4, ".ptx"))
+			continue;
+		v = vec_grow(v, &cap, (size_t)*n + 1, sizeof *v);
+		v[*n] = malloc(strlen(dir) + l + 2);
+		sprintf(v[*n], "%s/%s", dir, e->d_name);
+		(*n)++;
+	}
+	closedir(d);
+	qsort(v, (size_t)*n, sizeof *v, cmpstr);
+	return v;
+}
+
+/* ---- isa ---------------------------------------------------------------- */
+static void test_isa(void)
+{
+	Buf b = { 0 };
+	int n = isa_selftest(&b);
+	if (n)
+		fail("isa: %d problems in the tables:\n%s", n, b.p);
+	else
+		passed++;
+	buf_free(&b);
+}
+
+/* ---- round trip --------------------------------------------------------- */
+/* text must be valid; checks fmt's fixed point.  Returns true if it passed. */
+static bool round_trip(const char *name, const char *text, size_t len)
+{
+	ptxvm_module *m = ptxvm_module_load(name, text, len, NULL);
+	if (ptxvm_module_errors(m)) {
+		char *d = ptxvm_module_diagnostics(m);
+		fail("%s: expected valid PTX:\n%s", name, d);
+		free(d);
+		ptxvm_module_free(m);
+		return false;
+	}
+	size_t l1, l2;
+	char *t1 = ptxvm_module_format(m, &l1);
+	ptxvm_module_free(m);
+	ptxvm_module *m1 = ptxvm_module_load(name, t1, l1, NULL);
+	if (ptxvm_module_errors(m1)) {
+		char *d = ptxvm_module_diagnostics(m1);
+		fail("%s: the formatted text is invalid:\n%s", name, d);
+		free(d);
+		ptxvm_module_free(m1);
+		free(t1);
+		return false;
+	}
+	char *t2 = ptxvm_module_format(m1, &l2);
+	ptxvm_module_free(m1);
+	bool ok = l1 == l2 && !memcmp(t1, t2, l1);
+	if (!ok) {
+		size_t i = 0;
+		while (i < l1 && i < l2 && t1[i] == t2[i])
+			i++;
+		fail("%s: fmt is not a fixed point; first difference at byte %zu: '%.40s' vs '%.40s'",
+		     name, i, t1 + i, t2 + i);
+	}
+	free(t1);
+	free(t2);
+	return ok;
+}
+
+static void test_fixtures(const char *dir)
+{
+	int n;
+	char **files = list_ptx(dir, &n);
+	if (!n)
+		fail("fixtures: no .ptx files in %s", dir);
+	for (int i = 0; i < n; i++) {
+		size_t len;
+		char *text = slurp(files[i], &len);
+		if (!text)
+			fail("%s: unreadable", files[i]);
+		else if (round_trip(files[i], text, len))
+			passed++;
+		free(text);
+		free(files[i]);
+	}
+	free(files);
+}
+
+/* ---- verify ------------------------------------------------------------- */
+typedef struct Expect {
+	unsigned line;
+	char text[200];
+	bool seen;
+} Expect;
+
+static void test_verify_file(const char *path)
+{
+	size_t len;
+	char *text = slurp(path, &len);
+	if (!text) {
+		fail("%s: unreadable", path);
+		return;
+	}
+	Expect *ex = NULL;
+	size_t nex = 0, cap = 0;
+	unsigned line = 1;
+	for (const char *p = text; *p; line++) {
+		const char *e = strchr(p, '\n');
+		size_t l = e ? (size_t)(e - p) : strlen(p);
+		const char *mark = NULL;
+		for (size_t k = 0; k + 9 <= l; k++)
+			if (!memcmp(p + k, "// error:", 9)) {
+				mark = p + k + 9;
+				break;
+			}
+		if (mark) {
+			while (*mark == ' ')
+				mark++;
+			ex = vec_grow(ex, &cap, nex + 1, sizeof *ex);
+			size_t tl = (size_t)(p + l - mark);
+			while (tl && (mark[tl - 1] == ' ' || mark[tl - 1] == '\r'))
+				tl--;
+			if (tl >= sizeof ex[nex].text)
+				tl = sizeof ex[nex].text - 1;
+			memcpy(ex[nex].text, mark, tl);
+			ex[nex].text[tl] = 0;
+			ex[nex].line = line;
+			ex[nex].seen = false;
+			nex++;
+		}
+		p = e ? e + 1 : p + l;
+	}
+	if (!nex) {
+		if (round_trip(path, text, len))
+			passed++;
+		free(text);
+		return;
+	}
+	ptxvm_module *m = ptxvm_module_load(path, text, len, NULL);
+	bool ok = true;
+	for (size_t i = 0; i < ptxvm_module_diag_count(m); i++) {
+		ptxvm_diag d;
+		ptxvm_module_diag(m, i, &d);
+		if (d.level != PTXVM_ERROR)
+			continue;
+		bool expected = false;
+		for (size_t k = 0; k < nex; k++)
+			if (ex[k].line == d.line && strstr(d.message, ex[k].text)) {
+				ex[k].seen = true;
+				expected = true;
+			}
+		if (!expected) {
+			fail("%s:%u:%u: unexpected error: %s", path, d.line, d.col, d.message);
+			ok = false;
+		}
+	}
+	for (size_t k = 0; k < nex; k++)
+		if (!ex[k].seen) {
+			bool other = false;
+			for (size_t i = 0; i < ptxvm_module_diag_count(m); i++) {
+				ptxvm_diag d;
+				ptxvm_module_diag(m, i, &d);
+				if (d.line == ex[k].line) {
+					fail("%s:%u: expected an error containing \"%s\", got \"%s\"", path,
+					     ex[k].line, ex[k].text, d.message);
+					other = true;
+					break;
+				}
+			}
+			if (!other)
+				fail("%s:%u: expected an error containing \"%s\", got none", path, ex[k].line, ex[k].text);
+			ok = false;
+		}
+	if (ok)
+		passed++;
+	ptxvm_module_free(m);
+	free(ex);
+	free(text);
+}
+
+static void test_verify(const char *dir)
+{
+	int n;
+	char **files = list_ptx(dir, &n);
+	if (!n)
+		fail("verify: no .ptx files in %s", dir);
+	for (int i = 0; i < n; i++) {
+		test_verify_file(files[i]);
+		free(files[i]);
+	}
+	free(files);
+}
+
+/* ---- agreement with ptxas ----------------------------------------------- */
+typedef struct Exception {
+	char name[128];
+	bool used;
+} Exception;
+
+static void test_agree(const char *cases, const char *exceptions)
+{
+	size_t len, elen = 0;
+	char *text = slurp(cases, &len);
+	if (!text) {
+		fail("agree: cannot read %s", cases);
+		return;
+	}
+	/* exceptions.txt: "NAME reason..." per line, '#' comments */
+	Exception *exc = NULL;
+	size_t nexc = 0, cexc = 0;
+	char *et = slurp(exceptions, &elen);
+	for (char *p = et; p && *p;) {
+		char *e = strchr(p, '\n');
+		if (e)
+			*e = 0;
+		if (*p && *p != '#') {
+			exc = vec_grow(exc, &cexc, nexc + 1, sizeof *exc);
+			sscanf(p, "%127s", exc[nexc].name);
+			exc[nexc++].used = false;
+		}
+		p = e ? e + 1 : p + strlen(p);
+	}
+	int total = 0, agree = 0, crashes = 0, excused = 0;
+	char *p = text;
+	while ((p = strstr(p, "@@ ")) && (p == text || p[-1] == '\n')) {
+		char name[128] = "", verdict[16] = "";
+		sscanf(p + 3, "%127s %15s", name, verdict);
+		char *body = strchr(p, '\n');
+		if (!body)
+			break;
+		body++;
+		char *end = strstr(body, "\n@@ ");
+		size_t blen = end ? (size_t)(end + 1 - body) : strlen(body);
+		p = body + blen;
+		total++;
+		bool ptxas_ok = !strcmp(verdict, "ok");
+		if (!strcmp(verdict, "crash")) {
+			crashes++;      /* ptxas died: the spec decides; see exceptions */
+		}
+		ptxvm_module *m = ptxvm_module_load(name, body, blen, NULL);
+		bool ours = ptxvm_module_errors(m) == 0;
+		bool same = ours == ptxas_ok;
+		Exception *x = NULL;
+		for (size_t k = 0; k < nexc; k++)
+			if (!strcmp(exc[k].name, name))
+				x = &exc[k];
+		if (x) {
+			x->used = true;
+			if (same && strcmp(verdict, "crash"))
+				fail("agree: %s now agrees with ptxas (%s); remove it from exceptions.txt", name, verdict);
+			else {
+				excused++;
+				passed++;
+			}
+		} else if (same) {
+			agree++;
+			passed++;
+		} else {
+			char *d = ptxvm_module_diagnostics(m);
+			fail("agree: %s: ptxas says %s, ptxvm says %s%s%.600s", name, verdict,
+			     ours ? "ok" : "error:\n", ours ? "" : "", ours ? "" : d);
+			free(d);
+		}
+		if (verbose)
+			printf("%s %s %s\n", name, verdict, ours ? "ok" : "error");
+		ptxvm_module_free(m);
+	}
+	for (size_t k = 0; k < nexc; k++)
+		if (!exc[k].used)
+			fail("agree: exception %s names no case", exc[k].name);
+	printf("agree: %d cases, %d agree with ptxas, %d listed exceptions (%d where ptxas crashed)\n",
+	       total, agree, excused, crashes);
+	free(exc);
+	free(et);
+	free(text);
+}
+
+int main(int argc, char **argv)
+{
+	const char *root = argc > 1 ? argv[1] : ".";
+	const char *only = argc > 2 ? argv[2] : NULL;
+	verbose = getenv("PTXVM_TEST_VERBOSE") != NULL;
+	char a[4096], b[4096];
+	if (!only || !strcmp(only, "isa"))
+		test_isa();
+	if (!only || !strcmp(only, "fixtures")) {
+		snprintf(a, sizeof a, "%s/tests/ptx", root);
+		test_fixtures(a);
+	}
+	if (!only || !strcmp(only, "verify")) {
+		snprintf(a, sizeof a, "%s/tests/check", root);
+		test_verify(a);
+	}
+	if (!only || !strcmp(only, "agree")) {
+		snprintf(a, sizeof a, "%s/tests/ptxas-agree/cases.txt", root);
+		snprintf(b, sizeof b, "%s/tests/ptxas-agree/exceptions.txt", root);
+		test_agree(a, b);
+	}
+	printf("runner: %d passed, %d failed\n", passed, failed);
+	return failed != 0;
+}
