@@ -89,6 +89,12 @@ expect 1 "fmt of an invalid module" -- "$X" fmt "$T/bad.ptx"
 expect 2 "fmt of two files" -- "$X" fmt "$T/ok.ptx" "$T/ok.ptx"
 printf '\000\377garbage {{{ [[ ;;' >"$T/junk.ptx"
 expect 1 "binary junk" -- "$X" check "$T/junk.ptx"
+# 100,000 levels of nesting: a diagnostic, not a stack overflow
+awk 'BEGIN { s = ""; for (i = 0; i < 100000; i++) s = s "{"; printf ".version 9.0\n.target sm_90\n.address_size 64\n.global .u32 a[1] = %s1;\n", s }' >"$T/deep.ptx"
+expect 1 "deep nesting" -- "$X" check "$T/deep.ptx"
+grep_in "$T/err" "nesting deeper than" "deep nesting is reported"
+printf '.version 9.0\n.target sm_90\n.address_size 64\n.address_size 64\n' >"$T/dup.ptx"
+expect 1 "a directive rejected before it is consumed" -- timeout 10 "$X" check "$T/dup.ptx"
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

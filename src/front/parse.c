@@ -48,7 +48,11 @@ typedef struct Parser {
 	bool failed;            /* an error in the current statement */
 	bool in_call;           /* parsing call operands: "(" is a list */
 	uint32_t seq;           /* module items parsed so far */
+	int depth;              /* nesting of expressions, operands, initializers */
 } Parser;
+
+/* Deeper nesting than this is an error rather than a risk to the stack. */
+#define MAX_NESTING 200
 
 /* ---- tokens ------------------------------------------------------------- */
 static void next(Parser *P)
@@ -196,7 +200,24 @@ static int prec(const Token *t)
 	return -1;
 }
 
+static bool enter(Parser *P)
+{
+	if (++P->depth <= MAX_NESTING)
+		return true;
+	error_at(P, P->tok.pos, "nesting deeper than %d levels", MAX_NESTING);
+	return false;
+}
+
+static bool parse_unary_(Parser *P, Val *v);
+
 static bool parse_unary(Parser *P, Val *v)
+{
+	bool ok = enter(P) && parse_unary_(P, v);
+	P->depth--;
+	return ok;
+}
+
+static bool parse_unary_(Parser *P, Val *v)
 {
 	Token t = P->tok;
 	memset(v, 0, sizeof *v);
@@ -472,7 +493,16 @@ static bool parse_primary(Parser *P, Opnd *o)
 	return false;
 }
 
+static bool parse_operand_(Parser *P, Opnd *o);
+
 static bool parse_operand(Parser *P, Opnd *o)
+{
+	bool ok = enter(P) && parse_operand_(P, o);
+	P->depth--;
+	return ok;
+}
+
+static bool parse_operand_(Parser *P, Opnd *o)
 {
 	Pos p = P->tok.pos;
 	if (is_punct(&P->tok, '!') && peek(P)->kind == T_IDENT) {
@@ -631,6 +661,16 @@ static bool parse_attribute(Parser *P, uint8_t *managed, uint8_t *unified, uint6
 
 static Init *parse_init(Parser *P, bool opaque);
 
+/* A constant as an initializer value. */
+static void init_set_val(Init *it, const Val *v)
+{
+	it->kind = v->is_float ? IN_FLOAT : IN_INT;
+	it->ival = v->v;
+	it->fval = v->f;
+	it->fkind = v->fkind;
+	it->is_unsigned = v->is_unsigned;
+}
+
 /* name [ = value ] inside an opaque initializer */
 static bool parse_field(Parser *P, Init *it)
 {
@@ -655,11 +695,7 @@ static bool parse_field(Parser *P, Init *it)
 		return false;
 	Init *x = alloc(P, sizeof *x);
 	x->pos = p;
-	x->kind = v.is_float ? IN_FLOAT : IN_INT;
-	x->ival = v.v;
-	x->fval = v.f;
-	x->fkind = v.fkind;
-	x->is_unsigned = v.is_unsigned;
+	init_set_val(x, &v);
 	it->sub = x;
 	return true;
 }
@@ -695,7 +731,16 @@ static bool parse_sym_init(Parser *P, Init *it)
 	return true;
 }
 
+static Init *parse_init_(Parser *P, bool opaque);
+
 static Init *parse_init(Parser *P, bool opaque)
+{
+	Init *it = enter(P) ? parse_init_(P, opaque) : NULL;
+	P->depth--;
+	return it;
+}
+
+static Init *parse_init_(Parser *P, bool opaque)
 {
 	Init *it = alloc(P, sizeof *it);
 	it->pos = P->tok.pos;
@@ -754,11 +799,7 @@ static Init *parse_init(Parser *P, bool opaque)
 			Val v;
 			if (!parse_expr(P, &v))
 				return NULL;
-			sub->kind = v.is_float ? IN_FLOAT : IN_INT;
-			sub->ival = v.v;
-			sub->fval = v.f;
-			sub->fkind = v.fkind;
-			sub->is_unsigned = v.is_unsigned;
+			init_set_val(sub, &v);
 		}
 		it->sub = sub;
 		if (!expect(P, ')', "')'"))
@@ -768,11 +809,7 @@ static Init *parse_init(Parser *P, bool opaque)
 	Val v;
 	if (!parse_expr(P, &v))
 		return NULL;
-	it->kind = v.is_float ? IN_FLOAT : IN_INT;
-	it->ival = v.v;
-	it->fval = v.f;
-	it->fkind = v.fkind;
-	it->is_unsigned = v.is_unsigned;
+	init_set_val(it, &v);
 	return it;
 }
 
@@ -1463,6 +1500,26 @@ static void parse_toplevel(Parser *P, Top **v, size_t *n, size_t *cap)
 		expected(P, "a directive");
 }
 
+/* After an error at module scope: skip to the next directive that can
+ * start a module item, so that junk is reported once. */
+static void recover_top(Parser *P)
+{
+	static const char *const starts[] = { "version", "target", "address_size", "file", "section",
+		"visible", "extern", "weak", "common", "entry", "func", "global", "const", "shared",
+		"align", "attribute", NULL };
+	for (;;) {
+		if (P->tok.kind == T_EOF)
+			break;
+		if (P->tok.kind == T_DOT)
+			for (int i = 0; starts[i]; i++)
+				if (is_dot(&P->tok, starts[i]))
+					goto done;
+		next(P);
+	}
+done:
+	P->failed = false;
+}
+
 Module *ptx_parse(const char *filename, const char *src, size_t n)
 {
 	isa_init();
@@ -1485,11 +1542,12 @@ Module *ptx_parse(const char *filename, const char *src, size_t n)
 	Top *v = NULL;
 	size_t nt = 0, cap = 0;
 	while (P.tok.kind != T_EOF) {
+		const char *start = P.tok.p;
 		parse_toplevel(&P, &v, &nt, &cap);
 		if (P.failed) {
-			recover(&P);
-			if (is_punct(&P.tok, '}'))
-				next(&P);
+			if (P.tok.p == start)
+				next(&P);       /* always make progress */
+			recover_top(&P);
 		}
 	}
 	m->top = freeze(&P, v, nt, sizeof *v);
