@@ -7,6 +7,7 @@
 #   make fuzz       the libFuzzer target for parser+checker (FUZZ_SECONDS=60)
 #   make bench      checker throughput against ptxas
 #   make fixtures   regenerate tests/ptx from tests/cuda (needs nvcc)
+#   make ptxas-verify        confirm test expectations and fmt output with ptxas
 #   make ptxas-agree-regen   re-record ptxas verdicts (needs ptxas)
 #   make install PREFIX=/usr/local
 
@@ -78,6 +79,10 @@ bench: all
 fixtures:
 	tests/gen-fixtures.sh
 
+# Where ptxas exists: the tests' expectations and fmt's output, confirmed by ptxas.
+ptxas-verify: all
+	python3 tests/check/ptxas-verify.py $(B)
+
 ptxas-agree-regen:
 	python3 tests/ptxas-agree/gen.py --record
 
@@ -94,4 +99,4 @@ install: all
 clean:
 	rm -rf build build-asan build-fuzz
 
-.PHONY: all test demo asan fuzz bench fixtures ptxas-agree-regen install clean
+.PHONY: all test demo asan fuzz bench fixtures ptxas-verify ptxas-agree-regen install clean

@@ -56,6 +56,23 @@ for src in tests/cuda/*.cu; do
     fi
 done
 
+# Variants with debug information, so that .file, .loc and DWARF .section
+# directives are fixtures too:  NAME.lineinfo.ptx (-lineinfo), NAME.debug.ptx (-G).
+for spec in surfaces:-lineinfo:lineinfo functions:-G:debug; do
+    name=${spec%%:*}; rest=${spec#*:}; flag=${rest%%:*}; tag=${rest#*:}
+    out="tests/ptx/$name.$tag.ptx"
+    tmp="tests/ptx/.$name.$tag.ptx.tmp"
+    echo "gen-fixtures: nvcc $flag tests/cuda/$name.cu -> $out"
+    if "$NVCC" -arch="$ARCH" -ptx $flag -o "$tmp" "tests/cuda/$name.cu"; then
+        mv -f "$tmp" "$out"
+        produced="$produced $out"
+    else
+        rm -f "$tmp"
+        echo "gen-fixtures: FAILED to compile tests/cuda/$name.cu with $flag" >&2
+        status=1
+    fi
+done
+
 for ptx in $produced; do
     if "$PTXAS" -arch="$ARCH" -o /dev/null "$ptx"; then
         echo "gen-fixtures: ptxas ok   $ptx"

@@ -1,10 +1,14 @@
 #!/usr/bin/env python3
-"""ptxas-verify.py: confirm the expectations of tests/check/*.ptx with ptxas.
+"""ptxas-verify.py [BUILD]: confirm with ptxas what the tests assume.
 
-A file without "// error:" comments must assemble.  A file with them must
-assemble once every such line is removed, and fail to assemble when any one
-of them is put back.  Needs ptxas (PTXAS, PATH or /usr/local/cuda/bin);
-without it, says so and exits 0.
+1. tests/check/*.ptx: a file without "// error:" comments must assemble; a
+   file with them must assemble once every such line is removed, and fail
+   to assemble when any one of them is put back.
+2. `ptxvm fmt` keeps ptxas's verdict: the canonical text of every fixture,
+   example and valid agreement case assembles too.
+
+Needs ptxas (PTXAS, PATH or /usr/local/cuda/bin); without it, says so and
+exits 0.
 """
 import glob, os, shutil, subprocess, sys, tempfile
 
@@ -44,6 +48,29 @@ def main():
             if ok:
                 print(f"{path}:{i + 1}: ptxas accepts this line, which is marked as an error")
                 bad += 1
+    build = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "..", "..", "build")
+    ptxvm = os.path.join(build, "ptxvm")
+    repo = os.path.join(root, "..", "..")
+    inputs = sorted(glob.glob(os.path.join(repo, "tests", "ptx", "*.ptx")) +
+                    glob.glob(os.path.join(repo, "examples", "box_blur.ptx")))
+    texts = [(p, open(p).read()) for p in inputs]
+    cases = open(os.path.join(repo, "tests", "ptxas-agree", "cases.txt")).read().split("\n@@ ")
+    for c in cases:
+        head, _, body = c.partition("\n")
+        parts = head.lstrip("@ ").split()
+        if len(parts) >= 2 and parts[1] == "ok":
+            texts.append(("agree:" + parts[0], body))
+    nfmt = 0
+    for name, text in texts:
+        r = subprocess.run([ptxvm, "fmt", "-"], input=text, capture_output=True, text=True)
+        if r.returncode != 0:
+            continue        # not valid for ptxvm: the agreement test reports it
+        nfmt += 1
+        ok, msg = assembles(ptxas, r.stdout)
+        if not ok:
+            print(f"{name}: ptxas rejects the output of ptxvm fmt: {msg}")
+            bad += 1
+    print(f"ptxas-verify: fmt output of {nfmt} modules checked")
     print(f"ptxas-verify: {bad} disagreements")
     return 1 if bad else 0
 

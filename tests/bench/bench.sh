@@ -1,0 +1,34 @@
+#!/bin/sh
+# bench.sh BUILD: the front end's throughput.  Builds a module of at least
+# 100,000 lines from the fixtures, times `ptxvm check` on it (best of 5
+# runs, whole process), and times ptxas -arch=sm_90 on the same file where
+# ptxas exists.  Prints lines per second and the ratio.
+set -e
+B=${1:-build}
+X="$B/ptxvm"
+cd "$(dirname "$0")/../.."
+F=$(mktemp /tmp/ptxvm-bench.XXXXXX.ptx)
+trap 'rm -f "$F"' EXIT
+python3 tests/bench/gen.py "$F" 100000
+lines=$(wc -l <"$F")
+"$X" check "$F"
+
+now() { date +%s.%N; }
+calc() { awk "BEGIN { print $1 }"; }
+best=
+for i in 1 2 3 4 5; do
+	t0=$(now); "$X" check "$F"; t1=$(now)
+	t=$(calc "$t1 - $t0")
+	if [ -z "$best" ] || [ "$(calc "$t < $best")" = 1 ]; then best=$t; fi
+done
+printf 'ptxvm check: %d lines in %.3f s = %.2f M lines/s (best of 5, one core)\n' \
+	"$lines" "$best" "$(calc "$lines / $best / 1000000")"
+
+PTXAS=${PTXAS:-$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)}
+if [ -x "$PTXAS" ]; then
+	t0=$(now); "$PTXAS" -arch=sm_90 -o /dev/null "$F"; t1=$(now)
+	pt=$(calc "$t1 - $t0")
+	printf 'ptxas -arch=sm_90: %.2f s; ptxvm check is %.0fx faster\n' "$pt" "$(calc "$pt / $best")"
+else
+	echo "ptxas not found: no comparison (set PTXAS=...)"
+fi
