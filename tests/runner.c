@@ -6,6 +6,9 @@
  *   verify     every tests/check/NAME.ptx: a line ending in "// error: TEXT" must get
  *              an error containing TEXT on that line; no other line may get
  *              one; a file without such comments must be valid and round-trip
+ *   coverage   every opcode of the table is parsed, checked valid and
+ *              printed by some test input (fixtures, verify files, the
+ *              corpora); the number of forms so exercised is reported
  *   agree      tests/ptxas-agree/cases.txt: ptxvm accepts exactly what
  *              ptxas accepted, except the cases listed with a reason in
  *              tests/ptxas-agree/exceptions.txt (a listed case that agrees
@@ -16,6 +19,8 @@
 #include "../include/ptxvm.h"
 #include "../src/isa/isa.h"
 #include "../src/util/util.h"
+#include "../src/front/parse.h"
+#include "../src/check/check.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -24,6 +29,23 @@
 
 static int passed, failed;
 static int verbose;
+static uint8_t *form_seen;      /* [isa_nform]: a valid instruction used the form */
+
+/* Marks the forms used by a valid module. */
+static void cover(const char *text, size_t len)
+{
+	Module *m = ptx_parse("cover", text, len);
+	if (ptx_check(m, NULL) == 0)
+		for (uint32_t i = 0; i < m->ntop; i++) {
+			Func *f = m->top[i].func;
+			if (m->top[i].kind != TOP_FUNC || !f->has_body)
+				continue;
+			for (uint32_t k = 0; k < f->nbody; k++)
+				if (f->body[k].kind == ST_INSTR && f->body[k].in->form != 0xffff)
+					form_seen[f->body[k].in->form] = 1;
+		}
+	ptx_module_free(m);
+}
 
 static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void fail(const char *fmt, ...)
@@ -110,6 +132,7 @@ static bool round_trip(const char *name, const char *text, size_t len)
 	size_t l1, l2;
 	char *t1 = ptxvm_module_format(m, &l1);
 	ptxvm_module_free(m);
+	cover(text, len);
 	ptxvm_module *m1 = ptxvm_module_load(name, t1, l1, NULL);
 	if (ptxvm_module_errors(m1)) {
 		char *d = ptxvm_module_diagnostics(m1);
@@ -264,12 +287,12 @@ typedef struct Exception {
 	bool used;
 } Exception;
 
-static void test_agree(const char *cases, const char *exceptions)
+static void test_agree(const char *what, const char *cases, const char *exceptions)
 {
 	size_t len, elen = 0;
 	char *text = slurp(cases, &len);
 	if (!text) {
-		fail("agree: cannot read %s", cases);
+		fail("%s: cannot read %s", what, cases);
 		return;
 	}
 	/* exceptions.txt: "NAME reason..." per line, '#' comments */
@@ -306,6 +329,8 @@ static void test_agree(const char *cases, const char *exceptions)
 		}
 		ptxvm_module *m = ptxvm_module_load(name, body, blen, NULL);
 		bool ours = ptxvm_module_errors(m) == 0;
+		if (ours && ptxas_ok)
+			cover(body, blen);
 		bool same = ours == ptxas_ok;
 		Exception *x = NULL;
 		for (size_t k = 0; k < nexc; k++)
@@ -314,7 +339,7 @@ static void test_agree(const char *cases, const char *exceptions)
 		if (x) {
 			x->used = true;
 			if (same && strcmp(verdict, "crash"))
-				fail("agree: %s now agrees with ptxas (%s); remove it from exceptions.txt", name, verdict);
+				fail("%s: %s now agrees with ptxas (%s); remove it from exceptions.txt", what, name, verdict);
 			else {
 				excused++;
 				passed++;
@@ -324,7 +349,7 @@ static void test_agree(const char *cases, const char *exceptions)
 			passed++;
 		} else {
 			char *d = ptxvm_module_diagnostics(m);
-			fail("agree: %s: ptxas says %s, ptxvm says %s%s%.600s", name, verdict,
+			fail("%s: %s: ptxas says %s, ptxvm says %s%s%.600s", what, name, verdict,
 			     ours ? "ok" : "error:\n", ours ? "" : "", ours ? "" : d);
 			free(d);
 		}
@@ -334,12 +359,37 @@ static void test_agree(const char *cases, const char *exceptions)
 	}
 	for (size_t k = 0; k < nexc; k++)
 		if (!exc[k].used)
-			fail("agree: exception %s names no case", exc[k].name);
-	printf("agree: %d cases, %d agree with ptxas, %d listed exceptions (%d where ptxas crashed)\n",
-	       total, agree, excused, crashes);
+			fail("%s: exception %s names no case", what, exc[k].name);
+	printf("%s: %d cases, %d agree with ptxas, %d listed exceptions (%d where ptxas crashed)\n",
+	       what, total, agree, excused, crashes);
 	free(exc);
 	free(et);
 	free(text);
+}
+
+static void test_coverage(void)
+{
+	uint8_t op_seen[OPC__COUNT] = { 0 };
+	size_t nforms = 0;
+	for (size_t i = 0; i < isa_nform; i++)
+		if (form_seen[i]) {
+			nforms++;
+			op_seen[isa_form[i].opc] = 1;
+		}
+	int missing = 0;
+	Buf b = { 0 };
+	for (unsigned o = 0; o < OPC__COUNT; o++)
+		if (!op_seen[o]) {
+			buf_printf(&b, " %s", isa_op[o].name);
+			missing++;
+		}
+	if (missing)
+		fail("coverage: %d opcodes have no valid use in any test input:%s", missing, b.p);
+	else
+		passed++;
+	printf("coverage: %zu of %zu forms and %d of %d opcodes exercised by valid test inputs\n", nforms,
+	       isa_nform, OPC__COUNT - missing, OPC__COUNT);
+	buf_free(&b);
 }
 
 int main(int argc, char **argv)
@@ -347,6 +397,8 @@ int main(int argc, char **argv)
 	const char *root = argc > 1 ? argv[1] : ".";
 	const char *only = argc > 2 ? argv[2] : NULL;
 	verbose = getenv("PTXVM_TEST_VERBOSE") != NULL;
+	isa_init();
+	form_seen = calloc(isa_nform, 1);
 	char a[4096], b[4096];
 	if (!only || !strcmp(only, "isa"))
 		test_isa();
@@ -358,11 +410,17 @@ int main(int argc, char **argv)
 		snprintf(a, sizeof a, "%s/tests/check", root);
 		test_verify(a);
 	}
-	if (!only || !strcmp(only, "agree")) {
-		snprintf(a, sizeof a, "%s/tests/ptxas-agree/cases.txt", root);
-		snprintf(b, sizeof b, "%s/tests/ptxas-agree/exceptions.txt", root);
-		test_agree(a, b);
-	}
+	/* the two corpora of ptxas verdicts: constructs, and instruction forms */
+	static const char *const corpora[] = { "ptxas-agree", "isa-forms" };
+	for (size_t i = 0; i < NELEM(corpora); i++)
+		if (!only || !strcmp(only, "agree") || !strcmp(only, corpora[i])) {
+			snprintf(a, sizeof a, "%s/tests/%s/cases.txt", root, corpora[i]);
+			snprintf(b, sizeof b, "%s/tests/%s/exceptions.txt", root, corpora[i]);
+			test_agree(corpora[i], a, b);
+		}
+	if (!only)
+		test_coverage();
+	free(form_seen);
 	printf("runner: %d passed, %d failed\n", passed, failed);
 	return failed != 0;
 }

@@ -948,26 +948,34 @@ static void check_scalar(Ck *c, const IsaOpnd *s, Opnd *o, int want, bool dest)
 		    ty_name(have), ty_name(want));
 }
 
-/* The state space an instruction names, for its memory operand. */
-static int instr_space(const Instr *in)
+/* The state space an instruction names for its k-th memory operand
+ * (cp.async.ca.shared.global [dst], [src]: dst in .shared, src in .global). */
+static int instr_space_nth(const Instr *in, int k);
+
+static int instr_space_nth(const Instr *in, int k)
 {
 	for (int i = 0; i < in->nmods; i++) {
+		int sp = SP_NONE;
 		const char *w = isa_mod_name[in->mods[i]];
 		if (!strncmp(w, "shared", 6))
-			return SP_SHARED;
-		if (!strcmp(w, "global"))
-			return SP_GLOBAL;
-		if (!strcmp(w, "local"))
-			return SP_LOCAL;
-		if (!strncmp(w, "param", 5))
-			return SP_PARAM;
-		if (!strcmp(w, "const"))
-			return SP_CONST;
+			sp = SP_SHARED;
+		else if (!strcmp(w, "global"))
+			sp = SP_GLOBAL;
+		else if (!strcmp(w, "local"))
+			sp = SP_LOCAL;
+		else if (!strncmp(w, "param", 5))
+			sp = SP_PARAM;
+		else if (!strcmp(w, "const"))
+			sp = SP_CONST;
+		if (sp == SP_NONE)
+			continue;
+		if (k-- == 0)
+			return sp;
 	}
-	return SP_NONE;
+	return SP_NONE;         /* more memory operands than spaces named */
 }
 
-static void check_mem(Ck *c, const Instr *in, Opnd *o)
+static void check_mem(Ck *c, const Instr *in, Opnd *o, int nth)
 {
 	if (o->kind != OK_MEM || o->n != 1) {
 		err(c, o->pos, "expected a memory operand [address]");
@@ -985,7 +993,7 @@ static void check_mem(Ck *c, const Instr *in, Opnd *o)
 		return;
 	if (r == R_REG) {
 		int t = opnd_type(b);
-		int sp = instr_space(in);
+		int sp = instr_space_nth(in, nth);
 		if (t == TY_pred || ty_kind(t) == TK_F || ty_bytes(t) < 4)
 			err(c, b->pos, "address register '%.*s' must be a 32- or 64-bit integer, not .%s",
 			    (int)b->name.n, b->name.p, ty_name(t));
@@ -996,7 +1004,7 @@ static void check_mem(Ck *c, const Instr *in, Opnd *o)
 	}
 	if (r == R_VAR || r == R_PARAM) {
 		Decl *d = b->ref;
-		int sp = instr_space(in);
+		int sp = instr_space_nth(in, nth);
 		/* ptxas takes prefetch of a surface or sampler handle (and crashes on a texture) */
 		if (d->type >= TY__COUNT && (d->type == TY_texref || (in->opc != OPC_prefetch && in->opc != OPC_prefetchu))) {
 			err(c, b->pos, "opaque variable '%.*s' cannot be accessed with %s", (int)b->name.n, b->name.p,
@@ -1204,9 +1212,18 @@ static void check_tex_mem(Ck *c, const Instr *in, Opnd *o)
 				break;
 			}
 		int n = geom_arity[g];
-		if (co->kind == OK_VEC && !strcmp(geoms[g], "1d") && co->n == 1)
-			n = 1;
-		check_coords(c, co, n, geoms[g], false, ct >= 0 ? ct : TY_s32);
+		bool array = geoms[g][0] == 'a';
+		if (co->kind == OK_VEC && (int)co->n == n && array) {
+			/* the layer index is an integer in front of the coordinates */
+			IsaOpnd s0 = { 'a', -1, TY_u32, 0, 0 };
+			check_scalar(c, &s0, &co->elems[0], TY_u32, false);
+			Opnd rest = *co;
+			rest.elems++;
+			rest.n--;
+			check_coords(c, &rest, n - 1, geoms[g], false, ct >= 0 ? ct : TY_s32);
+		} else {
+			check_coords(c, co, n, geoms[g], false, ct >= 0 ? ct : TY_s32);
+		}
 	}
 }
 
@@ -1338,6 +1355,7 @@ static int check_opnds(Ck *c, Instr *in, const Match *mt)
 			err(c, in->pos, "%s takes %d to %d operands, found %u", isa_op[in->opc].name, min, f->nopnd, in->nopnd);
 		goto done;
 	}
+	int nmem = 0;
 	for (int k = 0; k < in->nopnd; k++) {
 		const IsaOpnd *s = &f->opnd[k];
 		Opnd *o = &in->opnd[k];
@@ -1345,7 +1363,7 @@ static int check_opnds(Ck *c, Instr *in, const Match *mt)
 		bool dest = s->kind == 'd' || s->kind == 'p' || s->kind == 'P';
 		switch (s->kind) {
 		case 'm':
-			check_mem(c, in, o);
+			check_mem(c, in, o, nmem++);
 			break;
 		case 'l':
 			if (o->kind != OK_SYM)
@@ -1419,6 +1437,23 @@ done:
 	return (c->quiet ? c->qerr : (int)c->d->nerrors) - before;
 }
 
+/* The gate of an instruction under a form: the row's, raised by the
+ * modifiers that carry their own (modgates.def). */
+static void gates(const Instr *in, const Match *mt, uint8_t *ptx, uint8_t *sm)
+{
+	*ptx = isa_form[mt->form].ptx;
+	*sm = isa_form[mt->form].sm;
+	isa_mod_gates(in->mods, in->nmods, ptx, sm);
+}
+
+/* "ld.shared::cluster.u32": the instruction as written, for messages. */
+static void instr_name(const Instr *in, char *buf, size_t n)
+{
+	size_t len = (size_t)snprintf(buf, n, "%s", isa_op[in->opc].name);
+	for (int i = 0; i < in->nmods && len + 2 < n; i++)
+		len += (size_t)snprintf(buf + len, n - len, ".%s", isa_mod_name[in->mods[i]]);
+}
+
 /* Limits a row's gates cannot express. */
 static void check_rules(Ck *c, const Instr *in, const Match *mt)
 {
@@ -1427,6 +1462,16 @@ static void check_rules(Ck *c, const Instr *in, const Match *mt)
 	    c->m->sm >= 70 && c->m->ptx >= 64)
 		err(c, in->pos, "%s without .sync is not supported on sm_70 and later from PTX ISA 6.4: use %s.sync",
 		    isa_op[in->opc].name, isa_op[in->opc].name);
+	static const char *const u32[] = { "u32" };
+	if (in->opc == OPC_cvta && c->m->address_size == 64 && find_mod(in, u32, 1) >= 0)
+		err(c, in->pos, "cvta.u32 is 32-bit addressing, which sm_90 and later do not support: use cvta.u64");
+	static const int simd[] = { OPC_vadd2, OPC_vsub2, OPC_vavrg2, OPC_vabsdiff2, OPC_vmin2, OPC_vmax2, OPC_vset2,
+				    OPC_vadd4, OPC_vsub4, OPC_vavrg4, OPC_vabsdiff4, OPC_vmin4, OPC_vmax4, OPC_vset4 };
+	for (size_t i = 0; i < NELEM(simd); i++)
+		if (in->opc == simd[i])
+			for (int k = 0; k < in->nopnd; k++)
+				if (in->opnd[k].kind == OK_INT)
+					err(c, in->opnd[k].pos, "SIMD video instructions take registers, not immediates");
 	static const char *const sat[] = { "sat" };
 	const IsaForm *f = &isa_form[mt->form];
 	if (in->opc == OPC_cvt && f->nslot == 2 && mt->slot[0] == mt->slot[1] && find_mod(in, sat, 1) >= 0 &&
@@ -1492,11 +1537,12 @@ static void check_instr(Ck *c, Instr *in)
 	int chosen = -1, gate_fail = -1;
 	c->quiet = true;
 	for (int k = 0; k < ncand && ncand > 1; k++) {
-		const IsaForm *f = &isa_form[cand[k].form];
 		c->qerr = 0;
 		if (check_opnds(c, in, &cand[k]) != 0)
 			continue;
-		if (c->m->ptx >= f->ptx && c->m->sm >= f->sm) {
+		uint8_t gp, gs;
+		gates(in, &cand[k], &gp, &gs);
+		if (c->m->ptx >= gp && c->m->sm >= gs) {
 			chosen = k;
 			break;
 		}
@@ -1508,8 +1554,9 @@ static void check_instr(Ck *c, Instr *in)
 		for (int k = 0; k < in->nopnd; k++)
 			unresolve(&in->opnd[k]);
 	if (ncand == 1) {
-		const IsaForm *f1 = &isa_form[cand[0].form];
-		if (c->m->ptx < f1->ptx || c->m->sm < f1->sm)
+		uint8_t gp, gs;
+		gates(in, &cand[0], &gp, &gs);
+		if (c->m->ptx < gp || c->m->sm < gs)
 			gate_fail = 0;
 		else
 			chosen = 0;
@@ -1526,10 +1573,12 @@ static void check_instr(Ck *c, Instr *in)
 	check_opnds(c, in, &cand[pick]);
 	check_rules(c, in, &cand[pick]);
 	if (chosen < 0 && gate_fail >= 0) {
-		char what[96];
-		snprintf(what, sizeof what, "%s%s", op->name, f->text);
-		if (need_ptx(c, in->pos, f->ptx, what))
-			need_sm(c, in->pos, f->sm, what);
+		char what[160];
+		uint8_t gp, gs;
+		gates(in, &cand[pick], &gp, &gs);
+		instr_name(in, what, sizeof what);
+		if (need_ptx(c, in->pos, gp, what))
+			need_sm(c, in->pos, gs, what);
 	}
 }
 

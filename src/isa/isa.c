@@ -70,6 +70,18 @@ const IsaSreg isa_sreg[SREG__COUNT] = {
 #undef S
 };
 
+typedef struct ModGate {
+	const char *word;
+	uint8_t ptx, sm;
+} ModGate;
+
+static const ModGate modgates[] = {
+#define MG(word, ptx, sm) { word, ptx, sm },
+#include "modgates.def"
+#undef MG
+};
+static uint8_t modgate_ptx[MOD__COUNT], modgate_sm[MOD__COUNT];
+
 static IsaOp ops[OPC__COUNT];
 static IsaForm forms[NELEM(rows)];
 const IsaOp *isa_op = ops;
@@ -314,6 +326,16 @@ static void init_once(void)
 	}
 	for (unsigned s = 0; s < SREG__COUNT; s++)
 		h_put(h_sreg, 512, isa_sreg[s].name, (uint16_t)s);
+	for (size_t g = 0; g < NELEM(modgates); g++) {
+		unsigned m = isa_lookup_mod(modgates[g].word, strlen(modgates[g].word));
+		if (m == MOD_NONE) {
+			buf_printf(&errs, "modgates.def: unknown word '%s'\n", modgates[g].word);
+			nerrs++;
+			continue;
+		}
+		modgate_ptx[m] = modgates[g].ptx;
+		modgate_sm[m] = modgates[g].sm;
+	}
 	/* Group the rows by opcode (a counting sort, so that the table's order
 	 * is kept within an opcode: the checker tries forms in that order). */
 	for (size_t i = 0; i < NELEM(rows); i++)
@@ -337,6 +359,16 @@ void isa_init(void)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	pthread_once(&once, init_once);
+}
+
+void isa_mod_gates(const uint16_t *mods, int n, uint8_t *ptx, uint8_t *sm)
+{
+	for (int i = 0; i < n; i++) {
+		if (modgate_ptx[mods[i]] > *ptx)
+			*ptx = modgate_ptx[mods[i]];
+		if (modgate_sm[mods[i]] > *sm)
+			*sm = modgate_sm[mods[i]];
+	}
 }
 
 void isa_elem_words(const IsaForm *f, const IsaElem *e, char *buf, size_t n)

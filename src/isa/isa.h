@@ -123,6 +123,9 @@ void isa_init(void);    /* idempotent, thread-safe; aborts if a table is malform
 int isa_lookup_op(const char *s, size_t n);
 /* Modifier by word (without the dot), or MOD_NONE. */
 unsigned isa_lookup_mod(const char *s, size_t n);
+/* Modifiers with a gate of their own (modgates.def): the gate an
+ * instruction with these modifiers needs, raised from *ptx, *sm. */
+void isa_mod_gates(const uint16_t *mods, int n, uint8_t *ptx, uint8_t *sm);
 /* The words of an element as written, e.g. ".trap, .clamp or .zero". */
 void isa_elem_words(const IsaForm *f, const IsaElem *e, char *buf, size_t n);
 /* Special register by name (with the %), or -1. */

@@ -20,10 +20,11 @@ Kinds of case (the first part of NAME):
      default .version 9.0 / .target sm_90 (when the row's target gate allows).
      Several instructions share a module only when they are expected to be
      accepted together; instructions expected to be rejected (a rule the row
-     format cannot express, see EXPECT_REJECT) get a module of their own, so
-     every module has one verdict.
-  G  gates: for rows gated above PTX 7.8 (or above sm_75), one instruction of
-     the row at the PTX version (or target) just below the gate.
+     format cannot express, see expect_reject()) get a module of their own
+     (NAME F.op.K.x.<modifiers>...), so every module has one verdict.
+  G  gates: for rows gated above PTX 7.8 (or above sm_75), the row's
+     instructions that no other row accepts there, at the PTX version (or
+     target) just below the gate; every modifier word among them at least once.
   N  negatives per mnemonic: wrong register type / size, missing type,
      missing required modifier, unknown modifier, wrong operand count.
 
