@@ -376,17 +376,28 @@ static void test_coverage(void)
 			nforms++;
 			op_seen[isa_form[i].opc] = 1;
 		}
-	int missing = 0;
-	Buf b = { 0 };
+	int missing = 0, forms_missing = 0;
+	Buf b = { 0 }, fb = { 0 };
 	for (unsigned o = 0; o < OPC__COUNT; o++)
 		if (!op_seen[o]) {
 			buf_printf(&b, " %s", isa_op[o].name);
 			missing++;
 		}
+	/* A form gated above the device (sm_90) can have no valid use here. */
+	for (size_t i = 0; i < isa_nform; i++)
+		if (!form_seen[i] && isa_form[i].sm <= 90) {
+			buf_printf(&fb, "\n    %s%s", isa_op[isa_form[i].opc].name, isa_form[i].text);
+			forms_missing++;
+		}
 	if (missing)
 		fail("coverage: %d opcodes have no valid use in any test input:%s", missing, b.p);
 	else
 		passed++;
+	if (forms_missing)
+		fail("coverage: %d forms have no valid use in any test input:%s", forms_missing, fb.p);
+	else
+		passed++;
+	buf_free(&fb);
 	printf("coverage: %zu of %zu forms and %d of %d opcodes exercised by valid test inputs\n", nforms,
 	       isa_nform, OPC__COUNT - missing, OPC__COUNT);
 	buf_free(&b);

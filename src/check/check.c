@@ -117,6 +117,22 @@ static void err(Ck *c, Pos p, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* An operand of the wrong shape (vector for scalar or the reverse): in a
+ * trial it weighs more than a type error, so that the form reported is
+ * the one the text was closest to. */
+static void shape_err(Ck *c, Pos p, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void shape_err(Ck *c, Pos p, const char *fmt, ...)
+{
+	if (c->quiet) {
+		c->qerr += 10;
+		return;
+	}
+	va_list ap;
+	va_start(ap, fmt);
+	diag_vadd(c->d, DIAG_ERROR, p, fmt, ap);
+	va_end(ap);
+}
+
 static unsigned errors(const Ck *c) { return c->quiet ? (unsigned)c->qerr : (unsigned)c->d->nerrors; }
 
 static void ver_str(unsigned v, char *b) { sprintf(b, "%u.%u", v / 10, v % 10); }
@@ -781,12 +797,14 @@ typedef struct Match {
  * element takes at most one modifier; every required element must get
  * one.  Returns -1 on success, else the index of the first modifier that
  * fits nowhere (in->nmods when a required element is missing, named in
- * *missing). */
-static int match_mods(const IsaForm *f, const Instr *in, Match *mt, int *missing)
+ * *missing).  *score measures how well the form fits (types count
+ * double), to pick the form a diagnostic should speak of. */
+static int match_mods(const IsaForm *f, const Instr *in, Match *mt, int *missing, int *score)
 {
 	uint32_t used = 0;
-	int next_slot_elem = 0;
+	int next_slot_elem = 0, bad = -1;
 	*missing = -1;
+	*score = 0;
 	/* A required single word that opens the form is part of the name
 	 * (suld.b, sust.p, cp.async): ptxas wants it first. */
 	const IsaElem *e0 = &f->elem[0];
@@ -821,12 +839,18 @@ static int match_mods(const IsaForm *f, const Instr *in, Match *mt, int *missing
 					hit = e;
 					break;
 				}
-		if (hit < 0)
-			return i;
+		if (hit < 0) {
+			if (bad < 0)
+				bad = i;
+			continue;
+		}
+		*score += isa_mod_is_type(m) ? 2 : 1;
 		used |= 1u << hit;
 		if (f->elem[hit].slot >= 0)
 			mt->slot[f->elem[hit].slot] = (uint8_t)m;
 	}
+	if (bad >= 0)
+		return bad;
 	for (int e = 0; e < f->nelem; e++)
 		if (!f->elem[e].optional && !(used >> e & 1)) {
 			*missing = e;
@@ -1328,6 +1352,41 @@ static void check_call(Ck *c, Instr *in)
 	check_args(c, args, f->nparams, "arguments", fn->pos);
 }
 
+/* mov's pack and unpack: {a, b} or {a, b, c, d} whose pieces together
+ * are the width of the type, the first piece the low bits. */
+static void check_pack(Ck *c, Opnd *o, int type, bool dest)
+{
+	if (o->kind != OK_VEC || (o->n != 2 && o->n != 4)) {
+		shape_err(c, o->pos, "expected a vector {...} of 2 or 4 pieces to %s", dest ? "unpack into" : "pack");
+		return;
+	}
+	unsigned piece = ty_bytes((unsigned)type) / o->n;
+	if (piece < 1) {
+		err(c, o->pos, ".%s cannot be split into %u pieces", ty_name((unsigned)type), o->n);
+		return;
+	}
+	for (uint32_t i = 0; i < o->n; i++) {
+		Opnd *e = &o->elems[i];
+		if (e->kind == OK_SINK && dest)
+			continue;
+		if (e->kind == OK_INT && !dest)
+			continue;
+		if (e->kind != OK_SYM) {
+			err(c, e->pos, "expected a register");
+			return;
+		}
+		int r = resolve(c, e);
+		if (r == R_NONE)
+			continue;
+		int t = opnd_type(e);
+		if (r != R_REG || t < 0 || t == TY_pred || ty_bytes((unsigned)t) != piece) {
+			err(c, e->pos, "each piece of a .%s split in %u is %u bits; '%.*s' is not", ty_name((unsigned)type),
+			    o->n, piece * 8, (int)e->name.n, e->name.p);
+			return;
+		}
+	}
+}
+
 /* ---- instructions ------------------------------------------------------- */
 /* Operands of a matched form; returns the number of errors. */
 static int check_opnds(Ck *c, Instr *in, const Match *mt)
@@ -1387,8 +1446,8 @@ static int check_opnds(Ck *c, Instr *in, const Match *mt)
 			else if (o->kind == OK_MEM && (in->opc == OPC_tex || in->opc == OPC_tld4 ||
 						       in->opc == OPC_txq))
 				check_tex_mem(c, in, o);
-			else if (in->opc == OPC_mov && o->kind != OK_VEC)
-				err(c, o->pos, "expected a vector {...} to pack or unpack");
+			else if (in->opc == OPC_mov)
+				check_pack(c, o, want >= 0 ? want : mt->slot[0], k == 0);
 			else if (in->opc == OPC_isspacep)
 				check_scalar(c, &(IsaOpnd){ 'a', -1, TY_u64, 0, 0 }, o, TY_u64, false);
 			else
@@ -1409,7 +1468,7 @@ static int check_opnds(Ck *c, Instr *in, const Match *mt)
 			}
 			if (mt->vec && f->vecmods && s->slot >= 0 && (s->kind == 'd' || s->kind == 'a' || s->kind == 'r')) {
 				if (o->kind != OK_VEC) {
-					err(c, o->pos, "a .v%d instruction takes a vector operand {...} of %d elements", mt->vec, mt->vec);
+					shape_err(c, o->pos, "a .v%d instruction takes a vector operand {...} of %d elements", mt->vec, mt->vec);
 					break;
 				}
 				if ((int)o->n != mt->vec) {
@@ -1420,14 +1479,8 @@ static int check_opnds(Ck *c, Instr *in, const Match *mt)
 					check_scalar(c, s, &o->elems[e], want, dest);
 				break;
 			}
-			if (o->kind == OK_VEC && s->kind != 'a') {
-				err(c, o->pos, "unexpected vector operand");
-				break;
-			}
 			if (o->kind == OK_VEC) {
-				/* mov.b64 d, {a, b}: packing; elements share the size */
-				for (uint32_t e = 0; e < o->n; e++)
-					resolve_all(c, &o->elems[e]);
+				shape_err(c, o->pos, "unexpected vector operand");
 				break;
 			}
 			check_scalar(c, s, o, want, dest);
@@ -1488,17 +1541,18 @@ static void check_instr(Ck *c, Instr *in)
 		check_scalar(c, &q, in->guard, TY_pred, false);
 	}
 	Match cand[64];
-	int ncand = 0, best = -1, best_missing = -1, best_form = -1;
+	int ncand = 0, best = -1, best_missing = -1, best_form = -1, best_score = -1;
 	for (int k = 0; k < op->nform; k++) {
 		Match mt = { .form = op->first + k };
-		int missing;
-		int bad = match_mods(&isa_form[mt.form], in, &mt, &missing);
+		int missing, score;
+		int bad = match_mods(&isa_form[mt.form], in, &mt, &missing, &score);
 		if (bad < 0) {
 			mt.vec = vec_of(in);
 			if (ncand < (int)NELEM(cand))
 				cand[ncand++] = mt;
-		} else if (bad >= best) {       /* on a tie the later, more general row */
+		} else if (score >= best_score) {       /* on a tie the later, more general row */
 			best = bad;
+			best_score = score;
 			best_missing = missing;
 			best_form = mt.form;
 		}
@@ -1534,12 +1588,18 @@ static void check_instr(Ck *c, Instr *in)
 	 * forms): take the first whose gates and operands pass; failing that,
 	 * report the first one's errors. */
 	bool was_quiet = c->quiet;
-	int chosen = -1, gate_fail = -1;
+	int chosen = -1, gate_fail = -1, closest = 0, closest_err = -1;
 	c->quiet = true;
 	for (int k = 0; k < ncand && ncand > 1; k++) {
 		c->qerr = 0;
-		if (check_opnds(c, in, &cand[k]) != 0)
+		check_opnds(c, in, &cand[k]);
+		if (c->qerr) {
+			if (closest_err < 0 || c->qerr < closest_err) {
+				closest_err = c->qerr;
+				closest = k;
+			}
 			continue;
+		}
 		uint8_t gp, gs;
 		gates(in, &cand[k], &gp, &gs);
 		if (c->m->ptx >= gp && c->m->sm >= gs) {
@@ -1561,7 +1621,7 @@ static void check_instr(Ck *c, Instr *in)
 		else
 			chosen = 0;
 	}
-	int pick = chosen >= 0 ? chosen : gate_fail >= 0 ? gate_fail : 0;
+	int pick = chosen >= 0 ? chosen : gate_fail >= 0 ? gate_fail : closest;
 	const IsaForm *f = &isa_form[cand[pick].form];
 	in->form = (uint16_t)cand[pick].form;
 	if (cand[pick].vec && f->nslot) {
