@@ -51,6 +51,9 @@ import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import ptxas_corpus  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 ISA = os.path.join(ROOT, "src", "isa")
@@ -910,89 +913,11 @@ def generate():
 # ---------------------------------------------------------------------------
 
 def find_ptxas():
-    env = os.environ.get("PTXAS")
-    if env:
-        return env if os.path.isfile(env) and os.access(env, os.X_OK) else None
-    p = shutil.which("ptxas")
-    if p:
-        return p
-    for c in ["/usr/local/cuda/bin/ptxas"]:
-        if os.path.exists(c) and os.access(c, os.X_OK):
-            return c
-    return None
-
-
-CRASH_RE = re.compile(r"internal (compiler )?error|assertion|segmentation|"
-                      r"core dumped|unexpected exception|\bAborted\b|bus error|"
-                      r"floating point exception", re.I)
-
-
-def run_one(ptxas, tmpdir, name, text):
-    fn = os.path.join(tmpdir, name.replace(":", "_") + ".ptx")
-    with open(fn, "w") as f:
-        f.write(text)
-    try:
-        r = subprocess.run([ptxas, "-arch=" + ARCH, "-o", "/dev/null", fn],
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           timeout=120)
-        out = r.stdout.decode("utf-8", "replace")
-        rc = r.returncode
-    except subprocess.TimeoutExpired:
-        return "crash", "timeout"
-    finally:
-        try:
-            os.unlink(fn)
-        except OSError:
-            pass
-    lines = []
-    for l in out.splitlines():
-        l = l.replace("ptxas " + fn + ", ", "").replace(fn, "FILE")
-        if l.startswith("ptxas "):
-            l = l[len("ptxas "):]
-        l = re.sub(r"\s+", " ", l).strip()
-        if l:
-            lines.append(l)
-    diag = [l for l in lines if "aborted due to errors" not in l]
-    first = next((l for l in diag if re.search(r"\b(error|fatal)\b", l)), None)
-    if first is None:
-        first = diag[0] if diag else (lines[0] if lines else "")
-    if rc < 0:
-        return "crash", ("signal %d" % -rc) + ((": " + first) if first else "")
-    if rc == 0:
-        return "ok", ""
-    if any(CRASH_RE.search(l) for l in diag):
-        c = next(l for l in diag if CRASH_RE.search(l))
-        return "crash", c
-    return "error", first or ("exit %d" % rc)
+    return ptxas_corpus.find_ptxas()
 
 
 def record(cases):
-    ptxas = find_ptxas()
-    if ptxas is None:
-        print("gen.py: ptxas not found ($PTXAS, PATH, /usr/local/cuda/bin); cases.txt left unchanged")
-        return 0
-    tmpdir = tempfile.mkdtemp(prefix="isa-forms-")
-    try:
-        with ThreadPoolExecutor(max_workers=2) as ex:
-            results = list(ex.map(lambda c: run_one(ptxas, tmpdir, c[0], c[1]), cases))
-    finally:
-        shutil.rmtree(tmpdir, ignore_errors=True)
-    out = []
-    counts = {}
-    for (name, text), (verdict, msg) in zip(cases, results):
-        counts[verdict] = counts.get(verdict, 0) + 1
-        line = "@@ %s %s" % (name, verdict)
-        if verdict != "ok":
-            line += " # " + msg
-        out.append(line + "\n")
-        out.append(text)
-    tmp = CASES_TXT + ".tmp"
-    with open(tmp, "w") as f:
-        f.write("".join(out))
-    os.replace(tmp, CASES_TXT)
-    print("gen.py: %d cases written to %s (%s)" % (
-        len(cases), CASES_TXT, ", ".join("%s %d" % kv for kv in sorted(counts.items()))))
-    return 0
+    return ptxas_corpus.record(cases, CASES_TXT, ARCH)
 
 
 def stats():
