@@ -32,8 +32,10 @@ typedef struct ptxvm_check_opts {
 } ptxvm_check_opts;
 
 /* Parses and checks PTX text.  The text is copied; filename names it in
- * diagnostics.  Returns NULL only when opts->arch is not a known target
- * or memory is exhausted; otherwise a module, valid or not. */
+ * diagnostics.  Returns NULL only when text is NULL with len > 0, when
+ * opts->arch is not a known target, or when memory is exhausted;
+ * otherwise a module, valid or not.  Every function below accepts NULL
+ * for the module: no diagnostics, NULL text. */
 ptxvm_module *ptxvm_module_load(const char *filename, const char *text, size_t len,
 				const ptxvm_check_opts *opts);
 void ptxvm_module_free(ptxvm_module *m);

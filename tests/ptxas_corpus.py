@@ -98,3 +98,57 @@ def record(cases, cases_txt, arch="sm_90"):
     print("gen.py: %d cases written to %s (%s)" % (
         len(cases), cases_txt, ", ".join("%s %d" % kv for kv in sorted(counts.items()))))
     return 0
+
+
+def stats(cases_txt, group, label):
+    """Prints a table of verdicts per group of case names (group(name))."""
+    if not os.path.exists(cases_txt):
+        print("gen.py: no cases.txt")
+        return 1
+    per, tot = {}, {}
+    with open(cases_txt) as f:
+        for line in f:
+            if not line.startswith("@@ "):
+                continue
+            parts = line.split()
+            d = per.setdefault(group(parts[1]), {})
+            d[parts[2]] = d.get(parts[2], 0) + 1
+            tot[parts[2]] = tot.get(parts[2], 0) + 1
+    print("| %s | cases | ok | error | crash |" % label)
+    print("| --- | ---: | ---: | ---: | ---: |")
+    for cat in sorted(per):
+        d = per[cat]
+        print("| %s | %d | %d | %d | %d |" % (cat, sum(d.values()), d.get("ok", 0),
+                                             d.get("error", 0), d.get("crash", 0)))
+    print("| **total** | %d | %d | %d | %d |" % (sum(tot.values()), tot.get("ok", 0),
+                                                tot.get("error", 0), tot.get("crash", 0)))
+    return 0
+
+
+def main(doc, generate, cases_txt, arch, group, label):
+    """The command line both generators share: --out, --record, --list, --stats."""
+    import argparse
+    ap = argparse.ArgumentParser(description=doc.split("\n")[0])
+    ap.add_argument("--out", metavar="DIR", help="write DIR/NAME.ptx for each case")
+    ap.add_argument("--record", action="store_true", help="run ptxas and rewrite cases.txt")
+    ap.add_argument("--list", action="store_true", help="print case names")
+    ap.add_argument("--stats", action="store_true", help="summarise cases.txt by " + label)
+    a = ap.parse_args()
+    if a.stats:
+        return stats(cases_txt, group, label)
+    cases = generate()
+    if not (a.out or a.record or a.list):
+        ap.print_help()
+        return 2
+    if a.list:
+        for n, _ in cases:
+            print(n)
+    if a.out:
+        os.makedirs(a.out, exist_ok=True)
+        for n, t in cases:
+            with open(os.path.join(a.out, n + ".ptx"), "w") as f:
+                f.write(t)
+        print("gen.py: wrote %d modules to %s" % (len(cases), a.out))
+    if a.record:
+        return record(cases, cases_txt, arch)
+    return 0

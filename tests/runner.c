@@ -1,6 +1,8 @@
 /* runner.c: the front-end test runner.
  *
  *   isa        the instruction tables compile, every opcode has a form
+ *   api        the public interface on bad arguments (NULL text, module,
+ *              out-of-range index, unknown architecture)
  *   fixtures   every tests/ptx/NAME.ptx (nvcc output) checks clean, and `fmt` is a
  *              fixed point whose output checks clean too
  *   verify     every tests/check/NAME.ptx: a line ending in "// error: TEXT" must get
@@ -115,6 +117,31 @@ static void test_isa(void)
 	else
 		passed++;
 	buf_free(&b);
+}
+
+/* ---- the public interface on bad arguments ------------------------------ */
+static void test_api(void)
+{
+	int bad = 0;
+	ptxvm_diag d;
+	ptxvm_check_opts wrong = { "sm_9000" };
+	bad += ptxvm_module_load("x", NULL, 5, NULL) != NULL;          /* NULL text */
+	bad += ptxvm_module_load("x", "", 0, &wrong) != NULL;          /* unknown arch */
+	bad += ptxvm_module_errors(NULL) != 0 || ptxvm_module_diag_count(NULL) != 0;
+	bad += ptxvm_module_diag(NULL, 0, &d) != -1 || ptxvm_module_diagnostics(NULL) != NULL;
+	bad += ptxvm_module_format(NULL, NULL) != NULL;
+	ptxvm_module_free(NULL);
+	ptxvm_module *m = ptxvm_module_load(NULL, NULL, 0, NULL);      /* empty input, no name */
+	bad += !m || ptxvm_module_errors(m) == 0 || ptxvm_module_diag(m, 99999, &d) != -1 ||
+	       ptxvm_module_diag(m, 0, NULL) != -1 || ptxvm_module_format(m, NULL) != NULL;
+	char *text = ptxvm_module_diagnostics(m);
+	bad += !text || !strstr(text, "<input>:1:1: error: missing .version");
+	free(text);
+	ptxvm_module_free(m);
+	if (bad)
+		fail("api: %d checks of bad arguments failed", bad);
+	else
+		passed++;
 }
 
 /* ---- round trip --------------------------------------------------------- */
@@ -413,6 +440,8 @@ int main(int argc, char **argv)
 	char a[4096], b[4096];
 	if (!only || !strcmp(only, "isa"))
 		test_isa();
+	if (!only || !strcmp(only, "api"))
+		test_api();
 	if (!only || !strcmp(only, "fixtures")) {
 		snprintf(a, sizeof a, "%s/tests/ptx", root);
 		test_fixtures(a);

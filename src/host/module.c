@@ -19,6 +19,10 @@ ptxvm_module *ptxvm_module_load(const char *filename, const char *text, size_t l
 				const ptxvm_check_opts *opts)
 {
 	CheckOpts co = { 90, 0 };
+	if (!text && len)
+		return NULL;
+	if (!text)
+		text = "";
 	if (opts && opts->arch) {
 		unsigned sm, minptx;
 		char suf;
@@ -55,12 +59,14 @@ void ptxvm_module_free(ptxvm_module *pm)
 	free(pm);
 }
 
-size_t ptxvm_module_errors(const ptxvm_module *pm) { return pm->m->diags.nerrors; }
-size_t ptxvm_module_diag_count(const ptxvm_module *pm) { return pm->m->diags.n; }
+/* A NULL module has no diagnostics, and so no errors: callers must check
+ * what ptxvm_module_load returned. */
+size_t ptxvm_module_errors(const ptxvm_module *pm) { return pm ? pm->m->diags.nerrors : 0; }
+size_t ptxvm_module_diag_count(const ptxvm_module *pm) { return pm ? pm->m->diags.n : 0; }
 
 int ptxvm_module_diag(const ptxvm_module *pm, size_t i, ptxvm_diag *out)
 {
-	if (i >= pm->m->diags.n)
+	if (!pm || !out || i >= pm->m->diags.n)
 		return -1;
 	const Diag *g = &pm->m->diags.v[i];
 	out->level = (ptxvm_level)g->level;
@@ -73,6 +79,8 @@ int ptxvm_module_diag(const ptxvm_module *pm, size_t i, ptxvm_diag *out)
 char *ptxvm_module_diagnostics(const ptxvm_module *pm)
 {
 	Buf b = { 0 };
+	if (!pm)
+		return NULL;
 	const Diags *d = &pm->m->diags;
 	for (size_t i = 0; i < d->n; i++)
 		diag_format(d, &d->v[i], &b);
@@ -85,7 +93,7 @@ char *ptxvm_module_diagnostics(const ptxvm_module *pm)
 
 char *ptxvm_module_format(const ptxvm_module *pm, size_t *len)
 {
-	if (pm->m->diags.nerrors)
+	if (!pm || pm->m->diags.nerrors)
 		return NULL;
 	Buf b = { 0 };
 	ptx_write(pm->m, &b);

@@ -42,14 +42,9 @@ Usage:
 Python 3 standard library only; the output is deterministic.
 """
 
-import argparse
 import os
 import re
-import shutil
-import subprocess
 import sys
-import tempfile
-from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import ptxas_corpus  # noqa: E402
@@ -244,6 +239,18 @@ class Inst:
         self.needs = needs    # set of declaration names
 
 
+
+# What a module declares for each thing its instruction needs.
+NEED_DECLS = [
+    ("tex", ".global .texref tex0;"),
+    ("smp", ".global .samplerref smp0;"),
+    ("surf", ".global .surfref surf0;"),
+    ("cvar", ".const .align 16 .b8 cvar[64];"),
+    ("gvar", ".global .align 16 .b8 gvar[64];"),
+    ("svar", ".shared .align 16 .b8 svar[64];"),
+    ("fn", ".func fn()\n{\n\tret;\n}"),
+]
+
 def module(insts, ver, sm):
     needs = set()
     regs = {}
@@ -255,21 +262,7 @@ def module(insts, ver, sm):
     if "smp" in needs:
         tgt += ", texmode_independent"
     s = ".version %s\n.target %s\n.address_size 64\n\n" % (vstr(ver), tgt)
-    decl = []
-    if "tex" in needs:
-        decl.append(".global .texref tex0;")
-    if "smp" in needs:
-        decl.append(".global .samplerref smp0;")
-    if "surf" in needs:
-        decl.append(".global .surfref surf0;")
-    if "cvar" in needs:
-        decl.append(".const .align 16 .b8 cvar[64];")
-    if "gvar" in needs:
-        decl.append(".global .align 16 .b8 gvar[64];")
-    if "svar" in needs:
-        decl.append(".shared .align 16 .b8 svar[64];")
-    if "fn" in needs:
-        decl.append(".func fn()\n{\n\tret;\n}")
+    decl = [text for need, text in NEED_DECLS if need in needs]
     if decl:
         s += "\n".join(decl) + "\n\n"
     s += ".visible .entry k(%s)\n{\n" % (".param .align 16 .b8 kp[64]" if "kp" in needs else "")
@@ -912,66 +905,9 @@ def generate():
 # running ptxas
 # ---------------------------------------------------------------------------
 
-def find_ptxas():
-    return ptxas_corpus.find_ptxas()
-
-
-def record(cases):
-    return ptxas_corpus.record(cases, CASES_TXT, ARCH)
-
-
-def stats():
-    """Summarise cases.txt: verdicts per kind and per kind.mnemonic."""
-    if not os.path.exists(CASES_TXT):
-        print("gen.py: no cases.txt")
-        return 1
-    per = {}
-    tot = {}
-    with open(CASES_TXT) as f:
-        for line in f:
-            if not line.startswith("@@ "):
-                continue
-            parts = line.split()
-            for cat in (parts[1].split(".")[0],):
-                d = per.setdefault(cat, {})
-                d[parts[2]] = d.get(parts[2], 0) + 1
-            tot[parts[2]] = tot.get(parts[2], 0) + 1
-    print("| kind | cases | ok | error | crash |")
-    print("| --- | ---: | ---: | ---: | ---: |")
-    for cat in sorted(per):
-        d = per[cat]
-        print("| %s | %d | %d | %d | %d |" % (cat, sum(d.values()), d.get("ok", 0),
-                                             d.get("error", 0), d.get("crash", 0)))
-    print("| **total** | %d | %d | %d | %d |" % (sum(tot.values()), tot.get("ok", 0),
-                                                tot.get("error", 0), tot.get("crash", 0)))
-    return 0
-
-
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--out", metavar="DIR", help="write DIR/NAME.ptx for each case")
-    ap.add_argument("--record", action="store_true", help="run ptxas and rewrite cases.txt")
-    ap.add_argument("--list", action="store_true", help="print case names")
-    ap.add_argument("--stats", action="store_true", help="summarise cases.txt by kind")
-    a = ap.parse_args()
-    if a.stats:
-        return stats()
-    cases = generate()
-    if not (a.out or a.record or a.list):
-        ap.print_help()
-        return 2
-    if a.list:
-        for n, _ in cases:
-            print(n)
-    if a.out:
-        os.makedirs(a.out, exist_ok=True)
-        for n, t in cases:
-            with open(os.path.join(a.out, n + ".ptx"), "w") as f:
-                f.write(t)
-        print("gen.py: wrote %d modules to %s" % (len(cases), a.out))
-    if a.record:
-        return record(cases)
-    return 0
+    return ptxas_corpus.main(__doc__, generate, CASES_TXT, ARCH,
+                             lambda name: name.split(".")[0], "kind")
 
 
 if __name__ == "__main__":

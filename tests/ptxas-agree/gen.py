@@ -27,14 +27,9 @@ Usage:
 Python 3 standard library only; the output is deterministic.
 """
 
-import argparse
 import os
 import re
-import shutil
-import subprocess
 import sys
-import tempfile
-from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import ptxas_corpus  # noqa: E402
@@ -1480,66 +1475,9 @@ def generate():
 # running ptxas
 # ---------------------------------------------------------------------------
 
-def find_ptxas():
-    return ptxas_corpus.find_ptxas()
-
-
-def record(cases):
-    return ptxas_corpus.record(cases, CASES_TXT, ARCH)
-
-
-def stats():
-    """Summarise cases.txt: verdicts per category (first two name parts)."""
-    if not os.path.exists(CASES_TXT):
-        print("gen.py: no cases.txt")
-        return 1
-    per = {}
-    tot = {}
-    with open(CASES_TXT) as f:
-        for line in f:
-            if not line.startswith("@@ "):
-                continue
-            parts = line.split()
-            cat = ".".join(parts[1].split(".")[:2])
-            d = per.setdefault(cat, {})
-            d[parts[2]] = d.get(parts[2], 0) + 1
-            tot[parts[2]] = tot.get(parts[2], 0) + 1
-    print("| category | cases | ok | error | crash |")
-    print("| --- | ---: | ---: | ---: | ---: |")
-    for cat in sorted(per):
-        d = per[cat]
-        print("| %s | %d | %d | %d | %d |" % (cat, sum(d.values()), d.get("ok", 0),
-                                             d.get("error", 0), d.get("crash", 0)))
-    print("| **total** | %d | %d | %d | %d |" % (sum(tot.values()), tot.get("ok", 0),
-                                                tot.get("error", 0), tot.get("crash", 0)))
-    return 0
-
-
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--out", metavar="DIR", help="write DIR/NAME.ptx for each case")
-    ap.add_argument("--record", action="store_true", help="run ptxas and rewrite cases.txt")
-    ap.add_argument("--list", action="store_true", help="print case names")
-    ap.add_argument("--stats", action="store_true", help="summarise cases.txt by category")
-    a = ap.parse_args()
-    if a.stats:
-        return stats()
-    cases = generate()
-    if not (a.out or a.record or a.list):
-        ap.print_help()
-        return 2
-    if a.list:
-        for n, _ in cases:
-            print(n)
-    if a.out:
-        os.makedirs(a.out, exist_ok=True)
-        for n, t in cases:
-            with open(os.path.join(a.out, n + ".ptx"), "w") as f:
-                f.write(t)
-        print("gen.py: wrote %d modules to %s" % (len(cases), a.out))
-    if a.record:
-        return record(cases)
-    return 0
+    return ptxas_corpus.main(__doc__, generate, CASES_TXT, ARCH,
+                             lambda name: ".".join(name.split(".")[:2]), "category")
 
 
 if __name__ == "__main__":
