@@ -17,20 +17,20 @@ WARN    := -Wall -Wextra -Wshadow -Wno-unused-parameter
 ifneq ($(WERROR),)
 WARN    += -Werror
 endif
-CFLAGS  += -std=c11 -D_GNU_SOURCE $(OPT) $(WARN) -fPIC
+CFLAGS  += -std=gnu11 -D_GNU_SOURCE $(OPT) $(WARN) -fPIC
 LDLIBS  += -lpthread -lm
 PREFIX  ?= /usr/local
 B       ?= build
 
 LIB_SRC := $(wildcard src/util/*.c src/isa/*.c src/front/*.c src/check/*.c \
-                      src/write/*.c src/host/*.c)
+                      src/write/*.c src/lower/*.c src/mem/*.c src/exec/*.c src/atom/*.c src/host/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/obj/%.o)
-CLI_OBJ := $(B)/obj/src/cli/main.o
+CLI_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(wildcard src/cli/*.c))
 DEFS    := $(wildcard src/isa/*.def)
 
 all: $(B)/ptxvm $(B)/libptxvm.a $(B)/libptxvm.so
 
-$(B)/obj/%.o: %.c $(wildcard src/*/*.h) include/ptxvm.h $(DEFS)
+$(B)/obj/%.o: %.c $(wildcard src/*/*.h src/*/*.inc) include/ptxvm.h $(DEFS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
@@ -47,9 +47,11 @@ $(B)/ptxvm: $(CLI_OBJ) $(B)/libptxvm.a
 # ---- tests ---------------------------------------------------------------
 TEST_BIN := $(B)/tests/runner
 
-$(B)/tests/runner: tests/runner.c $(B)/libptxvm.a
+TEST_SRC := tests/runner.c $(wildcard tests/t_*.c)
+
+$(B)/tests/runner: $(TEST_SRC) tests/test.h $(B)/libptxvm.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $< $(B)/libptxvm.a $(LDFLAGS) $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $(TEST_SRC) $(B)/libptxvm.a $(LDFLAGS) $(LDLIBS)
 
 test: all $(TEST_BIN)
 	@tests/run.sh $(B)

@@ -1,13 +1,17 @@
 /* ptxvm.h: the public interface of ptxvm, a virtual NVIDIA GPU for the CPU.
  *
- * This release reads PTX, checks it as ptxas does, and writes it back in
- * canonical form.  All functions are thread-safe on distinct objects; no
- * global state is kept beyond read-only tables.
+ * Modules: PTX text is parsed and checked as ptxas does, and can be
+ * written back in canonical form.  Devices: a checked module is loaded
+ * onto a device and its kernels run there, on device memory the host
+ * allocates and copies.  All functions are thread-safe on distinct
+ * objects; no global state is kept beyond read-only tables, so two
+ * devices in one process are independent.  docs/API.md has the details.
  */
 #ifndef PTXVM_H
 #define PTXVM_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -51,6 +55,120 @@ char *ptxvm_module_diagnostics(const ptxvm_module *m);
 /* The canonical text of a valid module; NULL if the module has errors.
  * The caller frees the string; *len (if non-NULL) gets its length. */
 char *ptxvm_module_format(const ptxvm_module *m, size_t *len);
+
+/* ---- devices ------------------------------------------------------------ */
+
+/* Results: the values are those of the CUDA driver's CUresult, so that a
+ * driver-API layer passes them through unchanged. */
+typedef enum ptxvm_result {
+	PTXVM_SUCCESS = 0,
+	PTXVM_ERROR_INVALID_VALUE = 1,          /* a bad argument */
+	PTXVM_ERROR_OUT_OF_MEMORY = 2,
+	PTXVM_ERROR_INVALID_PTX = 218,          /* the module has errors */
+	PTXVM_ERROR_INVALID_HANDLE = 400,
+	PTXVM_ERROR_NOT_FOUND = 500,            /* no kernel or variable of that name */
+	PTXVM_ERROR_ILLEGAL_ADDRESS = 700,      /* a guest access outside every allocation */
+	PTXVM_ERROR_LAUNCH_OUT_OF_RESOURCES = 701,
+	PTXVM_ERROR_LAUNCH_TIMEOUT = 702,       /* the watchdog ended the launch */
+	PTXVM_ERROR_ASSERT = 710,               /* __assertfail */
+	PTXVM_ERROR_HARDWARE_STACK_ERROR = 714, /* call stack overflow */
+	PTXVM_ERROR_ILLEGAL_INSTRUCTION = 715,  /* trap; barrier deadlock */
+	PTXVM_ERROR_MISALIGNED_ADDRESS = 716,
+	PTXVM_ERROR_LAUNCH_FAILED = 719,        /* any other failure of a running kernel */
+	PTXVM_ERROR_NOT_SUPPORTED = 801,        /* valid PTX that ptxvm cannot run yet */
+} ptxvm_result;
+
+/* "CUDA_ERROR_ILLEGAL_ADDRESS" etc.; "CUDA_ERROR_UNKNOWN" for other values. */
+const char *ptxvm_result_name(ptxvm_result r);
+
+typedef struct ptxvm_device ptxvm_device;
+
+typedef struct ptxvm_device_opts {
+	unsigned workers;       /* threads running CTAs; 0: one per core */
+	double timeout;         /* seconds a launch may run; 0: no limit */
+	size_t stack_bytes;     /* per-thread call stack (local memory); 0: 16 KiB */
+	void *printf_stream;    /* FILE * for device printf; NULL: stdout */
+} ptxvm_device_opts;
+
+/* NULL opts: the defaults.  Returns NULL when memory is exhausted. */
+ptxvm_device *ptxvm_device_create(const ptxvm_device_opts *opts);
+/* Frees the device, its memory and every program loaded onto it. */
+void ptxvm_device_destroy(ptxvm_device *d);
+/* The message of the last failed call on the device (a launch failure's
+ * report names the kernel, CTA, thread, PTX file:line, instruction and
+ * address); "" after success.  Owned by the device, valid until its next
+ * call. */
+const char *ptxvm_device_message(const ptxvm_device *d);
+
+/* Device memory.  Addresses are device addresses, never host pointers;
+ * 0 is never a valid allocation.  Copies are bounds-checked against the
+ * allocation that holds the device range. */
+ptxvm_result ptxvm_mem_alloc(ptxvm_device *d, size_t bytes, uint64_t *dptr);
+ptxvm_result ptxvm_mem_free(ptxvm_device *d, uint64_t dptr);
+ptxvm_result ptxvm_memcpy_htod(ptxvm_device *d, uint64_t dst, const void *src, size_t bytes);
+ptxvm_result ptxvm_memcpy_dtoh(ptxvm_device *d, void *dst, uint64_t src, size_t bytes);
+ptxvm_result ptxvm_memcpy_dtod(ptxvm_device *d, uint64_t dst, uint64_t src, size_t bytes);
+ptxvm_result ptxvm_memset_d8(ptxvm_device *d, uint64_t dst, uint8_t value, size_t bytes);
+
+/* A module loaded onto a device: its variables placed and initialised,
+ * its code lowered.  A module with errors gives PTXVM_ERROR_INVALID_PTX.
+ * The module may be freed after loading. */
+typedef struct ptxvm_program ptxvm_program;
+ptxvm_result ptxvm_program_load(ptxvm_device *d, const ptxvm_module *m, ptxvm_program **out);
+void ptxvm_program_unload(ptxvm_program *p);
+
+/* A module variable (.global or .const) by name: its device address and
+ * size, for copies. */
+ptxvm_result ptxvm_program_global(ptxvm_program *p, const char *name, uint64_t *dptr,
+				  size_t *bytes);
+
+/* Kernels (.entry functions) and their parameters. */
+typedef struct ptxvm_kernel ptxvm_kernel;
+size_t ptxvm_kernel_count(const ptxvm_program *p);
+const ptxvm_kernel *ptxvm_kernel_at(const ptxvm_program *p, size_t i);
+const ptxvm_kernel *ptxvm_kernel_find(const ptxvm_program *p, const char *name);
+const char *ptxvm_kernel_name(const ptxvm_kernel *k);
+
+typedef struct ptxvm_param_info {
+	const char *name;
+	const char *type;       /* "u32", "f64", "b8" (arrays), "texref", ... */
+	size_t offset;          /* in the parameter buffer */
+	size_t size;            /* bytes, the whole array for arrays */
+	size_t align;
+	int is_pointer;         /* declared .ptr */
+} ptxvm_param_info;
+size_t ptxvm_kernel_param_count(const ptxvm_kernel *k);
+int ptxvm_kernel_param(const ptxvm_kernel *k, size_t i, ptxvm_param_info *out);
+/* Size of the whole parameter buffer. */
+size_t ptxvm_kernel_params_size(const ptxvm_kernel *k);
+
+typedef struct ptxvm_launch_config {
+	unsigned grid[3];       /* CTAs; 0 counts as 1 */
+	unsigned block[3];      /* threads per CTA; 0 counts as 1 */
+	size_t shared_bytes;    /* dynamic shared memory (.extern .shared) */
+} ptxvm_launch_config;
+
+typedef struct ptxvm_launch_stats {
+	uint64_t thread_instructions;   /* instructions executed, per active lane */
+	uint64_t warp_instructions;     /* instructions executed, per warp */
+	double seconds;
+	unsigned workers;
+} ptxvm_launch_stats;
+
+/* Runs a kernel to completion.  args[i] points at the value of parameter
+ * i (as cuLaunchKernel); its size is the parameter's.  stats may be NULL.
+ * A failure of the running kernel returns its error; the device stays
+ * usable and the next launch runs normally. */
+ptxvm_result ptxvm_launch(ptxvm_device *d, const ptxvm_kernel *k, const ptxvm_launch_config *cfg,
+			  void *const *args, ptxvm_launch_stats *stats);
+/* The same with the parameter buffer already laid out (offsets of
+ * ptxvm_kernel_param); bytes must equal ptxvm_kernel_params_size. */
+ptxvm_result ptxvm_launch_packed(ptxvm_device *d, const ptxvm_kernel *k,
+				 const ptxvm_launch_config *cfg, const void *params, size_t bytes,
+				 ptxvm_launch_stats *stats);
+/* Launches are synchronous; this returns PTXVM_SUCCESS, for callers
+ * written against an asynchronous interface. */
+ptxvm_result ptxvm_device_synchronize(ptxvm_device *d);
 
 #ifdef __cplusplus
 }

@@ -15,10 +15,11 @@
  *              ptxas accepted, except the cases listed with a reason in
  *              tests/ptxas-agree/exceptions.txt (a listed case that agrees
  *              is reported too, so the list stays true)
+ *   ...        the groups of tests/t_*.c, listed in tests/test.h
  *
  * Prints one line per failure and ends with "N passed, N failed".
  */
-#include "../include/ptxvm.h"
+#include "test.h"
 #include "../src/isa/isa.h"
 #include "../src/util/util.h"
 #include "../src/front/parse.h"
@@ -29,8 +30,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int passed, failed;
-static int verbose;
+int passed, failed;
+int verbose;
 static uint8_t *form_seen;      /* [isa_nform]: a valid instruction used the form */
 
 /* Marks the forms used by a valid module. */
@@ -49,8 +50,7 @@ static void cover(const char *text, size_t len)
 	ptx_module_free(m);
 }
 
-static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void fail(const char *fmt, ...)
+void fail(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -61,7 +61,7 @@ static void fail(const char *fmt, ...)
 	failed++;
 }
 
-static char *slurp(const char *path, size_t *len)
+char *slurp(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f)
@@ -460,6 +460,11 @@ int main(int argc, char **argv)
 		}
 	if (!only)
 		test_coverage();
+#define X(name) \
+	if (!only || !strcmp(only, #name)) \
+		test_##name(root);
+	TEST_GROUPS(X)
+#undef X
 	free(form_seen);
 	printf("runner: %d passed, %d failed\n", passed, failed);
 	return failed != 0;

@@ -3,7 +3,7 @@
  *
  * Exit status: 0 success, 1 invalid PTX, 2 usage error or unreadable file.
  */
-#include "../../include/ptxvm.h"
+#include "cli.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -11,20 +11,25 @@
 #include <stdbool.h>
 #include <string.h>
 
-static const char usage[] =
+const char usage[] =
 	"usage: ptxvm <command> [options] [FILE...]\n"
 	"\n"
 	"commands:\n"
 	"  check [--arch sm_NN] FILE...   check PTX modules as ptxas does; '-' reads stdin\n"
 	"  fmt [--arch sm_NN] FILE        print a valid module in canonical form\n"
+	"  run FILE --grid X[,Y[,Z]] --block X[,Y[,Z]] [--kernel NAME] [--shared BYTES]\n"
+	"      [--arg SPEC]... [--workers N] [--timeout SECONDS] [--stats]\n"
+	"                                 run a kernel; SPEC is TYPE:VALUE (u8..u64, s8..s64,\n"
+	"                                 f32, f64) or buf:BYTES[:in=FILE][:out=FILE]\n"
 	"  --help                         this text\n"
 	"  --version                      the version\n"
 	"\n"
 	"The device is sm_90 unless --arch names another target.\n"
-	"Exit status: 0 valid, 1 invalid PTX, 2 usage error or unreadable file.\n";
+	"Exit status: 0 success, 1 invalid PTX, 2 usage error or unreadable file,\n"
+	"3 the launch failed (the CUDA error name and a report on stderr).\n";
 
 /* Reads a whole file ('-' = stdin); returns NULL and reports on failure. */
-static char *slurp(const char *path, size_t *len)
+char *slurp(const char *path, size_t *len)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
 	if (!f) {
@@ -86,7 +91,7 @@ static int parse_opts(int argc, char **argv, int i, ptxvm_check_opts *o)
 	return i;
 }
 
-static ptxvm_module *load(const char *path, const ptxvm_check_opts *o, int *status)
+ptxvm_module *load(const char *path, const ptxvm_check_opts *o, int *status)
 {
 	size_t len;
 	char *text = slurp(path, &len);
@@ -172,6 +177,8 @@ int main(int argc, char **argv)
 		return cmd_check(argc, argv);
 	if (!strcmp(cmd, "fmt"))
 		return cmd_fmt(argc, argv);
+	if (!strcmp(cmd, "run"))
+		return cmd_run(argc, argv);
 	fprintf(stderr, "ptxvm: unknown command '%s'\n%s", cmd, usage);
 	return 2;
 }

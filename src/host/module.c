@@ -3,6 +3,7 @@
 #include "../front/parse.h"
 #include "../check/check.h"
 #include "../write/write.h"
+#include "host.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -10,8 +11,25 @@
 struct ptxvm_module {
 	Module *m;
 	char *text;
+	size_t len;
 	char *file;
+	CheckOpts opts;
 };
+
+Module *host_module_copy(const ptxvm_module *pm, char **text, char **file)
+{
+	*text = malloc(pm->len + 1);
+	*file = strdup(pm->file);
+	if (!*text || !*file) {
+		free(*text);
+		free(*file);
+		return NULL;
+	}
+	memcpy(*text, pm->text, pm->len + 1);
+	Module *m = ptx_parse(*file, *text, pm->len);
+	ptx_check(m, &pm->opts);
+	return m;
+}
 
 const char *ptxvm_version(void) { return PTXVM_VERSION; }
 
@@ -44,6 +62,8 @@ ptxvm_module *ptxvm_module_load(const char *filename, const char *text, size_t l
 	}
 	memcpy(pm->text, text, len);
 	pm->text[len] = 0;
+	pm->len = len;
+	pm->opts = co;
 	pm->m = ptx_parse(pm->file, pm->text, len);
 	ptx_check(pm->m, &co);  /* also after syntax errors: report every problem */
 	return pm;

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void *xrealloc(void *p, size_t n)
+void *xrealloc(void *p, size_t n)
 {
 	void *q = realloc(p, n ? n : 1);
 	if (!q) {
@@ -13,6 +13,18 @@ static void *xrealloc(void *p, size_t n)
 		abort();
 	}
 	return q;
+}
+
+void *xmalloc(size_t n) { return xrealloc(NULL, n); }
+
+void *xcalloc(size_t n, size_t item)
+{
+	void *p = calloc(n ? n : 1, item ? item : 1);
+	if (!p) {
+		fputs("ptxvm: out of memory\n", stderr);
+		abort();
+	}
+	return p;
 }
 
 /* ---- arena ------------------------------------------------------------ */

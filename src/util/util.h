@@ -13,6 +13,12 @@
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
+/* Allocation that aborts with a message when the host is out of memory:
+ * for the tool's own bookkeeping, never for sizes a guest chooses. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t item);
+void *xrealloc(void *p, size_t n);
+
 /* ---- arena ------------------------------------------------------------ */
 typedef struct ArenaBlock ArenaBlock;
 typedef struct Arena {

@@ -1,0 +1,338 @@
+/* run.c: `ptxvm run`, a kernel launch from the command line.
+ *
+ *   ptxvm run FILE.ptx [--kernel NAME] --grid X[,Y[,Z]] --block X[,Y[,Z]]
+ *             [--shared BYTES] [--arg SPEC]... [--workers N] [--timeout S] [--stats]
+ *
+ * Each --arg gives the next kernel parameter: TYPE:VALUE for a scalar, or
+ * buf:BYTES[:in=FILE][:out=FILE] for a device buffer passed by address.
+ * Exit status: 0 success, 1 invalid PTX, 2 usage error, 3 launch failure.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct Arg {
+	const char *spec;
+	int is_buf;
+	uint8_t bytes[8];       /* a scalar's value */
+	unsigned size;          /* a scalar's size */
+	size_t buf_bytes;
+	const char *in, *out;
+	uint64_t dptr;
+} Arg;
+
+static int bad(const char *fmt, const char *what)
+{
+	fputs("ptxvm run: ", stderr);
+	fprintf(stderr, fmt, what);
+	fputc('\n', stderr);
+	return 2;
+}
+
+/* "X[,Y[,Z]]" */
+static bool dims(const char *s, unsigned v[3])
+{
+	v[0] = v[1] = v[2] = 1;
+	for (int i = 0; i < 3; i++) {
+		char *e;
+		errno = 0;
+		unsigned long x = strtoul(s, &e, 10);
+		if (e == s || errno || x == 0 || x > 0xffffffffu || *s == '-')
+			return false;
+		v[i] = (unsigned)x;
+		if (!*e)
+			return true;
+		if (*e != ',')
+			return false;
+		s = e + 1;
+	}
+	return false;
+}
+
+static bool parse_u64(const char *s, uint64_t *v)
+{
+	char *e;
+	errno = 0;
+	if (!*s || *s == '-')
+		return false;
+	*v = strtoull(s, &e, 0);
+	return !*e && !errno;
+}
+
+static bool parse_arg(Arg *a)
+{
+	const char *s = a->spec, *colon = strchr(s, ':');
+	if (!colon)
+		return false;
+	size_t tn = (size_t)(colon - s);
+	const char *v = colon + 1;
+	if (tn == 3 && !strncmp(s, "buf", 3)) {
+		a->is_buf = 1;
+		char *copy = strdup(v), *save = NULL;
+		char *tok = strtok_r(copy, ":", &save);
+		uint64_t n = 0;
+		bool ok = tok && parse_u64(tok, &n) && n > 0 && n <= (1ull << 36);
+		a->buf_bytes = (size_t)n;
+		while (ok && (tok = strtok_r(NULL, ":", &save))) {
+			if (!strncmp(tok, "in=", 3) && tok[3])
+				a->in = strdup(tok + 3);
+			else if (!strncmp(tok, "out=", 4) && tok[4])
+				a->out = strdup(tok + 4);
+			else
+				ok = false;
+		}
+		free(copy);
+		return ok;
+	}
+	static const struct { const char *name; unsigned size; char kind; } types[] = {
+		{ "u8", 1, 'u' }, { "u16", 2, 'u' }, { "u32", 4, 'u' }, { "u64", 8, 'u' },
+		{ "s8", 1, 's' }, { "s16", 2, 's' }, { "s32", 4, 's' }, { "s64", 8, 's' },
+		{ "f32", 4, 'f' }, { "f64", 8, 'f' },
+	};
+	for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+		if (strlen(types[i].name) != tn || strncmp(types[i].name, s, tn))
+			continue;
+		char *e;
+		errno = 0;
+		a->size = types[i].size;
+		if (types[i].kind == 'f') {
+			double d = strtod(v, &e);
+			if (e == v || *e)
+				return false;
+			if (a->size == 4) {
+				float f = (float)d;
+				memcpy(a->bytes, &f, 4);
+			} else
+				memcpy(a->bytes, &d, 8);
+			return true;
+		}
+		uint64_t u;
+		if (types[i].kind == 's') {
+			long long x = strtoll(v, &e, 0);
+			if (e == v || *e || errno)
+				return false;
+			unsigned bits = a->size * 8;
+			if (bits < 64 && (x < -(1ll << (bits - 1)) || x > (1ll << (bits - 1)) - 1))
+				return false;
+			u = (uint64_t)x;
+		} else {
+			if (!parse_u64(v, &u))
+				return false;
+			if (a->size < 8 && u >> (a->size * 8))
+				return false;
+		}
+		memcpy(a->bytes, &u, a->size);      /* little-endian host */
+		return true;
+	}
+	return false;
+}
+
+static int write_file(const char *path, const void *p, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f || fwrite(p, 1, n, f) != n) {
+		fprintf(stderr, "ptxvm run: cannot write '%s': %s\n", path, strerror(errno));
+		if (f)
+			fclose(f);
+		return 2;
+	}
+	fclose(f);
+	return 0;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	const char *file = NULL, *kname = NULL;
+	unsigned grid[3] = { 0 }, block[3] = { 0 };
+	bool have_grid = false, have_block = false, stats = false;
+	uint64_t shared = 0, workers = 0;
+	double timeout = 60;
+	Arg *args = calloc((size_t)argc, sizeof *args);
+	int nargs = 0;
+	for (int i = 2; i < argc; i++) {
+		const char *o = argv[i];
+		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+		bool takes = !strcmp(o, "--grid") || !strcmp(o, "--block") || !strcmp(o, "--kernel") ||
+			     !strcmp(o, "--shared") || !strcmp(o, "--arg") || !strcmp(o, "--workers") ||
+			     !strcmp(o, "--timeout");
+		if (takes && !val)
+			return bad("%s needs a value", o);
+		if (!strcmp(o, "--grid")) {
+			if (!dims(val, grid))
+				return bad("bad --grid '%s': expected X[,Y[,Z]] of positive numbers", val);
+			have_grid = true;
+		} else if (!strcmp(o, "--block")) {
+			if (!dims(val, block))
+				return bad("bad --block '%s': expected X[,Y[,Z]] of positive numbers", val);
+			have_block = true;
+		} else if (!strcmp(o, "--kernel")) {
+			kname = val;
+		} else if (!strcmp(o, "--shared")) {
+			if (!parse_u64(val, &shared) || shared > (1u << 30))
+				return bad("bad --shared '%s': expected a byte count", val);
+		} else if (!strcmp(o, "--workers")) {
+			if (!parse_u64(val, &workers) || workers == 0 || workers > 1024)
+				return bad("bad --workers '%s': expected 1 to 1024", val);
+		} else if (!strcmp(o, "--timeout")) {
+			char *e;
+			timeout = strtod(val, &e);
+			if (e == val || *e || timeout < 0)
+				return bad("bad --timeout '%s': expected seconds (0: no limit)", val);
+		} else if (!strcmp(o, "--arg")) {
+			args[nargs].spec = val;
+			if (!parse_arg(&args[nargs]))
+				return bad("bad --arg '%s': expected TYPE:VALUE (u8 u16 u32 u64 s8 s16 s32 s64 f32 "
+					   "f64) or buf:BYTES[:in=FILE][:out=FILE]", val);
+			nargs++;
+		} else if (!strcmp(o, "--stats")) {
+			stats = true;
+			continue;
+		} else if (o[0] == '-' && o[1]) {
+			return bad("unknown option '%s'", o);
+		} else if (!file) {
+			file = o;
+			continue;
+		} else {
+			return bad("more than one input file ('%s')", o);
+		}
+		i++;
+	}
+	if (!file)
+		return bad("%s", "no input file");
+	if (!have_grid || !have_block)
+		return bad("%s", "--grid and --block are required");
+
+	ptxvm_check_opts co = { 0 };
+	int st = 0;
+	ptxvm_module *m = load(file, &co, &st);
+	if (st) {
+		ptxvm_module_free(m);
+		return st;
+	}
+	ptxvm_device_opts dopts = { .workers = (unsigned)workers, .timeout = timeout };
+	ptxvm_device *d = ptxvm_device_create(&dopts);
+	ptxvm_program *p = NULL;
+	int rc = 0;
+	ptxvm_result r = ptxvm_program_load(d, m, &p);
+	ptxvm_module_free(m);
+	if (r) {
+		fprintf(stderr, "ptxvm run: %s\n", ptxvm_device_message(d));
+		rc = r == PTXVM_ERROR_NOT_SUPPORTED ? 1 : 3;
+		goto out;
+	}
+	const ptxvm_kernel *k = NULL;
+	if (kname) {
+		k = ptxvm_kernel_find(p, kname);
+		if (!k) {
+			rc = bad("no kernel named '%s' in the module", kname);
+			goto out;
+		}
+	} else if (ptxvm_kernel_count(p) == 1) {
+		k = ptxvm_kernel_at(p, 0);
+	} else {
+		fprintf(stderr, "ptxvm run: the module has %zu kernels; name one with --kernel:",
+			ptxvm_kernel_count(p));
+		for (size_t i = 0; i < ptxvm_kernel_count(p); i++)
+			fprintf(stderr, " %s", ptxvm_kernel_name(ptxvm_kernel_at(p, i)));
+		fputc('\n', stderr);
+		rc = 2;
+		goto out;
+	}
+	size_t np = ptxvm_kernel_param_count(k);
+	if ((size_t)nargs != np) {
+		fprintf(stderr, "ptxvm run: kernel '%s' takes %zu parameters; %d --arg given\n",
+			ptxvm_kernel_name(k), np, nargs);
+		rc = 2;
+		goto out;
+	}
+	uint8_t *pbuf = calloc(ptxvm_kernel_params_size(k) + 1, 1);
+	for (int i = 0; i < nargs && !rc; i++) {
+		ptxvm_param_info pi;
+		ptxvm_kernel_param(k, (size_t)i, &pi);
+		Arg *a = &args[i];
+		if (a->is_buf) {
+			if (pi.size != 8) {
+				fprintf(stderr, "ptxvm run: --arg '%s': parameter %d ('%s', .%s) is not 64 bits wide "
+					"and cannot take a buffer address\n", a->spec, i, pi.name, pi.type);
+				rc = 2;
+				break;
+			}
+			if (ptxvm_mem_alloc(d, a->buf_bytes, &a->dptr)) {
+				fprintf(stderr, "ptxvm run: %s\n", ptxvm_device_message(d));
+				rc = 2;
+				break;
+			}
+			if (a->in) {
+				size_t len;
+				char *data = slurp(a->in, &len);
+				if (!data) {
+					rc = 2;
+					break;
+				}
+				ptxvm_memcpy_htod(d, a->dptr, data, len < a->buf_bytes ? len : a->buf_bytes);
+				free(data);
+			}
+			memcpy(pbuf + pi.offset, &a->dptr, 8);
+		} else {
+			if (pi.size != a->size) {
+				fprintf(stderr, "ptxvm run: --arg '%s' is %u bytes but parameter %d ('%s', .%s) is %zu\n",
+					a->spec, a->size, i, pi.name, pi.type, pi.size);
+				rc = 2;
+				break;
+			}
+			memcpy(pbuf + pi.offset, a->bytes, a->size);
+		}
+	}
+	if (!rc) {
+		ptxvm_launch_config cfg = { { grid[0], grid[1], grid[2] }, { block[0], block[1], block[2] },
+					    (size_t)shared };
+		ptxvm_launch_stats s = { 0 };
+		r = ptxvm_launch_packed(d, k, &cfg, pbuf, ptxvm_kernel_params_size(k), &s);
+		if (r == PTXVM_ERROR_INVALID_VALUE) {
+			fprintf(stderr, "ptxvm run: %s\n", ptxvm_device_message(d));
+			rc = 2;
+		} else if (r == PTXVM_ERROR_NOT_SUPPORTED && strstr(ptxvm_device_message(d), ": error: ")) {
+			fprintf(stderr, "%s\n", ptxvm_device_message(d));
+			rc = 1;
+		} else if (r) {
+			const char *msg = ptxvm_device_message(d);
+			if (!strstr(msg, ptxvm_result_name(r)))
+				fprintf(stderr, "ptxvm run: %s: ", ptxvm_result_name(r));
+			else
+				fprintf(stderr, "ptxvm run: ");
+			fprintf(stderr, "%s\n", msg);
+			rc = 3;
+		}
+		if (stats)
+			fprintf(stderr,
+				"{\"kernel\": \"%s\", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], "
+				"\"workers\": %u, \"thread_instructions\": %" PRIu64 ", \"warp_instructions\": %" PRIu64
+				", \"seconds\": %.6f}\n",
+				ptxvm_kernel_name(k), grid[0], grid[1], grid[2], block[0], block[1], block[2], s.workers,
+				s.thread_instructions, s.warp_instructions, s.seconds);
+		for (int i = 0; i < nargs && !r; i++) {
+			Arg *a = &args[i];
+			if (!a->is_buf || !a->out)
+				continue;
+			uint8_t *host = malloc(a->buf_bytes);
+			ptxvm_memcpy_dtoh(d, host, a->dptr, a->buf_bytes);
+			if (write_file(a->out, host, a->buf_bytes))
+				rc = 2;
+			free(host);
+		}
+	}
+	free(pbuf);
+out:
+	ptxvm_device_destroy(d);
+	for (int i = 0; i < nargs; i++) {
+		free((char *)args[i].in);
+		free((char *)args[i].out);
+	}
+	free(args);
+	return rc;
+}

@@ -1,0 +1,872 @@
+/* exec.c: the warp interpreter.
+ *
+ * warp_run() takes the top of a warp's reconvergence stack and executes
+ * one instruction for the active lanes, in a loop over the lanes, until
+ * the warp blocks, yields or ends.  Each case of the big switch is the
+ * specification of its opcode, as the PTX ISA manual states it, with the
+ * undocumented choices named and kept in docs/EXECUTION.md.
+ */
+#include "warp.h"
+#include "fp.h"
+#include "printf.h"
+#include "../atom/atom.h"
+#include "../../include/ptxvm.h"
+
+#include <math.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define FULL 0xffffffffu
+
+/* Runs body for each lane l of mask m (lane order). */
+#define LANES(m, ...) do { \
+	uint32_t _m = (m); \
+	if (_m == FULL) { \
+		for (unsigned l = 0; l < 32; l++) { __VA_ARGS__; } \
+	} else { \
+		while (_m) { \
+			unsigned l = (unsigned)__builtin_ctz(_m); \
+			_m &= _m - 1; \
+			__VA_ARGS__; \
+		} \
+	} \
+} while (0)
+
+static inline unsigned tbits(unsigned ty) { return ty < TY__COUNT ? isa_type[ty].bytes * 8u : 64u; }
+static inline bool tsigned(unsigned ty) { return ty < TY__COUNT && isa_type[ty].kind == TK_S; }
+static inline bool tfloat(unsigned ty) { return ty < TY__COUNT && isa_type[ty].kind == TK_F; }
+
+/* The value of the low `bits` of v, extended to 64 bits. */
+static inline uint64_t zx(uint64_t v, unsigned bits) { return bits >= 64 ? v : v & ((1ull << bits) - 1); }
+static inline int64_t sx(uint64_t v, unsigned bits)
+{
+	return bits >= 64 ? (int64_t)v : (int64_t)(v << (64 - bits)) >> (64 - bits);
+}
+static inline uint64_t ext(uint64_t v, unsigned ty)
+{
+	return tsigned(ty) ? (uint64_t)sx(v, tbits(ty)) : zx(v, tbits(ty));
+}
+
+static inline float f32(uint64_t v) { float f; uint32_t b = (uint32_t)v; memcpy(&f, &b, 4); return f; }
+static inline uint64_t bf32(float f) { uint32_t b; memcpy(&b, &f, 4); return b; }
+static inline double f64(uint64_t v) { double d; memcpy(&d, &v, 8); return d; }
+static inline uint64_t bf64(double d) { uint64_t b; memcpy(&b, &d, 8); return b; }
+
+/* ---- faults ------------------------------------------------------------- */
+static void instr_text(const XIns *x, char *buf, size_t n)
+{
+	size_t k = 0;
+	const Instr *in = x->src;
+	if (!in) {
+		snprintf(buf, n, "?");
+		return;
+	}
+	k += (size_t)snprintf(buf, n, "%s", isa_op[in->opc].name);
+	for (unsigned i = 0; i < in->nmods && k < n; i++)
+		k += (size_t)snprintf(buf + k, n - k, ".%s", isa_mod_name[in->mods[i]]);
+}
+
+void exec_fault(Cta *c, const Warp *w, const XIns *x, int lane, int code, const char *fmt, ...)
+{
+	Launch *L = c->L;
+	pthread_mutex_lock(&L->lock);
+	if (!L->code) {
+		char msg[512], ins[128] = "";
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(msg, sizeof msg, fmt, ap);
+		va_end(ap);
+		Buf b = { 0 };
+		buf_printf(&b, "%s: kernel '%s'", ptxvm_result_name((ptxvm_result)code), L->k->name);
+		buf_printf(&b, ", CTA (%u,%u,%u)", c->id[0], c->id[1], c->id[2]);
+		if (w && lane >= 0) {
+			uint32_t t = w->idx * 32 + (uint32_t)lane;
+			uint32_t bx = L->block[0], by = L->block[1];
+			buf_printf(&b, ", thread (%u,%u,%u)", t % bx, t / bx % by, t / (bx * by));
+		}
+		if (x) {
+			instr_text(x, ins, sizeof ins);
+			const XFunc *fn = w && w->nfr ? w->fr[w->nfr - 1].fn : L->k;
+			buf_printf(&b, ", %s at %s:%u", ins, L->p->file, x->line);
+			if (fn != L->k)
+				buf_printf(&b, " (in function '%s')", fn->name);
+		}
+		buf_printf(&b, ": %s", msg);
+		L->code = code;
+		L->report = b.p;
+	}
+	atomic_store(&L->stop, 1);
+	pthread_mutex_unlock(&L->lock);
+}
+
+/* ---- memory ------------------------------------------------------------- */
+static const char *space_word[] = { "", "global", "shared", "local", "const", "param", "local", "generic" };
+
+/* The host address of an access of n bytes by lane l, or NULL after a fault. */
+static uint8_t *xlate(Cta *c, Warp *w, const XIns *x, unsigned l, unsigned sp, uint64_t a,
+		      unsigned n, bool wr)
+{
+	Launch *L = c->L;
+	uint64_t orig = a;
+	unsigned osp = sp;
+	if (sp == XS_FRAME) {
+		a += w->fr[w->nfr - 1].lbase;
+		sp = XS_LOCAL;
+	} else if (sp == XS_GENERIC) {
+		if (mem_in_window(a, MEM_SHARED_BASE))
+			sp = XS_SHARED, a -= MEM_SHARED_BASE;
+		else if (mem_in_window(a, MEM_LOCAL_BASE))
+			sp = XS_LOCAL, a -= MEM_LOCAL_BASE;
+		else if (mem_in_window(a, MEM_PARAM_BASE))
+			sp = XS_KPARAM, a -= MEM_PARAM_BASE;
+		else
+			sp = XS_GLOBAL;
+	}
+	if (a & (n - 1)) {
+		exec_fault(c, w, x, (int)l, PTXVM_ERROR_MISALIGNED_ADDRESS,
+			   "%s address 0x%llx is not aligned to the %u-byte access", space_word[osp],
+			   (unsigned long long)orig, n);
+		return NULL;
+	}
+	switch (sp) {
+	case XS_GLOBAL: {
+		const Alloc *al = c->last;
+		if (!al || a < al->base || a - al->base > al->size || n > al->size - (a - al->base)) {
+			al = mem_find(L->mem, a, n);
+			if (!al)
+				break;
+			c->last = al;
+		}
+		if (wr && al->kind == ALLOC_CONST) {
+			exec_fault(c, w, x, (int)l, PTXVM_ERROR_ILLEGAL_ADDRESS,
+				   "store to constant memory at 0x%llx", (unsigned long long)orig);
+			return NULL;
+		}
+		return al->host + (a - al->base);
+	}
+	case XS_CONST:
+		if (a <= L->p->const_bytes && n <= L->p->const_bytes - a && !wr)
+			return mem_host(L->mem, L->p->const_base + a, n);
+		break;
+	case XS_SHARED:
+		if (a <= L->shared_bytes && n <= L->shared_bytes - a)
+			return c->shared + a;
+		break;
+	case XS_LOCAL:
+		if (a <= L->local_bytes && n <= L->local_bytes - a)
+			return c->local + (size_t)(w->idx * 32 + l) * L->local_bytes + a;
+		break;
+	case XS_KPARAM:
+		if (a <= L->param_bytes && n <= L->param_bytes - a && !wr)
+			return (uint8_t *)L->params + a;
+		break;
+	}
+	exec_fault(c, w, x, (int)l, PTXVM_ERROR_ILLEGAL_ADDRESS,
+		   "%s %s of %u bytes at 0x%llx is outside every allocation", space_word[osp],
+		   wr ? "store" : "load", n, (unsigned long long)orig);
+	return NULL;
+}
+
+static inline uint64_t load_le(const uint8_t *p, unsigned n)
+{
+	switch (n) {
+	case 1: return *p;
+	case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
+	case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
+	default: { uint64_t v; memcpy(&v, p, 8); return v; }
+	}
+}
+
+static inline void store_le(uint8_t *p, uint64_t v, unsigned n)
+{
+	switch (n) {
+	case 1: *p = (uint8_t)v; break;
+	case 2: { uint16_t t = (uint16_t)v; memcpy(p, &t, 2); break; }
+	case 4: { uint32_t t = (uint32_t)v; memcpy(p, &t, 4); break; }
+	default: memcpy(p, &v, 8); break;
+	}
+}
+
+/* ---- frames and the reconvergence stack --------------------------------- */
+/* Pushes an entry; pointers into the stack are stale afterwards. */
+static void push(Warp *w, uint32_t pc, uint32_t rpc, uint32_t mask)
+{
+	if (w->nst + 1 > w->capst) {
+		w->capst = w->capst ? w->capst * 2 : 8;
+		w->st = xrealloc(w->st, w->capst * sizeof *w->st);
+	}
+	w->st[w->nst++] = (Entry){ pc, rpc, mask };
+}
+
+static void push_frame(Warp *w, const XFunc *fn, uint32_t lbase, uint32_t call_pc, uint32_t mask)
+{
+	if (w->nfr + 1 > w->capfr) {
+		w->capfr = w->capfr ? w->capfr * 2 : 4;
+		w->fr = xrealloc(w->fr, w->capfr * sizeof *w->fr);
+	}
+	Frame *f = &w->fr[w->nfr++];
+	f->fn = fn;
+	f->r = xcalloc((size_t)fn->nslots * 32 + 1, sizeof *f->r);
+	f->p = xcalloc(fn->npreds + 1, sizeof *f->p);
+	f->lbase = lbase;
+	f->depth = w->nst;
+	f->call_pc = call_pc;
+	f->mask = mask;
+}
+
+static void pop_frame(Warp *w)
+{
+	Frame *f = &w->fr[--w->nfr];
+	free(f->r);
+	free(f->p);
+}
+
+void warp_init(Cta *c, Warp *w, uint32_t idx)
+{
+	Launch *L = c->L;
+	memset(w, 0, sizeof *w);
+	w->cta = c;
+	w->idx = idx;
+	uint32_t first = idx * 32, n = L->nthreads - first < 32 ? L->nthreads - first : 32;
+	w->valid = n == 32 ? FULL : (1u << n) - 1;
+	const Prog *p = L->p;
+	w->sreg = xcalloc((size_t)p->nsregs * 32 + 1, sizeof *w->sreg);
+	uint32_t bx = L->block[0], by = L->block[1];
+	for (uint32_t i = 0; i < p->nsregs; i++) {
+		uint64_t *s = w->sreg + (size_t)i * 32;
+		unsigned comp = p->sregs[i].comp ? p->sregs[i].comp - 1u : 0;
+		for (unsigned l = 0; l < 32; l++) {
+			uint32_t t = first + l;
+			uint32_t tid[3] = { t % bx, t / bx % by, t / (bx * by) };
+			uint64_t v = 0;
+			switch (p->sregs[i].sreg) {
+			case SREG_tid: v = comp < 3 ? tid[comp] : 0; break;
+			case SREG_ntid: v = comp < 3 ? L->block[comp] : 0; break;
+			case SREG_ctaid: v = comp < 3 ? c->id[comp] : 0; break;
+			case SREG_nctaid: v = comp < 3 ? L->grid[comp] : 0; break;
+			case SREG_laneid: v = l; break;
+			case SREG_warpid: v = idx; break;
+			case SREG_nwarpid: v = 64; break;
+			case SREG_smid: v = c->worker; break;
+			case SREG_nsmid: v = L->workers; break;
+			case SREG_gridid: v = L->grid_id; break;
+			case SREG_clusterid: v = comp < 3 ? c->id[comp] : 0; break;
+			case SREG_nclusterid: v = comp < 3 ? L->grid[comp] : 0; break;
+			case SREG_cluster_ctaid: v = 0; break;
+			case SREG_cluster_nctaid: v = comp < 3 ? 1 : 0; break;
+			case SREG_cluster_ctarank: v = 0; break;
+			case SREG_cluster_nctarank: v = 1; break;
+			case SREG_lanemask_eq: v = 1u << l; break;
+			case SREG_lanemask_le: v = l == 31 ? FULL : (2u << l) - 1; break;
+			case SREG_lanemask_lt: v = (1u << l) - 1; break;
+			case SREG_lanemask_ge: v = FULL << l; break;
+			case SREG_lanemask_gt: v = l == 31 ? 0 : FULL << (l + 1); break;
+			case SREG_total_smem_size: v = L->shared_bytes; break;
+			case SREG_aggr_smem_size: v = L->shared_bytes; break;
+			case SREG_dynamic_smem_size: v = L->dyn_shared; break;
+			default: v = 0; break;     /* %pm*, %envreg*, reserved: zero */
+			}
+			s[l] = v;
+		}
+	}
+	push_frame(w, L->k, 0, 0, w->valid);
+	w->lsp = L->k->frame_bytes;
+	push(w, 0, L->k->ncode, w->valid);
+	w->fr[0].depth = 0;
+	w->state = W_RUN;
+}
+
+void warp_fini(Warp *w)
+{
+	while (w->nfr)
+		pop_frame(w);
+	free(w->fr);
+	free(w->st);
+	free(w->sreg);
+	w->fr = NULL;
+	w->st = NULL;
+	w->sreg = NULL;
+}
+
+/* ---- operand access ----------------------------------------------------- */
+typedef struct Ctx {
+	Cta *c;
+	Warp *w;
+	Frame *f;
+	const XIns *x;
+	uint64_t *base[5];
+} Ctx;
+
+#define SLOT(i) (X->base[x->o[i].kind] + (size_t)x->o[i].idx * 32)
+
+static inline uint32_t pred_read(const Ctx *X, const XOpd *o)
+{
+	uint32_t v = o->kind == XK_PRED ? X->f->p[o->idx] : o->kind == XK_CONST
+		     ? (X->f->fn->konst[(size_t)o->idx * 32] ? FULL : 0) : 0;
+	return o->neg ? ~v : v;
+}
+
+static inline void pred_write(Ctx *X, const XOpd *o, uint32_t act, uint32_t v)
+{
+	if (o->kind == XK_PRED)
+		X->f->p[o->idx] = (X->f->p[o->idx] & ~act) | (v & act);
+}
+
+/* ---- integer helpers ---------------------------------------------------- */
+static uint64_t mulhi_u64(uint64_t a, uint64_t b) { return (uint64_t)(((unsigned __int128)a * b) >> 64); }
+static int64_t mulhi_s64(int64_t a, int64_t b) { return (int64_t)(((__int128)a * b) >> 64); }
+
+/* The high half of a*b for a type of `bits` (a, b already extended). */
+static uint64_t mul_hi(uint64_t a, uint64_t b, unsigned bits, bool sg)
+{
+	if (bits == 64)
+		return sg ? (uint64_t)mulhi_s64((int64_t)a, (int64_t)b) : mulhi_u64(a, b);
+	uint64_t p = sg ? (uint64_t)((int64_t)a * (int64_t)b) : a * b;
+	return sg ? (uint64_t)((int64_t)p >> bits) : p >> bits;
+}
+
+static uint64_t sat_s32(int64_t v) { return (uint64_t)(v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : v); }
+
+/* Integer division: by zero gives all ones (unsigned) or -1/1 by the sign of
+ * the dividend; the most negative value divided by -1 wraps.  To confirm on
+ * hardware; see docs/EXECUTION.md. */
+static uint64_t idiv(uint64_t a, uint64_t b, unsigned bits, bool sg, bool rem)
+{
+	if (sg) {
+		int64_t x = sx(a, bits), y = sx(b, bits);
+		if (y == 0)
+			return rem ? (uint64_t)x : (uint64_t)(x >= 0 ? -1 : 1);
+		if (y == -1)
+			return rem ? 0 : (uint64_t)(0 - (uint64_t)x);
+		return (uint64_t)(rem ? x % y : x / y);
+	}
+	uint64_t x = zx(a, bits), y = zx(b, bits);
+	if (y == 0)
+		return rem ? x : ~0ull;
+	return rem ? x % y : x / y;
+}
+
+static uint32_t prmt(uint32_t a, uint32_t b, uint32_t c, uint16_t mode)
+{
+	uint64_t v = (uint64_t)b << 32 | a;
+	uint8_t byte[8];
+	for (int i = 0; i < 8; i++)
+		byte[i] = (uint8_t)(v >> (8 * i));
+	uint32_t r = 0;
+	unsigned sel[4];
+	unsigned s = c & 3;
+	switch (mode) {
+	case MOD_f4e: for (int i = 0; i < 4; i++) sel[i] = (s + (unsigned)i) & 7; break;
+	case MOD_b4e: for (int i = 0; i < 4; i++) sel[i] = (s + 8 - (unsigned)i) & 7; sel[0] = s; sel[1] = (s + 7) & 7; sel[2] = (s + 6) & 7; sel[3] = (s + 5) & 7; break;
+	case MOD_rc8: for (int i = 0; i < 4; i++) sel[i] = s; break;
+	case MOD_ecl: sel[0] = s; sel[1] = s > 1 ? s : 1; sel[2] = s > 2 ? s : 2; sel[3] = 3; break;
+	case MOD_ecr: sel[0] = 0; sel[1] = s < 1 ? s : 1; sel[2] = s < 2 ? s : 2; sel[3] = s; break;
+	case MOD_rc16: sel[0] = (s & 1) * 2; sel[1] = (s & 1) * 2 + 1; sel[2] = sel[0]; sel[3] = sel[1]; break;
+	default: {
+		for (int i = 0; i < 4; i++) {
+			unsigned n = (c >> (4 * i)) & 15;
+			uint8_t bt = byte[n & 7];
+			if (n & 8)      /* replicate the sign bit */
+				bt = (bt & 0x80) ? 0xff : 0;
+			r |= (uint32_t)bt << (8 * i);
+		}
+		return r;
+	}
+	}
+	for (int i = 0; i < 4; i++)
+		r |= (uint32_t)byte[sel[i]] << (8 * i);
+	return r;
+}
+
+static uint64_t bfe(uint64_t a, uint32_t pos, uint32_t len, unsigned bits, bool sg)
+{
+	pos &= 0xff;
+	len &= 0xff;
+	uint64_t x = zx(a, bits);
+	bool sbit;
+	if (sg)
+		sbit = len == 0 ? false : ((x >> ((pos + len - 1 < bits - 1) ? pos + len - 1 : bits - 1)) & 1);
+	else
+		sbit = false;
+	uint64_t d = 0;
+	for (unsigned i = 0; i < bits; i++) {
+		bool bit = i < len && pos + i < bits ? (x >> (pos + i)) & 1 : sbit;
+		d |= (uint64_t)bit << i;
+	}
+	return sg ? (uint64_t)sx(d, bits) : d;
+}
+
+static uint64_t bfi(uint64_t a, uint64_t b, uint32_t pos, uint32_t len, unsigned bits)
+{
+	pos &= 0xff;
+	len &= 0xff;
+	uint64_t d = b;
+	for (unsigned i = 0; i < len && pos + i < bits; i++)
+		d = (d & ~(1ull << (pos + i))) | (((a >> i) & 1) << (pos + i));
+	return zx(d, bits);
+}
+
+static uint32_t brev32(uint32_t v)
+{
+	v = ((v >> 1) & 0x55555555u) | ((v & 0x55555555u) << 1);
+	v = ((v >> 2) & 0x33333333u) | ((v & 0x33333333u) << 2);
+	v = ((v >> 4) & 0x0f0f0f0fu) | ((v & 0x0f0f0f0fu) << 4);
+	return __builtin_bswap32(v);
+}
+
+static uint32_t lop3(uint32_t a, uint32_t b, uint32_t c, uint32_t lut)
+{
+	uint32_t r = 0;
+	for (unsigned i = 0; i < 8; i++)
+		if (lut >> i & 1)
+			r |= ((i & 4) ? a : ~a) & ((i & 2) ? b : ~b) & ((i & 1) ? c : ~c);
+	return r;
+}
+
+static bool icmp(uint16_t cmp, uint64_t a, uint64_t b, unsigned bits, bool sg)
+{
+	int64_t x = sx(a, bits), y = sx(b, bits);
+	uint64_t u = zx(a, bits), v = zx(b, bits);
+	switch (cmp) {
+	case MOD_eq: return u == v;
+	case MOD_ne: return u != v;
+	case MOD_lt: return sg ? x < y : u < v;
+	case MOD_le: return sg ? x <= y : u <= v;
+	case MOD_gt: return sg ? x > y : u > v;
+	case MOD_ge: return sg ? x >= y : u >= v;
+	case MOD_lo: return u < v;
+	case MOD_ls: return u <= v;
+	case MOD_hi: return u > v;
+	case MOD_hs: return u >= v;
+	}
+	return false;
+}
+
+static int fcmp_code(uint16_t cmp)
+{
+	switch (cmp) {
+	case MOD_eq: return FC_EQ; case MOD_ne: return FC_NE; case MOD_lt: return FC_LT;
+	case MOD_le: return FC_LE; case MOD_gt: return FC_GT; case MOD_ge: return FC_GE;
+	case MOD_equ: return FC_EQU; case MOD_neu: return FC_NEU; case MOD_ltu: return FC_LTU;
+	case MOD_leu: return FC_LEU; case MOD_gtu: return FC_GTU; case MOD_geu: return FC_GEU;
+	case MOD_num: return FC_NUM; case MOD_nan: return FC_NAN;
+	}
+	return FC_EQ;
+}
+
+/* A comparison of type ty (ftz applies to f32 inputs). */
+static bool cmp_any(uint16_t cmp, unsigned ty, uint64_t a, uint64_t b, bool ftz)
+{
+	switch (ty) {
+	case TY_f32:
+		if (ftz)
+			a = f32_ftz((uint32_t)a), b = f32_ftz((uint32_t)b);
+		return f32_cmp((uint32_t)a, (uint32_t)b, fcmp_code(cmp));
+	case TY_f64:
+		return f64_cmp(a, b, fcmp_code(cmp));
+	case TY_f16:
+		if (ftz)
+			a = f16_ftz((uint16_t)a), b = f16_ftz((uint16_t)b);
+		return f16_cmp((uint16_t)a, (uint16_t)b, fcmp_code(cmp));
+	case TY_bf16:
+		return bf16_cmp((uint16_t)a, (uint16_t)b, fcmp_code(cmp));
+	}
+	return icmp(cmp, a, b, tbits(ty), tsigned(ty));
+}
+
+static bool boolop(uint16_t op, bool a, bool c)
+{
+	return op == MOD_and ? a && c : op == MOD_or ? a || c : op == MOD_xor ? a != c : a;
+}
+
+/* ---- floating point ------------------------------------------------------ */
+/* One binary f32 operation in rounding mode rnd; the common case, round to
+ * nearest, runs natively. */
+static inline uint32_t f32_op(unsigned op, uint32_t a, uint32_t b, uint32_t c, int rnd)
+{
+	if (rnd == FP_RN) {
+		float r;
+		switch (op) {
+		case OPC_add: r = f32(a) + f32(b); break;
+		case OPC_sub: r = f32(a) - f32(b); break;
+		case OPC_mul: r = f32(a) * f32(b); break;
+		default: r = fmaf(f32(a), f32(b), f32(c)); break;
+		}
+		uint32_t v = (uint32_t)bf32(r);
+		return (v & 0x7fffffffu) > 0x7f800000u ? FP_F32_CNAN : v;
+	}
+	switch (op) {
+	case OPC_add: return f32_add(a, b, rnd);
+	case OPC_sub: return f32_sub(a, b, rnd);
+	case OPC_mul: return f32_mul(a, b, rnd);
+	default: return f32_fma(a, b, c, rnd);
+	}
+}
+
+static inline uint64_t f64_op(unsigned op, uint64_t a, uint64_t b, uint64_t c, int rnd)
+{
+	if (rnd == FP_RN) {
+		double r;
+		switch (op) {
+		case OPC_add: r = f64(a) + f64(b); break;
+		case OPC_sub: r = f64(a) - f64(b); break;
+		case OPC_mul: r = f64(a) * f64(b); break;
+		default: r = fma(f64(a), f64(b), f64(c)); break;
+		}
+		uint64_t v = bf64(r);
+		return (v & 0x7fffffffffffffffull) > 0x7ff0000000000000ull ? FP_F64_CNAN : v;
+	}
+	switch (op) {
+	case OPC_add: return f64_add(a, b, rnd);
+	case OPC_sub: return f64_sub(a, b, rnd);
+	case OPC_mul: return f64_mul(a, b, rnd);
+	default: return f64_fma(a, b, c, rnd);
+	}
+}
+
+/* Half-precision arithmetic on one 16-bit value. */
+static uint16_t h_op(unsigned op, bool bf, uint16_t a, uint16_t b, uint16_t c, int rnd, bool ftz, bool sat, bool relu)
+{
+	if (ftz && !bf)
+		a = f16_ftz(a), b = f16_ftz(b), c = f16_ftz(c);
+	uint16_t r;
+	switch (op) {
+	case OPC_add: r = bf ? bf16_add(a, b, rnd) : f16_add(a, b, rnd); break;
+	case OPC_sub: r = bf ? bf16_sub(a, b, rnd) : f16_sub(a, b, rnd); break;
+	case OPC_mul: r = bf ? bf16_mul(a, b, rnd) : f16_mul(a, b, rnd); break;
+	default: r = bf ? bf16_fma(a, b, c, rnd) : f16_fma(a, b, c, rnd); break;
+	}
+	if (ftz && !bf)
+		r = f16_ftz(r);
+	if (sat)
+		r = bf ? r : f16_sat(r);
+	if (relu && (r & 0x8000))       /* negative or -NaN: +0; NaN stays NaN */
+		r = ((bf ? (r & 0x7fff) > 0x7f80 : (r & 0x7fff) > 0x7c00)) ? r : 0;
+	return r;
+}
+
+/* ---- warp-wide operations ----------------------------------------------- */
+/* Lanes that a .sync membermask names but that are not here: on the
+ * hardware they would be waited for; a reconvergence stack cannot. */
+static bool sync_ok(Ctx *X, uint32_t act, uint32_t member)
+{
+	Warp *w = X->w;
+	uint32_t missing = member & w->valid & ~w->exited & ~act;
+	if (!missing && (act & ~member) == 0)
+		return true;
+	if (act & ~member)
+		exec_fault(X->c, w, X->x, __builtin_ctz(act & ~member), PTXVM_ERROR_ILLEGAL_INSTRUCTION,
+			   "lanes 0x%08x execute a .sync instruction whose membermask 0x%08x excludes them",
+			   act & ~member, member);
+	else
+		exec_fault(X->c, w, X->x, __builtin_ctz(act), PTXVM_ERROR_ILLEGAL_INSTRUCTION,
+			   "membermask 0x%08x names lanes 0x%08x that are not converged here "
+			   "(ptxvm runs a warp's diverged paths one after another)", member, missing);
+	return false;
+}
+
+/* ---- calls -------------------------------------------------------------- */
+enum { BI_NONE, BI_VPRINTF, BI_ASSERT, BI_MALLOC, BI_FREE };
+
+static int builtin_of(const XFunc *f)
+{
+	if (f->ast && f->ast->has_body)
+		return BI_NONE;
+	if (!strcmp(f->name, "vprintf"))
+		return BI_VPRINTF;
+	if (!strcmp(f->name, "__assertfail"))
+		return BI_ASSERT;
+	if (!strcmp(f->name, "malloc"))
+		return BI_MALLOC;
+	if (!strcmp(f->name, "free"))
+		return BI_FREE;
+	return BI_NONE;
+}
+
+typedef struct StrCtx {
+	Ctx *X;
+	unsigned lane;
+} StrCtx;
+
+/* Reads a guest string for printf's %s (bounded by max). */
+static bool read_str(void *vctx, uint64_t addr, Buf *out, size_t max)
+{
+	StrCtx *s = vctx;
+	for (size_t i = 0; i < max; i++) {
+		Ctx *X = s->X;
+		uint8_t *p = NULL;
+		/* a probe that does not fault: strings may be bad pointers */
+		uint64_t a = addr + i;
+		if (mem_in_window(a, MEM_SHARED_BASE)) {
+			if (a - MEM_SHARED_BASE < X->c->L->shared_bytes)
+				p = X->c->shared + (a - MEM_SHARED_BASE);
+		} else if (mem_in_window(a, MEM_LOCAL_BASE)) {
+			uint64_t o = a - MEM_LOCAL_BASE;
+			if (o < X->c->L->local_bytes)
+				p = X->c->local + (size_t)(X->w->idx * 32 + s->lane) * X->c->L->local_bytes + o;
+		} else if (!mem_in_window(a, MEM_PARAM_BASE)) {
+			p = mem_host(X->c->L->mem, a, 1);
+		}
+		if (!p)
+			return false;
+		if (!*p)
+			return true;
+		buf_putc(out, (char)*p);
+	}
+	return true;
+}
+
+/* Reads n bytes of a lane's guest memory at a generic address without
+ * faulting; returns NULL if not readable. */
+static const uint8_t *peek(Ctx *X, unsigned lane, uint64_t a, uint64_t n)
+{
+	Cta *c = X->c;
+	if (mem_in_window(a, MEM_LOCAL_BASE)) {
+		uint64_t o = a - MEM_LOCAL_BASE;
+		if (o <= c->L->local_bytes && n <= c->L->local_bytes - o)
+			return c->local + (size_t)(X->w->idx * 32 + lane) * c->L->local_bytes + o;
+		return NULL;
+	}
+	if (mem_in_window(a, MEM_SHARED_BASE)) {
+		uint64_t o = a - MEM_SHARED_BASE;
+		return o <= c->L->shared_bytes && n <= c->L->shared_bytes - o ? c->shared + o : NULL;
+	}
+	return mem_host(c->L->mem, a, n);
+}
+
+/* The value of a .param argument of a call: 8 bytes at the local address
+ * the operand holds. */
+static uint64_t param_arg(Ctx *X, unsigned lane, const uint64_t *slot)
+{
+	const uint8_t *p = peek(X, lane, MEM_LOCAL_BASE + slot[lane], 8);
+	uint64_t v = 0;
+	if (p)
+		memcpy(&v, p, 8);
+	return v;
+}
+
+static int call_builtin(Ctx *X, int bi, uint32_t act, unsigned nret, unsigned narg)
+{
+	const XIns *x = X->x;
+	Cta *c = X->c;
+	if (bi == BI_VPRINTF) {
+		if (narg < 2)
+			return 0;
+		uint64_t *fs = SLOT(nret), *as = SLOT(nret + 1);
+		uint64_t *rs = nret ? SLOT(0) : NULL;
+		LANES(act, {
+			uint64_t fa = param_arg(X, l, fs), aa = param_arg(X, l, as);
+			Buf fmt = { 0 };
+			StrCtx sc = { X, l };
+			int r;
+			if (!read_str(&sc, fa, &fmt, 1u << 16)) {
+				r = -1;
+			} else {
+				/* the argument buffer: up to 32 arguments of at most 8 bytes */
+				size_t n = 0;
+				const uint8_t *args = NULL;
+				for (size_t k = 32 * 8 + 8; k >= 8 && aa; k -= 8)
+					if ((args = peek(X, l, aa, k))) {
+						n = k;
+						break;
+					}
+				r = dev_printf(&c->out, fmt.p ? fmt.p : "", args, n, read_str, &sc);
+			}
+			buf_free(&fmt);
+			if (rs) {
+				uint8_t *p = (uint8_t *)peek(X, l, MEM_LOCAL_BASE + rs[l], 4);
+				if (p)
+					store_le(p, (uint32_t)r, 4);
+			}
+		});
+		return 0;
+	}
+	if (bi == BI_ASSERT) {
+		unsigned l = (unsigned)__builtin_ctz(act);
+		Buf msg = { 0 }, file = { 0 };
+		StrCtx sc = { X, l };
+		read_str(&sc, narg > 0 ? param_arg(X, l, SLOT(nret)) : 0, &msg, 1024);
+		read_str(&sc, narg > 1 ? param_arg(X, l, SLOT(nret + 1)) : 0, &file, 1024);
+		uint64_t line = narg > 2 ? param_arg(X, l, SLOT(nret + 2)) & 0xffffffffu : 0;
+		exec_fault(c, X->w, x, (int)l, PTXVM_ERROR_ASSERT, "assertion '%s' failed at %s:%u",
+			   msg.p ? msg.p : "?", file.p ? file.p : "?", (unsigned)line);
+		buf_free(&msg);
+		buf_free(&file);
+		return -1;
+	}
+	exec_fault(c, X->w, x, __builtin_ctz(act), PTXVM_ERROR_NOT_SUPPORTED,
+		   "device-side %s is not executable yet", bi == BI_MALLOC ? "malloc" : "free");
+	return -1;
+}
+
+/* Enters fn for the lanes of act: copies the arguments into the new frame. */
+static bool enter(Ctx *X, const XFunc *fn, uint32_t act, uint32_t pc, unsigned nret, unsigned first_arg,
+		  unsigned narg)
+{
+	Warp *w = X->w;
+	const XIns *x = X->x;
+	Launch *L = X->c->L;
+	uint32_t lbase = (w->lsp + 15) & ~15u;
+	if (lbase + fn->frame_bytes > L->local_bytes || w->nfr >= 4096) {
+		exec_fault(X->c, w, x, __builtin_ctz(act), PTXVM_ERROR_HARDWARE_STACK_ERROR,
+			   "call stack overflow entering '%s' (%u frames, %u of %u bytes of local memory)",
+			   fn->name, w->nfr, lbase + fn->frame_bytes, L->local_bytes);
+		return false;
+	}
+	Frame *caller = X->f;
+	const uint64_t *cbase[5];
+	memcpy(cbase, X->base, sizeof cbase);
+	uint32_t caller_lbase = caller->lbase;
+	(void)caller_lbase;
+	push_frame(w, fn, lbase, pc, act);
+	Frame *f = &w->fr[w->nfr - 1];
+	w->lsp = lbase + fn->frame_bytes;
+	for (unsigned i = 0; i < narg && i < fn->nparams; i++) {
+		const XParam *fp = &fn->params[i];
+		const XOpd *o = &x->o[first_arg + i];
+		const uint64_t *src = cbase[o->kind] + (size_t)o->idx * 32;
+		if (fp->is_reg) {
+			LANES(act, f->r[(size_t)fp->slot * 32 + l] = src[l]);
+		} else {
+			LANES(act, {
+				const uint8_t *s = peek(X, l, MEM_LOCAL_BASE + src[l], fp->bytes);
+				uint8_t *d = X->c->local + (size_t)(w->idx * 32 + l) * L->local_bytes + lbase + fp->off;
+				if (s)
+					memmove(d, s, fp->bytes);
+			});
+		}
+	}
+	(void)nret;
+	push(w, 0, fn->ncode, act);
+	return true;
+}
+
+/* Leaves the top frame: copies return values to the caller. */
+static void leave(Warp *w)
+{
+	Cta *c = w->cta;
+	Launch *L = c->L;
+	Frame *f = &w->fr[w->nfr - 1];
+	Frame *caller = &w->fr[w->nfr - 2];
+	const XIns *x = &caller->fn->code[f->call_pc];
+	unsigned nret = x->sub == MOD_NONE ? 0 : x->sub;
+	for (unsigned i = 0; i < nret && i < f->fn->nrets; i++) {
+		const XParam *rp = &f->fn->rets[i];
+		const XOpd *o = &x->o[i];
+		if (rp->is_reg) {
+			if (o->kind == XK_REG)
+				LANES(f->mask, caller->r[(size_t)o->idx * 32 + l] = f->r[(size_t)rp->slot * 32 + l]);
+		} else if (o->kind == XK_REG) {
+			/* the operand holds the local address of the caller's variable */
+			LANES(f->mask, {
+				uint64_t a = caller->r[(size_t)o->idx * 32 + l];
+				uint8_t *base = c->local + (size_t)(w->idx * 32 + l) * L->local_bytes;
+				if (a <= L->local_bytes && rp->bytes <= L->local_bytes - a)
+					memmove(base + a, base + f->lbase + rp->off, rp->bytes);
+			});
+		}
+	}
+	w->lsp = f->lbase;
+	pop_frame(w);
+}
+
+/* ---- the interpreter ---------------------------------------------------- */
+static void set_base(Ctx *X)
+{
+	Warp *w = X->w;
+	X->f = &w->fr[w->nfr - 1];
+	X->base[XK_REG] = X->f->r;
+	X->base[XK_CONST] = X->f->fn->konst;
+	X->base[XK_SREG] = w->sreg;
+	X->base[XK_PRED] = w->scratch;
+	X->base[XK_NONE] = w->scratch;
+}
+
+static uint64_t read_sreg(Launch *L, unsigned which, bool hi)
+{
+	double t = exec_now() - L->t0;
+	uint64_t ns = (uint64_t)(t * 1e9);
+	switch (which) {
+	case X_SR_CLOCK: return (uint32_t)ns;           /* a 1 GHz clock */
+	case X_SR_CLOCK64: return hi ? ns >> 32 : ns;
+	case X_SR_GTIMER: {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	}
+	case X_SR_GTIMER_LO: return (uint32_t)read_sreg(L, X_SR_GTIMER, false);
+	case X_SR_GTIMER_HI: return read_sreg(L, X_SR_GTIMER, false) >> 32;
+	}
+	return 0;
+}
+
+#include "ops.inc"
+
+void warp_bar_red_done(Warp *w, const Barrier *b)
+{
+	const XIns *x = w->bar_ins;
+	Frame *f = &w->fr[w->nfr - 1];
+	if (x->sub2 == MOD_popc) {
+		if (x->o[0].kind == XK_REG)
+			LANES(w->bar_mask, f->r[(size_t)x->o[0].idx * 32 + l] = b->red_count);
+	} else if (x->o[0].kind == XK_PRED) {
+		bool v = x->sub2 == MOD_and ? b->red_count == b->red_total : b->red_count > 0;
+		f->p[x->o[0].idx] = (f->p[x->o[0].idx] & ~w->bar_mask) | (v ? w->bar_mask : 0);
+	}
+}
+
+int warp_run(Cta *c, Warp *w, uint64_t budget)
+{
+	Ctx X = { .c = c, .w = w };
+	set_base(&X);
+	uint64_t nthr = 0, nwarp = 0;
+	int r = RUN_YIELD;
+	while (budget--) {
+		if (!w->nst) {
+			r = RUN_DONE;
+			break;
+		}
+		Entry *e = &w->st[w->nst - 1];
+		uint32_t m = e->mask & ~w->exited;
+		if (e->pc == e->rpc || !m) {
+			w->nst--;
+			if (w->nfr && w->nst == w->fr[w->nfr - 1].depth) {
+				if (w->nfr == 1) {      /* the kernel returned */
+					w->exited |= w->valid;
+					w->nst = 0;
+					r = RUN_DONE;
+					break;
+				}
+				leave(w);
+				set_base(&X);
+			}
+			continue;
+		}
+		const XIns *x = &X.f->fn->code[e->pc];
+		uint32_t act = m;
+		if (x->guard >= 0) {
+			uint32_t g = X.f->p[x->guard];
+			act = m & (x->gneg ? ~g : g);
+		}
+		X.x = x;
+		nwarp++;
+		nthr += (unsigned)__builtin_popcount(act);
+		int s = exec_one(&X, e, m, act);
+		if (s != RUN_YIELD + 100) {     /* anything but "go on" */
+			r = s;
+			break;
+		}
+		if (atomic_load_explicit(&c->L->stop, memory_order_relaxed)) {
+			r = RUN_FAULT;
+			break;
+		}
+	}
+	w->nthr += nthr;
+	w->nwarp += nwarp;
+	if (atomic_load_explicit(&c->L->stop, memory_order_relaxed))
+		r = RUN_FAULT;
+	return r;
+}

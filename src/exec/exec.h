@@ -1,0 +1,59 @@
+/* exec.h: running a kernel launch over a lowered program.
+ *
+ * A launch is a grid of CTAs taken by a pool of worker threads, one CTA
+ * per worker at a time.  Inside a CTA the threads run as warps of 32
+ * lanes, each a resumable state machine: a reconvergence stack of
+ * (pc, reconvergence pc, mask) entries and a stack of call frames.  A
+ * warp runs until it blocks on a barrier, yields, exits or faults; the
+ * CTA's scheduler then moves to the next warp.
+ */
+#ifndef PTXVM_EXEC_H
+#define PTXVM_EXEC_H
+
+#include "../lower/prog.h"
+#include "../mem/mem.h"
+
+#include <stdatomic.h>
+#include <stdio.h>
+
+typedef struct Launch {
+	const Prog *p;
+	const XFunc *k;
+	DevMem *mem;
+	uint32_t grid[3], block[3];
+	uint32_t nthreads, nwarps;      /* per CTA */
+	uint64_t ncta;
+	uint32_t dyn_shared;            /* dynamic shared bytes */
+	uint32_t shared_bytes;          /* static + dynamic */
+	const uint8_t *params;
+	uint32_t param_bytes;
+	uint32_t stack_bytes;           /* per-thread call stack beyond the kernel frame */
+	uint32_t local_bytes;           /* per-thread local memory */
+	unsigned workers;
+	double timeout;                 /* seconds; 0: none */
+	FILE *out;                      /* device printf */
+	uint64_t grid_id;
+
+	/* while running */
+	atomic_int stop;                /* a fault or the watchdog ended the launch */
+	atomic_uint_fast64_t next_cta;
+	atomic_uint_fast64_t thread_ins, warp_ins;
+	double t0, deadline;
+	pthread_mutex_t lock;
+	int code;                       /* ptxvm_result of the first failure */
+	char *report;                   /* its report, malloc'd */
+	char **printf_out;              /* per CTA, emitted in CTA order */
+	size_t *printf_len;
+} Launch;
+
+/* Runs the whole grid; returns 0 or the ptxvm_result of the failure, with
+ * L->report describing it. */
+int launch_run(Launch *L);
+
+/* Monotonic seconds. */
+double exec_now(void);
+
+/* Why an instruction cannot be executed yet, or NULL if it can. */
+const char *exec_unsupported(const XIns *x);
+
+#endif

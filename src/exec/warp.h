@@ -1,0 +1,91 @@
+/* warp.h: the state of CTAs and warps, shared by the interpreter (exec.c)
+ * and the CTA scheduler (cta.c). */
+#ifndef PTXVM_WARP_H
+#define PTXVM_WARP_H
+
+#include "exec.h"
+#include "../util/util.h"
+
+#define FULL_MASK 0xffffffffu
+
+/* A reconvergence-stack entry: run mask from pc until pc reaches rpc. */
+typedef struct Entry {
+	uint32_t pc, rpc, mask;
+} Entry;
+
+/* A call frame: the function, its registers, its local memory. */
+typedef struct Frame {
+	const XFunc *fn;
+	uint64_t *r;            /* fn->nslots * 32 */
+	uint32_t *p;            /* fn->npreds */
+	uint32_t lbase;         /* frame base in local memory */
+	uint32_t depth;         /* stack entries below the callee's base entry */
+	uint32_t call_pc;       /* the caller's call instruction */
+	uint32_t mask;          /* the lanes that called */
+} Frame;
+
+enum { W_RUN, W_BAR, W_DONE };
+enum { RUN_BLOCK, RUN_YIELD, RUN_DONE, RUN_FAULT };
+
+typedef struct Warp {
+	struct Cta *cta;
+	uint32_t idx;           /* warp index within the CTA */
+	uint32_t valid;         /* lanes that are threads of the CTA */
+	uint32_t exited;
+	uint32_t cc;            /* carry flags, a bit per lane */
+	uint8_t state;          /* W_* */
+	uint8_t bar_id;
+	uint32_t bar_count;     /* thread count of the barrier, 0 = all */
+	uint32_t bar_mask;      /* lanes that arrived */
+	uint32_t bar_pred;      /* bar.red: lanes whose predicate is true */
+	const XIns *bar_ins;    /* bar.red: the instruction, for its result */
+	Entry *st;
+	uint32_t nst, capst;
+	Frame *fr;
+	uint32_t nfr, capfr;
+	uint64_t *sreg;         /* prog->nsregs * 32 */
+	uint64_t scratch[32];   /* the sink '_' */
+	uint32_t lsp;           /* local stack pointer */
+	uint64_t nthr, nwarp;   /* instructions executed */
+} Warp;
+
+typedef struct Barrier {
+	uint32_t arrived;       /* threads arrived */
+	uint32_t warps;         /* warps arrived */
+	uint32_t expected;      /* thread count, 0 = every live warp */
+	uint8_t red_op;         /* bar.red: MOD_popc/and/or, 0 none */
+	uint32_t red_count;     /* true predicates so far */
+	uint32_t red_total;     /* predicates so far */
+} Barrier;
+
+#define NBARRIERS 16
+
+typedef struct Cta {
+	Launch *L;
+	uint32_t id[3];
+	uint64_t linear;
+	unsigned worker;
+	uint8_t *shared;        /* L->shared_bytes */
+	uint8_t *local;         /* nthreads * L->local_bytes */
+	Warp *w;
+	uint32_t nwarps;
+	Barrier bar[NBARRIERS + 1];    /* the last: barrier.cluster */
+	Buf out;                /* device printf */
+	const Alloc *last;      /* the allocation the last global access hit */
+} Cta;
+
+/* Runs warp w until it blocks, yields, finishes or faults. */
+int warp_run(Cta *c, Warp *w, uint64_t budget);
+/* Sets up a warp at the kernel's entry. */
+void warp_init(Cta *c, Warp *w, uint32_t idx);
+void warp_fini(Warp *w);
+/* Records the first failure of the launch and stops it. */
+void exec_fault(Cta *c, const Warp *w, const XIns *x, int lane, int code, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+/* Warp w arrives at barrier w->bar_id (with w->bar_count, w->bar_mask);
+ * wait: it blocks until the barrier completes. */
+void cta_arrive(struct Cta *c, Warp *w, bool wait);
+/* bar.red: writes the reduction's result to each lane that arrived. */
+void warp_bar_red_done(Warp *w, const Barrier *b);
+
+#endif

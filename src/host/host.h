@@ -1,0 +1,13 @@
+/* host.h: what the host interface's files share. */
+#ifndef PTXVM_HOST_H
+#define PTXVM_HOST_H
+
+#include "../../include/ptxvm.h"
+#include "../front/ast.h"
+
+/* A fresh parse and check of a copy of a module's text: a loaded program
+ * keeps its own, so that the module can be freed after loading.  The
+ * caller frees the result (ptx_module_free), then *text and *file. */
+Module *host_module_copy(const ptxvm_module *pm, char **text, char **file);
+
+#endif

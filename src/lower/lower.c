@@ -1,0 +1,1092 @@
+/* lower.c: a checked module -> a program the executor runs (prog.h).
+ *
+ * One pass places the module's variables, one numbers the functions, and
+ * then each function body is lowered statement by statement; labels are
+ * patched at the end of the body and reconvergence points computed from
+ * its control-flow graph.
+ */
+#include "prog.h"
+#include "../mem/mem.h"
+#include "../front/parse.h"
+#include "../exec/fp.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- a pointer map: AST node -> what lowering made of it --------------- */
+typedef struct PMap {
+	const void **k;
+	uint64_t *v;
+	size_t cap, n;
+} PMap;
+
+static size_t phash(const void *p, size_t cap) { return ((uintptr_t)p * 0x9E3779B97F4A7C15ull >> 17) & (cap - 1); }
+
+static void pmap_put(PMap *m, const void *k, uint64_t v)
+{
+	if (2 * (m->n + 1) > m->cap) {
+		PMap o = *m;
+		m->cap = o.cap ? o.cap * 2 : 256;
+		m->k = xcalloc(m->cap, sizeof *m->k);
+		m->v = xcalloc(m->cap, sizeof *m->v);
+		m->n = 0;
+		for (size_t i = 0; i < o.cap; i++)
+			if (o.k[i])
+				pmap_put(m, o.k[i], o.v[i]);
+		free(o.k);
+		free(o.v);
+	}
+	size_t i = phash(k, m->cap);
+	while (m->k[i] && m->k[i] != k)
+		i = (i + 1) & (m->cap - 1);
+	if (!m->k[i])
+		m->n++;
+	m->k[i] = k;
+	m->v[i] = v;
+}
+
+static bool pmap_get(const PMap *m, const void *k, uint64_t *v)
+{
+	if (!m->cap)
+		return false;
+	for (size_t i = phash(k, m->cap); m->k[i]; i = (i + 1) & (m->cap - 1))
+		if (m->k[i] == k) {
+			*v = m->v[i];
+			return true;
+		}
+	return false;
+}
+
+static void pmap_free(PMap *m) { free(m->k); free(m->v); }
+
+/* What a declaration became. */
+enum { LV_SLOT, LV_PRED, LV_FRAME, LV_KPARAM, LV_SHARED, LV_GLOBAL, LV_CONST, LV_FUNC };
+#define LV(kind, val) (((uint64_t)(kind) << 56) | (val))
+#define LV_KIND(x) ((unsigned)((x) >> 56))
+#define LV_VAL(x) ((x) & 0x00ffffffffffffffull)
+
+typedef struct Lw {
+	const Module *m;
+	Prog *p;
+	DevMem *mem;
+	char *err;
+	PMap map;               /* Decl* and Func* -> LV() */
+	/* the function being lowered */
+	XFunc *xf;
+	const Func *f;
+	XIns *code;
+	size_t ncode, capcode;
+	uint64_t *konst;
+	size_t nconst, capk;
+	uint32_t nslots, npreds, frame;
+	uint32_t *stmt_pc;      /* statement index -> first instruction */
+	const Stmt **patch;     /* per instruction: label statement to resolve */
+	uint32_t *targets;
+	size_t ntargets, captargets;
+	uint8_t *bank;          /* .const bank image */
+} Lw;
+
+static void lw_err(Lw *w, Pos pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void lw_err(Lw *w, Pos pos, const char *fmt, ...)
+{
+	if (w->err)
+		return;
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	size_t n = strlen(w->m->filename) + strlen(msg) + 64;
+	w->err = xmalloc(n);
+	snprintf(w->err, n, "%s:%u:%u: error: %s", w->m->filename, pos.line, pos.col, msg);
+}
+
+static char *sdup(Lw *w, Str s)
+{
+	char *p = arena_alloc(&w->p->arena, s.n + 1);
+	memcpy(p, s.p, s.n);
+	p[s.n] = 0;
+	return p;
+}
+
+/* ---- sizes -------------------------------------------------------------- */
+static uint32_t type_bytes(unsigned ty) { return ty >= TY__COUNT ? 8 : isa_type[ty].bytes; }
+
+static uint64_t decl_bytes(const Decl *d)
+{
+	uint64_t n = (uint64_t)type_bytes(d->type) * (d->vec ? d->vec : 1);
+	for (unsigned i = 0; i < d->ndim; i++)
+		n *= d->dim[i];
+	return n;
+}
+
+static uint32_t decl_align(const Decl *d)
+{
+	if (d->align)
+		return d->align;
+	uint32_t a = type_bytes(d->type) * (d->vec ? d->vec : 1);
+	return a ? a : 1;
+}
+
+static uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+
+/* ---- constants and slots ------------------------------------------------ */
+static XOpd konst(Lw *w, uint64_t v)
+{
+	for (size_t i = 0; i < w->nconst; i++)     /* small pools: reuse */
+		if (w->konst[i * 32] == v)
+			return (XOpd){ XK_CONST, 0, 0, (uint32_t)i };
+	w->konst = vec_grow(w->konst, &w->capk, (w->nconst + 1) * 32, sizeof *w->konst);
+	for (int l = 0; l < 32; l++)
+		w->konst[w->nconst * 32 + l] = v;
+	return (XOpd){ XK_CONST, 0, 0, (uint32_t)w->nconst++ };
+}
+
+static XOpd temp_slot(Lw *w) { return (XOpd){ XK_REG, 0, 8, w->nslots++ }; }
+
+static uint32_t sreg_slot(Lw *w, unsigned sreg, unsigned comp)
+{
+	Prog *p = w->p;
+	for (uint32_t i = 0; i < p->nsregs; i++)
+		if (p->sregs[i].sreg == sreg && p->sregs[i].comp == comp)
+			return i;
+	p->sregs = xrealloc(p->sregs, (p->nsregs + 1) * sizeof *p->sregs);
+	p->sregs[p->nsregs] = (XSreg){ (uint16_t)sreg, (uint8_t)comp };
+	return p->nsregs++;
+}
+
+/* The value of an integer or float immediate as an operand of type ty. */
+static uint64_t imm_bits(const Opnd *o, unsigned ty)
+{
+	bool flt = ty < TY__COUNT && isa_type[ty].kind == TK_F;
+	if (o->kind == OK_INT) {
+		if (!flt)
+			return o->ival;
+		return o->ival;         /* an integer written for a float: its bits */
+	}
+	/* OK_FLOAT: 0f / 0d literals carry bits; decimal ones a double */
+	double v = o->fval;
+	if (o->fkind == 'f') {
+		uint32_t b = (uint32_t)o->ival;
+		if (ty == TY_f64) {
+			float f;
+			memcpy(&f, &b, 4);
+			v = f;
+		} else
+			return b;
+	} else if (o->fkind == 'd') {
+		if (ty == TY_f64)
+			return o->ival;
+		memcpy(&v, &o->ival, 8);
+	}
+	if (ty == TY_f64) {
+		uint64_t b;
+		memcpy(&b, &v, 8);
+		return b;
+	}
+	if (ty == TY_f16 || ty == TY_f16x2) {
+		uint64_t b;
+		memcpy(&b, &v, 8);
+		return f64_to_f16(b, FP_RN);
+	}
+	if (ty == TY_bf16 || ty == TY_bf16x2) {
+		float f = (float)v;
+		uint32_t b;
+		memcpy(&b, &f, 4);
+		return f32_to_bf16(b, FP_RN);
+	}
+	float f = (float)v;
+	uint32_t b;
+	memcpy(&b, &f, 4);
+	return b;
+}
+
+/* ---- variables ---------------------------------------------------------- */
+static Decl *opnd_decl(const Opnd *o) { return (Decl *)o->ref; }
+
+/* The address a name stands for in an initializer or as an operand:
+ * globals and the const bank by device address, shared by offset (or
+ * generic), functions by their window address. */
+static bool sym_addr(Lw *w, const void *ref, bool generic, uint64_t *out)
+{
+	uint64_t lv;
+	if (!pmap_get(&w->map, ref, &lv))
+		return false;
+	uint64_t v = LV_VAL(lv);
+	switch (LV_KIND(lv)) {
+	case LV_GLOBAL: *out = v; return true;
+	case LV_CONST: *out = generic ? w->p->const_base + v : v; return true;
+	case LV_SHARED: *out = generic ? MEM_SHARED_BASE + v : v; return true;
+	case LV_KPARAM: *out = generic ? MEM_PARAM_BASE + v : v; return true;
+	case LV_FUNC: *out = MEM_FUNC_BASE + v; return true;
+	}
+	return false;
+}
+
+static void put_le(uint8_t *p, uint64_t v, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* Writes initializer it for elements of type ty at dst; returns the
+ * number of elements written. */
+static uint64_t write_init(Lw *w, const Init *it, unsigned ty, uint8_t *dst, uint64_t max)
+{
+	unsigned eb = type_bytes(ty);
+	if (!max)
+		return 0;
+	switch (it->kind) {
+	case IN_LIST: {
+		uint64_t n = 0;
+		for (uint32_t i = 0; i < it->n && n < max; i++)
+			n += write_init(w, &it->items[i], ty, dst + n * eb, max - n);
+		return n;
+	}
+	case IN_INT:
+	case IN_FLOAT: {
+		Opnd o = { .kind = it->kind == IN_INT ? OK_INT : OK_FLOAT, .fkind = it->fkind,
+			   .ival = it->ival, .fval = it->fval };
+		uint64_t v = imm_bits(&o, ty);
+		if (it->kind == IN_FLOAT && isa_type[ty].kind != TK_F) {
+			v = (uint64_t)(int64_t)it->fval;
+		}
+		put_le(dst, v, eb);
+		return 1;
+	}
+	case IN_SYM:
+	case IN_MASK: {
+		const Init *s = it->kind == IN_MASK ? it->sub : it;
+		uint64_t v = s->ival;
+		if (s->kind == IN_SYM) {
+			const void *ref = NULL;
+			Str name = s->name;
+			for (uint32_t i = 0; i < w->m->ntop && !ref; i++) {
+				const Top *t = &w->m->top[i];
+				if (t->kind == TOP_DECL && str_same(t->decl->name, name))
+					ref = t->decl;
+				else if (t->kind == TOP_FUNC && !t->func->proto && str_same(t->func->name, name))
+					ref = t->func;
+			}
+			if (!ref || !sym_addr(w, ref, s->generic, &v)) {
+				lw_err(w, s->pos, "the address of '%.*s' cannot be taken here", (int)name.n,
+				       name.p);
+				return 1;
+			}
+			v += (uint64_t)s->off;
+		}
+		if (it->kind == IN_MASK) {      /* 0xFF00(x): the masked bytes, shifted down */
+			uint64_t mask = it->ival;
+			unsigned sh = mask ? (unsigned)__builtin_ctzll(mask) : 0;
+			v = (v & mask) >> sh;
+		}
+		put_le(dst, v, eb);
+		return 1;
+	}
+	case IN_FIELDS:
+		return 1;               /* opaque initializers: the surface issue */
+	}
+	return 1;
+}
+
+/* Places the module-scope variables.  Globals get an allocation each; the
+ * .const variables share one bank; .shared ones get CTA offsets. */
+static void place_vars(Lw *w)
+{
+	const Module *m = w->m;
+	uint64_t cbytes = 0, sbytes = 0, salign = 16;
+	for (uint32_t i = 0; i < m->ntop; i++) {
+		const Decl *d = m->top[i].kind == TOP_DECL ? m->top[i].decl : NULL;
+		if (!d || (d->linkage & L_EXTERN && d->space != SP_SHARED))
+			continue;
+		uint64_t a = decl_align(d);
+		if (d->space == SP_CONST) {
+			cbytes = align_up(cbytes, a);
+			pmap_put(&w->map, d, LV(LV_CONST, cbytes));
+			cbytes += decl_bytes(d);
+		} else if (d->space == SP_SHARED && !(d->linkage & L_EXTERN)) {
+			sbytes = align_up(sbytes, a);
+			pmap_put(&w->map, d, LV(LV_SHARED, sbytes));
+			sbytes += decl_bytes(d);
+			if (a > salign)
+				salign = a;
+		}
+	}
+	/* functions' static .shared variables join the module's */
+	for (uint32_t i = 0; i < m->ntop; i++) {
+		const Func *f = m->top[i].kind == TOP_FUNC ? m->top[i].func : NULL;
+		for (uint32_t k = 0; f && k < f->nbody; k++) {
+			const Decl *d = f->body[k].kind == ST_DECL ? f->body[k].decl : NULL;
+			if (d && d->space == SP_SHARED && !(d->linkage & L_EXTERN)) {
+				uint64_t a = decl_align(d);
+				sbytes = align_up(sbytes, a);
+				pmap_put(&w->map, d, LV(LV_SHARED, sbytes));
+				sbytes += decl_bytes(d);
+				if (a > salign)
+					salign = a;
+			}
+		}
+	}
+	/* .extern .shared arrays: the dynamic shared memory, after the static */
+	sbytes = align_up(sbytes, salign);
+	for (uint32_t i = 0; i < m->ntop; i++) {
+		const Func *f = m->top[i].kind == TOP_FUNC ? m->top[i].func : NULL;
+		const Decl *d = m->top[i].kind == TOP_DECL ? m->top[i].decl : NULL;
+		if (d && d->space == SP_SHARED && d->linkage & L_EXTERN)
+			pmap_put(&w->map, d, LV(LV_SHARED, sbytes));
+		for (uint32_t k = 0; f && k < f->nbody; k++) {
+			d = f->body[k].kind == ST_DECL ? f->body[k].decl : NULL;
+			if (d && d->space == SP_SHARED && d->linkage & L_EXTERN)
+				pmap_put(&w->map, d, LV(LV_SHARED, sbytes));
+		}
+	}
+	w->p->shared_bytes = (uint32_t)sbytes;
+	w->p->shared_align = (uint32_t)salign;
+	if (cbytes && !mem_alloc(w->mem, cbytes, ALLOC_CONST, &w->p->const_base)) {
+		lw_err(w, (Pos){ 0, 0 }, "out of memory for the .const bank (%llu bytes)",
+		       (unsigned long long)cbytes);
+		return;
+	}
+	w->p->const_bytes = cbytes;
+	for (uint32_t i = 0; i < m->ntop; i++) {
+		const Decl *d = m->top[i].kind == TOP_DECL ? m->top[i].decl : NULL;
+		if (!d || d->space != SP_GLOBAL || d->linkage & L_EXTERN)
+			continue;
+		uint64_t addr, n = decl_bytes(d);
+		if (!mem_alloc(w->mem, n, ALLOC_GLOBAL, &addr)) {
+			lw_err(w, d->pos, "out of memory for '%.*s' (%llu bytes)", (int)d->name.n,
+			       d->name.p, (unsigned long long)n);
+			return;
+		}
+		pmap_put(&w->map, d, LV(LV_GLOBAL, addr));
+	}
+	/* functions by index, for addresses in initializers and mov */
+	uint32_t nf = 0;
+	for (uint32_t i = 0; i < m->ntop; i++)
+		if (m->top[i].kind == TOP_FUNC && !m->top[i].func->proto)
+			pmap_put(&w->map, m->top[i].func, LV(LV_FUNC, nf++));
+	/* the variables the host can look up, and their initializers */
+	for (uint32_t i = 0; i < m->ntop; i++) {
+		const Decl *d = m->top[i].kind == TOP_DECL ? m->top[i].decl : NULL;
+		uint64_t lv;
+		if (!d || !pmap_get(&w->map, d, &lv) || (d->space != SP_GLOBAL && d->space != SP_CONST))
+			continue;
+		uint64_t n = decl_bytes(d);
+		XVar v = { d, sdup(w, d->name), d->space == SP_GLOBAL ? XS_GLOBAL : XS_CONST,
+			   d->space == SP_GLOBAL ? LV_VAL(lv) : w->p->const_base + LV_VAL(lv), n };
+		w->p->vars = xrealloc(w->p->vars, (w->p->nvars + 1) * sizeof *w->p->vars);
+		w->p->vars[w->p->nvars++] = v;
+		if (d->has_init && d->init && d->type < TY__COUNT) {
+			uint8_t *host = mem_host(w->mem, v.addr, n);
+			unsigned eb = type_bytes(d->type);
+			if (host && eb)
+				write_init(w, d->init, d->type, host, n / eb);
+		}
+	}
+}
+
+/* ---- functions: frames and parameters ----------------------------------- */
+static uint32_t frame_alloc(Lw *w, const Decl *d)
+{
+	uint64_t a = decl_align(d);
+	w->frame = (uint32_t)align_up(w->frame, a);
+	uint32_t off = w->frame;
+	w->frame += (uint32_t)decl_bytes(d);
+	return off;
+}
+
+/* Registers: a slot per scalar (per component for vectors; per member of
+ * a %r<N> range), or a predicate index. */
+static void declare_reg(Lw *w, const Decl *d)
+{
+	uint32_t n = d->range >= 0 ? (uint32_t)d->range : 1;
+	if (d->vec)
+		n *= d->vec;
+	if (type_bytes(d->type) == 16)  /* .b128: two slots, low then high */
+		n *= 2;
+	if (d->type == TY_pred) {
+		pmap_put(&w->map, d, LV(LV_PRED, w->npreds));
+		w->npreds += n;
+	} else {
+		pmap_put(&w->map, d, LV(LV_SLOT, w->nslots));
+		w->nslots += n;
+	}
+}
+
+static void declare_var(Lw *w, const Decl *d)
+{
+	switch (d->space) {
+	case SP_REG:
+		declare_reg(w, d);
+		break;
+	case SP_LOCAL:
+	case SP_PARAM:
+		pmap_put(&w->map, d, LV(LV_FRAME, frame_alloc(w, d)));
+		break;
+	default:
+		break;          /* shared placed with the module; others not in bodies */
+	}
+}
+
+static XParam lower_formal(Lw *w, const Decl *d)
+{
+	XParam x = { 0 };
+	if (d->space == SP_REG) {
+		declare_reg(w, d);
+		uint64_t lv = 0;
+		pmap_get(&w->map, d, &lv);
+		x.is_reg = 1;
+		x.slot = (uint32_t)LV_VAL(lv);
+		x.bytes = type_bytes(d->type);
+	} else {
+		x.off = frame_alloc(w, d);
+		x.bytes = (uint32_t)decl_bytes(d);
+		pmap_put(&w->map, d, LV(LV_FRAME, x.off));
+	}
+	return x;
+}
+
+/* ---- operands ----------------------------------------------------------- */
+static XOpd reg_opnd(Lw *w, const Opnd *o)
+{
+	const Decl *d = opnd_decl(o);
+	uint64_t lv;
+	if (!pmap_get(&w->map, d, &lv)) {
+		lw_err(w, o->pos, "register '%.*s' has no storage", (int)o->name.n, o->name.p);
+		return (XOpd){ XK_NONE, 0, 0, 0 };
+	}
+	uint32_t idx = (uint32_t)LV_VAL(lv);
+	uint32_t wide = type_bytes(d->type) == 16 ? 2 : 1;
+	uint32_t per = (d->vec ? d->vec : 1) * wide;
+	if (o->regidx >= 0)
+		idx += (uint32_t)o->regidx * per;
+	if (o->comp)
+		idx += (o->comp - 1u) * wide;
+	if (LV_KIND(lv) == LV_PRED)
+		return (XOpd){ XK_PRED, o->neg, 0, idx };
+	return (XOpd){ XK_REG, 0, (uint8_t)type_bytes(d->type), idx };
+}
+
+static void emit(Lw *w, XIns x);
+
+/* A source or destination operand (not memory) of type ty. */
+static XOpd opnd(Lw *w, const Instr *in, const Opnd *o, unsigned ty)
+{
+	switch (o->kind) {
+	case OK_SINK:
+		return (XOpd){ XK_NONE, 0, 0, 0 };
+	case OK_INT:
+	case OK_FLOAT:
+		return konst(w, imm_bits(o, ty));
+	case OK_SYM:
+		break;
+	default:
+		lw_err(w, o->pos, "this operand form is not executable yet");
+		return (XOpd){ XK_NONE, 0, 0, 0 };
+	}
+	switch (o->res) {
+	case R_REG:
+		return reg_opnd(w, o);
+	case R_SREG: {
+		const IsaSreg *sr = o->ref;
+		unsigned s = (unsigned)(sr - isa_sreg);
+		int dyn = s == SREG_clock ? X_SR_CLOCK : s == SREG_clock64 ? X_SR_CLOCK64
+			  : s == SREG_clock_hi ? X_SR_CLOCK64 : s == SREG_globaltimer ? X_SR_GTIMER
+			  : s == SREG_globaltimer_lo ? X_SR_GTIMER_LO
+			  : s == SREG_globaltimer_hi ? X_SR_GTIMER_HI : -1;
+		if (dyn >= 0) {         /* read when executed, into a temporary */
+			XOpd t = temp_slot(w);
+			XOpd *ops = arena_alloc(&w->p->arena, sizeof *ops);
+			ops[0] = t;
+			emit(w, (XIns){ .op = XOP_RDSREG, .sub = (uint16_t)dyn, .n = 1, .o = ops,
+					.guard = -1, .src = in, .line = in->pos.line,
+					.sub2 = s == SREG_clock_hi });
+			return t;
+		}
+		if (s == SREG_is_explicit_cluster)
+			return (XOpd){ XK_CONST, 0, 0, konst(w, 0).idx };
+		return (XOpd){ XK_SREG, 0, 4, sreg_slot(w, s, o->comp) };
+	}
+	case R_VAR:
+	case R_PARAM:
+	case R_FUNC: {
+		uint64_t lv, a;
+		if (pmap_get(&w->map, o->ref, &lv) && LV_KIND(lv) == LV_FRAME) {
+			/* the local address of a frame variable depends on the call depth */
+			XOpd t = temp_slot(w);
+			XOpd *ops = arena_alloc(&w->p->arena, sizeof *ops);
+			ops[0] = t;
+			emit(w, (XIns){ .op = XOP_FRAMEADDR, .n = 1, .o = ops, .imm = (int64_t)(LV_VAL(lv) + (uint64_t)o->off),
+					.guard = -1, .src = in, .line = in->pos.line });
+			return t;
+		}
+		if (!sym_addr(w, o->ref, false, &a)) {
+			lw_err(w, o->pos, "'%.*s' has no address ptxvm can use yet", (int)o->name.n, o->name.p);
+			return (XOpd){ XK_NONE, 0, 0, 0 };
+		}
+		return konst(w, a + (uint64_t)o->off);
+	}
+	default:
+		lw_err(w, o->pos, "operand '%.*s' is not executable yet", (int)o->name.n, o->name.p);
+		return (XOpd){ XK_NONE, 0, 0, 0 };
+	}
+}
+
+/* A memory operand: its base register (or none) and offset; the space may
+ * be refined (a frame variable, a kernel parameter). */
+static XOpd mem_opnd(Lw *w, const Opnd *o, uint8_t *sp, int64_t *imm)
+{
+	const Opnd *b = o->n ? &o->elems[0] : NULL;
+	*imm = o->off;
+	if (!b)
+		return (XOpd){ XK_NONE, 0, 0, 0 };
+	if (b->kind == OK_INT) {
+		*imm += (int64_t)b->ival;
+		return (XOpd){ XK_NONE, 0, 0, 0 };
+	}
+	if (b->kind != OK_SYM) {
+		lw_err(w, o->pos, "this address form is not executable yet");
+		return (XOpd){ XK_NONE, 0, 0, 0 };
+	}
+	*imm += b->off;
+	if (b->res == R_REG) {
+		if (*sp == XS_FRAME)            /* ld.param [%rd] in a function: a local address */
+			*sp = XS_LOCAL;
+		return reg_opnd(w, b);
+	}
+	uint64_t lv;
+	if (!pmap_get(&w->map, b->ref, &lv)) {
+		lw_err(w, b->pos, "'%.*s' has no storage ptxvm can use yet", (int)b->name.n, b->name.p);
+		return (XOpd){ XK_NONE, 0, 0, 0 };
+	}
+	uint64_t v = LV_VAL(lv);
+	unsigned k = LV_KIND(lv);
+	uint8_t want = k == LV_FRAME ? XS_FRAME : k == LV_KPARAM ? XS_KPARAM : k == LV_SHARED ? XS_SHARED
+		       : k == LV_CONST ? XS_CONST : XS_GLOBAL;
+	if (*sp == XS_GENERIC) {
+		if (k == LV_FRAME) {
+			*sp = XS_FRAME;
+		} else {
+			uint64_t a = 0;
+			sym_addr(w, b->ref, true, &a);
+			v = a;
+		}
+	} else if (*sp == XS_LOCAL && k == LV_FRAME) {
+		*sp = XS_FRAME;
+	} else if (*sp != want && !(*sp == XS_FRAME && want == XS_FRAME) &&
+		   !(*sp == XS_KPARAM && want == XS_KPARAM)) {
+		*sp = want;
+	}
+	*imm += (int64_t)v;
+	return (XOpd){ XK_NONE, 0, 0, 0 };
+}
+
+/* ---- instructions ------------------------------------------------------- */
+static void emit(Lw *w, XIns x)
+{
+	w->code = vec_grow(w->code, &w->capcode, w->ncode + 1, sizeof *w->code);
+	w->patch = xrealloc(w->patch, w->capcode * sizeof *w->patch);
+	w->patch[w->ncode] = NULL;
+	w->code[w->ncode++] = x;
+}
+
+static bool has(const Instr *in, unsigned mod)
+{
+	for (unsigned i = 0; i < in->nmods; i++)
+		if (in->mods[i] == mod)
+			return true;
+	return false;
+}
+
+/* The first modifier of in that is one of the list (terminated by MOD_NONE). */
+static uint16_t pick(const Instr *in, const uint16_t *list)
+{
+	for (unsigned i = 0; i < in->nmods; i++)
+		for (const uint16_t *l = list; *l != MOD_NONE; l++)
+			if (in->mods[i] == *l)
+				return *l;
+	return MOD_NONE;
+}
+
+static const uint16_t sel_cmp[] = { MOD_eq, MOD_ne, MOD_lt, MOD_le, MOD_gt, MOD_ge, MOD_lo, MOD_ls,
+				    MOD_hi, MOD_hs, MOD_equ, MOD_neu, MOD_ltu, MOD_leu, MOD_gtu,
+				    MOD_geu, MOD_num, MOD_nan, MOD_NONE };
+static const uint16_t sel_bool[] = { MOD_and, MOD_or, MOD_xor, MOD_NONE };
+static const uint16_t sel_hilo[] = { MOD_hi, MOD_lo, MOD_wide, MOD_NONE };
+static const uint16_t sel_mode[] = { MOD_up, MOD_down, MOD_bfly, MOD_idx, MOD_all, MOD_any, MOD_uni,
+				     MOD_ballot, MOD_l, MOD_r, MOD_NONE };
+static const uint16_t sel_atom[] = { MOD_and, MOD_or, MOD_xor, MOD_cas, MOD_exch, MOD_add, MOD_inc,
+				     MOD_dec, MOD_min, MOD_max, MOD_popc, MOD_NONE };
+static const uint16_t sel_space[] = { MOD_global, MOD_shared, MOD_shared_cta, MOD_shared_cluster,
+				      MOD_local, MOD_const, MOD_param, MOD_NONE };
+static const uint16_t sel_bar[] = { MOD_sync, MOD_arrive, MOD_red, MOD_wait, MOD_NONE };
+static const uint16_t sel_testp[] = { MOD_finite, MOD_infinite, MOD_number, MOD_notanumber,
+				      MOD_normal, MOD_subnormal, MOD_NONE };
+static const uint16_t sel_prmt[] = { MOD_f4e, MOD_b4e, MOD_rc8, MOD_ecl, MOD_ecr, MOD_rc16, MOD_NONE };
+static const uint16_t sel_clamp[] = { MOD_clamp, MOD_wrap, MOD_shiftamt, MOD_NONE };
+
+static uint8_t space_of(uint16_t m)
+{
+	switch (m) {
+	case MOD_global: return XS_GLOBAL;
+	case MOD_shared: case MOD_shared_cta: case MOD_shared_cluster: return XS_SHARED;
+	case MOD_local: return XS_LOCAL;
+	case MOD_const: return XS_CONST;
+	case MOD_param: return XS_KPARAM;
+	}
+	return XS_GENERIC;
+}
+
+/* Operands are kept in PTX order with vectors flattened; a memory operand
+ * contributes its base register (XK_NONE for an absolute address) and its
+ * offset goes to imm (the second memory operand's to target). */
+typedef struct OpList {
+	XOpd v[64];
+	unsigned n;
+} OpList;
+
+static void add(OpList *l, XOpd o)
+{
+	if (l->n < NELEM(l->v))
+		l->v[l->n++] = o;
+}
+
+/* The type an operand position reads, from the form. */
+static unsigned opnd_type(const IsaForm *f, unsigned i, const uint8_t *tys)
+{
+	if (!f || i >= f->nopnd)
+		return tys[0];
+	const IsaOpnd *s = &f->opnd[i];
+	if (s->slot >= 0)
+		return tys[s->slot];
+	if (s->slot == -1)
+		return s->type;
+	return tys[0];
+}
+
+static void lower_instr(Lw *w, const Stmt *st)
+{
+	const Instr *in = st->in;
+	const IsaForm *f = in->form != 0xffff ? &isa_form[in->form] : NULL;
+	XIns x = { .op = in->opc, .guard = -1, .src = in, .line = in->pos.line, .vec = 1,
+		   .sub = MOD_NONE, .sub2 = MOD_NONE };
+	uint8_t tys[4] = { TY__COUNT, TY__COUNT, TY__COUNT, TY__COUNT };
+	unsigned nty = 0;
+	for (unsigned i = 0; i < in->nmods; i++) {
+		unsigned m = in->mods[i];
+		if (isa_mod_is_type(m) && nty < 4)
+			tys[nty++] = (uint8_t)m;
+		switch (m) {
+		case MOD_rn: x.rnd = FP_RN; break;
+		case MOD_rz: x.rnd = FP_RZ; break;
+		case MOD_rm: x.rnd = FP_RM; break;
+		case MOD_rp: x.rnd = FP_RP; break;
+		case MOD_rni: x.rnd = FP_RN; x.irnd = 1; break;
+		case MOD_rzi: x.rnd = FP_RZ; x.irnd = 1; break;
+		case MOD_rmi: x.rnd = FP_RM; x.irnd = 1; break;
+		case MOD_rpi: x.rnd = FP_RP; x.irnd = 1; break;
+		case MOD_ftz: x.flags |= XF_FTZ; break;
+		case MOD_sat: x.flags |= XF_SAT; break;
+		case MOD_cc: x.flags |= XF_CC; break;
+		case MOD_NaN: x.flags |= XF_NAN; break;
+		case MOD_uni: x.flags |= XF_UNI; break;
+		case MOD_approx: x.flags |= XF_APPROX; break;
+		case MOD_full: x.flags |= XF_FULL; break;
+		case MOD_relu: x.flags |= XF_RELU; break;
+		case MOD_xorsign: x.flags |= XF_XORSIGN; break;
+		case MOD_v2: x.vec = 2; break;
+		case MOD_v4: x.vec = 4; break;
+		case MOD_v8: x.vec = 8; break;
+		}
+	}
+	x.ty = tys[0];
+	x.ty2 = tys[1];
+	if (in->guard) {
+		XOpd g = reg_opnd(w, in->guard);
+		x.guard = (int32_t)g.idx;
+		x.gneg = in->guard->neg;
+	}
+	switch (in->opc) {
+	case OPC_setp: case OPC_set:
+		x.sub = pick(in, sel_cmp);
+		x.sub2 = pick(in, sel_bool);
+		break;
+	case OPC_mul: case OPC_mad: case OPC_mul24: case OPC_mad24: case OPC_madc: case OPC_dp2a:
+		x.sub = pick(in, sel_hilo);
+		break;
+	case OPC_shfl: case OPC_vote: case OPC_shf: case OPC_match:
+		x.sub = pick(in, sel_mode);
+		x.sub2 = pick(in, sel_clamp);
+		break;
+	case OPC_atom: case OPC_red: case OPC_redux:
+		x.sub = pick(in, sel_atom);
+		break;
+	case OPC_bar: case OPC_barrier:
+		x.sub = pick(in, sel_bar);
+		x.sub2 = pick(in, sel_atom);
+		if (has(in, MOD_cluster))       /* clusters of one CTA */
+			x.sub = has(in, MOD_arrive) ? MOD_cluster : MOD_NONE;
+		if (has(in, MOD_warp))
+			x.sub = MOD_warp;
+		break;
+	case OPC_testp:
+		x.sub = pick(in, sel_testp);
+		break;
+	case OPC_prmt:
+		x.sub = pick(in, sel_prmt);
+		break;
+	case OPC_bfind:
+		x.sub = pick(in, sel_clamp);
+		break;
+	case OPC_cvta:
+		x.sub = has(in, MOD_to);
+		break;
+	case OPC_vabsdiff4: case OPC_vadd4: case OPC_vsub4: case OPC_vmin4: case OPC_vmax4:
+	case OPC_vavrg4: case OPC_vabsdiff2: case OPC_vadd2: case OPC_vsub2: case OPC_vmin2:
+	case OPC_vmax2: case OPC_vavrg2:
+		x.sub = has(in, MOD_add);
+		x.ty2 = tys[1];
+		break;
+	case OPC_mbarrier: case OPC_cp:
+		x.sub = pick(in, (const uint16_t[]){ MOD_init, MOD_inval, MOD_arrive, MOD_arrive_drop,
+			MOD_expect_tx, MOD_complete_tx, MOD_test_wait, MOD_try_wait, MOD_pending_count,
+			MOD_commit_group, MOD_wait_group, MOD_wait_all, MOD_async, MOD_NONE });
+		x.sub2 = has(in, MOD_parity) ? MOD_parity : has(in, MOD_mbarrier) ? MOD_mbarrier : MOD_NONE;
+		if (x.sub == MOD_async && x.sub2 == MOD_mbarrier)
+			x.sub = MOD_arrive;
+		break;
+	}
+	uint16_t spm = pick(in, sel_space);
+	x.sp = space_of(spm);
+	if (in->opc == OPC_cvta || in->opc == OPC_isspacep)
+		x.sub2 = x.sp;
+	if (x.sp == XS_KPARAM && !w->f->entry)
+		x.sp = XS_FRAME;
+
+	/* operands */
+	OpList l = { .n = 0 };
+	unsigned nmem = 0;
+	for (unsigned i = 0; i < in->nopnd; i++) {
+		const Opnd *o = &in->opnd[i];
+		unsigned ty = opnd_type(f, i, tys);
+		if (in->opc == OPC_call || (f && f->anyopnds))
+			ty = TY_b64;
+		switch (o->kind) {
+		case OK_MEM: {
+			int64_t imm;
+			uint8_t sp = x.sp ? x.sp : XS_GENERIC;
+			add(&l, mem_opnd(w, o, &sp, &imm));
+			if (nmem++ == 0) {
+				x.imm = imm;
+				x.sp = sp;
+			} else {
+				x.target = (uint32_t)imm;
+				x.sub2 = sp;
+			}
+			break;
+		}
+		case OK_VEC:
+			for (uint32_t k = 0; k < o->n; k++)
+				add(&l, opnd(w, in, &o->elems[k], ty));
+			if (in->opc == OPC_mov)
+				x.vec = (uint8_t)o->n, x.sub2 = (uint16_t)(i == 0 ? 2 : 1);
+			else if (!f || !f->vecmods)
+				x.vec = (uint8_t)o->n;
+			break;
+		case OK_PIPE:
+			add(&l, opnd(w, in, &o->elems[0], ty));
+			add(&l, o->n > 1 ? opnd(w, in, &o->elems[1], ty) : (XOpd){ XK_NONE, 0, 0, 0 });
+			break;
+		case OK_LIST:
+			/* call (rets), f, (args): counts go to sub / sub2 */
+			if (i == 0)
+				x.sub = (uint16_t)o->n;
+			else
+				x.sub2 = (uint16_t)o->n;
+			for (uint32_t k = 0; k < o->n; k++)
+				add(&l, opnd(w, in, &o->elems[k], TY_b64));
+			break;
+		case OK_SYM:
+			if (o->res == R_LABEL) {
+				const Stmt *ls = o->ref;
+				if (in->opc == OPC_brx && ls->kind == ST_TARGETS) {
+					x.target = (uint32_t)w->ntargets;
+					x.imm = ls->nlist;
+					for (uint32_t k = 0; k < ls->nlist; k++) {
+						w->targets = vec_grow(w->targets, &w->captargets, w->ntargets + 1,
+								      sizeof *w->targets);
+						/* statement index now, instruction index after the body */
+						w->targets[w->ntargets++] =
+							(uint32_t)((const Stmt *)ls->list[k].ref - w->f->body);
+					}
+				} else if (in->opc == OPC_bra) {
+					w->patch[w->ncode] = ls;        /* resolved after the body */
+				}
+				/* .callprototype / .calltargets of an indirect call: nothing to keep */
+				break;
+			}
+			if (o->res == R_FUNC && in->opc == OPC_call) {
+				uint64_t lv = 0;
+				pmap_get(&w->map, o->ref, &lv);
+				x.target = (uint32_t)LV_VAL(lv);
+				x.irnd = 1;     /* direct */
+				break;
+			}
+			add(&l, opnd(w, in, o, ty));
+			break;
+		default:
+			add(&l, opnd(w, in, o, ty));
+			break;
+		}
+	}
+	if (in->opc == OPC_bra)
+		w->patch[w->ncode] = w->patch[w->ncode];        /* set above */
+	x.n = (uint8_t)l.n;
+	x.o = arena_alloc(&w->p->arena, (l.n ? l.n : 1) * sizeof *x.o);
+	memcpy(x.o, l.v, l.n * sizeof *x.o);
+	/* a bra label was recorded against the index this instruction gets */
+	const Stmt *pl = in->opc == OPC_bra ? w->patch[w->ncode] : NULL;
+	emit(w, x);
+	w->patch[w->ncode - 1] = pl;
+}
+
+/* ---- reconvergence: immediate post-dominators --------------------------- */
+/* Successors of instruction i (n = the exit). */
+static unsigned succs(const XFunc *f, uint32_t i, uint32_t *out)
+{
+	const XIns *x = &f->code[i];
+	uint32_t n = f->ncode;
+	unsigned k = 0;
+	switch (x->op) {
+	case OPC_bra:
+		out[k++] = x->target;
+		if (x->guard >= 0)
+			out[k++] = i + 1;
+		return k;
+	case OPC_brx:
+		for (int64_t t = 0; t < x->imm && k < 62; t++)
+			out[k++] = f->targets[x->target + t];
+		return k;
+	case OPC_ret: case OPC_exit: case OPC_trap:
+		out[k++] = n;
+		if (x->guard >= 0)
+			out[k++] = i + 1;
+		return k;
+	default:
+		out[k++] = i + 1;
+		return k;
+	}
+}
+
+static void compute_rpc(XFunc *f)
+{
+	uint32_t n = f->ncode, N = n + 1;
+	uint32_t *cnt = xcalloc(N + 1, sizeof *cnt), *pred, *po = xmalloc(N * sizeof *po);
+	uint32_t *num = xmalloc(N * sizeof *num), *ip = xmalloc(N * sizeof *ip);
+	uint32_t s[64];
+	/* predecessor lists, counted then filled */
+	for (uint32_t i = 0; i < n; i++) {
+		unsigned k = succs(f, i, s);
+		for (unsigned j = 0; j < k; j++)
+			cnt[(s[j] > n ? n : s[j]) + 1]++;
+	}
+	for (uint32_t i = 0; i < N; i++)
+		cnt[i + 1] += cnt[i];
+	pred = xmalloc((cnt[N] + 1) * sizeof *pred);
+	uint32_t *fill = xmalloc(N * sizeof *fill);
+	memcpy(fill, cnt, N * sizeof *fill);
+	for (uint32_t i = 0; i < n; i++) {
+		unsigned k = succs(f, i, s);
+		for (unsigned j = 0; j < k; j++)
+			pred[fill[s[j] > n ? n : s[j]]++] = i;
+	}
+	/* postorder of the reverse graph from the exit, iteratively */
+	uint32_t *stk = xmalloc(N * sizeof *stk), *it = xcalloc(N, sizeof *it), sp = 0, np = 0;
+	for (uint32_t i = 0; i < N; i++)
+		num[i] = UINT32_MAX;
+	uint8_t *seen = xcalloc(N, 1);
+	stk[sp++] = n;
+	seen[n] = 1;
+	while (sp) {
+		uint32_t v = stk[sp - 1];
+		if (cnt[v] + it[v] < cnt[v + 1]) {
+			uint32_t u = pred[cnt[v] + it[v]++];
+			if (!seen[u]) {
+				seen[u] = 1;
+				stk[sp++] = u;
+			}
+		} else {
+			num[v] = np;
+			po[np++] = v;
+			sp--;
+		}
+	}
+	/* Cooper-Harvey-Kennedy on the reverse graph */
+	for (uint32_t i = 0; i < N; i++)
+		ip[i] = UINT32_MAX;
+	ip[n] = n;
+	for (bool changed = true; changed;) {
+		changed = false;
+		for (uint32_t k = np - 1; k-- > 0;) {           /* reverse postorder, skip exit */
+			uint32_t b = po[k], nd = UINT32_MAX;
+			unsigned c = succs(f, b, s);
+			for (unsigned j = 0; j < c; j++) {
+				uint32_t q = s[j] > n ? n : s[j];
+				if (ip[q] == UINT32_MAX)
+					continue;
+				if (nd == UINT32_MAX) {
+					nd = q;
+					continue;
+				}
+				uint32_t a = q, bb = nd;
+				while (a != bb) {
+					while (num[a] < num[bb])
+						a = ip[a];
+					while (num[bb] < num[a])
+						bb = ip[bb];
+				}
+				nd = a;
+			}
+			if (nd != UINT32_MAX && ip[b] != nd) {
+				ip[b] = nd;
+				changed = true;
+			}
+		}
+	}
+	f->rpc = xmalloc(N * sizeof *f->rpc);
+	for (uint32_t i = 0; i < N; i++)
+		f->rpc[i] = ip[i] == UINT32_MAX ? n : ip[i];    /* no way out: the exit */
+	free(cnt); free(pred); free(po); free(num); free(ip); free(fill); free(stk); free(it);
+	free(seen);
+}
+
+/* ---- functions ---------------------------------------------------------- */
+static void lower_func(Lw *w, XFunc *xf, const Func *f)
+{
+	w->xf = xf;
+	w->f = f;
+	w->ncode = w->nconst = 0;
+	w->nslots = w->npreds = w->frame = 0;
+	w->ntargets = 0;
+	xf->name = sdup(w, f->name);
+	xf->ast = f;
+	xf->entry = f->entry;
+	if (f->entry) {
+		uint32_t off = 0;
+		xf->kparams = arena_alloc(&w->p->arena, (f->nparams + 1) * sizeof *xf->kparams);
+		for (uint32_t i = 0; i < f->nparams; i++) {
+			const Decl *d = &f->params[i];
+			uint32_t a = decl_align(d), n = (uint32_t)decl_bytes(d);
+			off = (uint32_t)align_up(off, a);
+			pmap_put(&w->map, d, LV(LV_KPARAM, off));
+			const char *tn = d->type < TY__ALL ? isa_type[d->type].name : "?";
+			xf->kparams[i] = (XKParam){ sdup(w, d->name), tn, off, n, a, d->ptr };
+			off += n;
+		}
+		xf->nparams = f->nparams;
+		xf->param_bytes = off;
+	} else {
+		xf->rets = arena_alloc(&w->p->arena, (f->nrets + 1) * sizeof *xf->rets);
+		xf->params = arena_alloc(&w->p->arena, (f->nparams + 1) * sizeof *xf->params);
+		for (uint32_t i = 0; i < f->nrets; i++)
+			xf->rets[i] = lower_formal(w, &f->rets[i]);
+		for (uint32_t i = 0; i < f->nparams; i++)
+			xf->params[i] = lower_formal(w, &f->params[i]);
+		xf->nrets = f->nrets;
+		xf->nparams = f->nparams;
+	}
+	if (!f->has_body)
+		return;
+	w->stmt_pc = xrealloc(w->stmt_pc, (f->nbody + 1) * sizeof *w->stmt_pc);
+	for (uint32_t i = 0; i < f->nbody; i++)
+		if (f->body[i].kind == ST_DECL)
+			declare_var(w, f->body[i].decl);
+	for (uint32_t i = 0; i < f->nbody && !w->err; i++) {
+		const Stmt *s = &f->body[i];
+		w->stmt_pc[i] = (uint32_t)w->ncode;
+		if (s->kind == ST_INSTR)
+			lower_instr(w, s);
+	}
+	w->stmt_pc[f->nbody] = (uint32_t)w->ncode;
+	if (w->err)
+		return;
+	for (size_t i = 0; i < w->ncode; i++)
+		if (w->patch[i])
+			w->code[i].target = w->stmt_pc[w->patch[i] - f->body];
+	for (size_t i = 0; i < w->ntargets; i++)
+		w->targets[i] = w->stmt_pc[w->targets[i]];
+	xf->ncode = (uint32_t)w->ncode;
+	xf->code = arena_alloc(&w->p->arena, (w->ncode + 1) * sizeof *xf->code);
+	memcpy(xf->code, w->code, w->ncode * sizeof *xf->code);
+	xf->nconst = (uint32_t)w->nconst;
+	xf->konst = xmalloc((w->nconst + 1) * 32 * sizeof *xf->konst);
+	memcpy(xf->konst, w->konst, w->nconst * 32 * sizeof *xf->konst);
+	xf->targets = arena_alloc(&w->p->arena, (w->ntargets + 1) * sizeof *xf->targets);
+	memcpy(xf->targets, w->targets, w->ntargets * sizeof *xf->targets);
+	xf->ntargets = (uint32_t)w->ntargets;
+	xf->nslots = w->nslots;
+	xf->npreds = w->npreds;
+	xf->frame_bytes = (uint32_t)align_up(w->frame, 16);
+	compute_rpc(xf);
+	xf->lowered = 1;
+}
+
+Prog *prog_lower(const Module *m, DevMem *mem, char **err)
+{
+	isa_init();
+	Lw w = { .m = m, .mem = mem };
+	Prog *p = xcalloc(1, sizeof *p);
+	w.p = p;
+	p->file = m->filename;
+	place_vars(&w);
+	for (uint32_t i = 0; i < m->ntop; i++)
+		if (m->top[i].kind == TOP_FUNC && !m->top[i].func->proto)
+			p->nfn++;
+	p->fn = xcalloc(p->nfn + 1, sizeof *p->fn);
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < m->ntop && !w.err; i++)
+		if (m->top[i].kind == TOP_FUNC && !m->top[i].func->proto)
+			lower_func(&w, &p->fn[k++], m->top[i].func);
+	free(w.code);
+	free(w.konst);
+	free(w.stmt_pc);
+	free(w.patch);
+	free(w.targets);
+	pmap_free(&w.map);
+	if (w.err) {
+		*err = w.err;
+		prog_free(p, mem);
+		return NULL;
+	}
+	return p;
+}
+
+void prog_free(Prog *p, DevMem *mem)
+{
+	if (!p)
+		return;
+	for (uint32_t i = 0; i < p->nvars; i++)
+		if (p->vars[i].sp == XS_GLOBAL)
+			mem_free(mem, p->vars[i].addr);
+	if (p->const_bytes)
+		mem_free(mem, p->const_base);
+	for (uint32_t i = 0; i < p->nfn; i++) {
+		free(p->fn[i].konst);
+		free(p->fn[i].rpc);
+	}
+	free(p->fn);
+	free(p->sregs);
+	free(p->vars);
+	arena_free(&p->arena);
+	free(p);
+}
+
+int prog_find(const Prog *p, const char *name)
+{
+	for (uint32_t i = 0; i < p->nfn; i++)
+		if (!strcmp(p->fn[i].name, name))
+			return (int)i;
+	return -1;
+}

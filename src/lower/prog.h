@@ -1,0 +1,159 @@
+/* prog.h: a checked module lowered for execution.
+ *
+ * Lowering numbers every register of a function, resolves labels to
+ * instruction indices and functions to indices, decodes immediates into
+ * read-only constant slots, places variables (global and .const at device
+ * addresses, .shared at CTA offsets, .local and call parameters in the
+ * thread's frame), and computes each branch's reconvergence point.  The
+ * executor reads only this; it never looks at text or names.
+ *
+ * Values live in slots of 32 lanes x 64 bits.  A slot is addressed by an
+ * operand's (kind, index): frame registers, the function's constants, or
+ * the warp's special registers.  An instruction of type T reads the low
+ * bits of T from a slot; it writes its result extended to 64 bits by T's
+ * signedness, so a register wider than T (ld.s8 into .s32) reads right.
+ * Predicates are 32-bit lane masks of their own.
+ */
+#ifndef PTXVM_PROG_H
+#define PTXVM_PROG_H
+
+#include "../front/ast.h"
+
+/* Operand kinds: the first three index the slot bases of a warp. */
+enum {
+	XK_REG,         /* frame register slot */
+	XK_CONST,       /* function constant slot (immediates, addresses) */
+	XK_SREG,        /* warp special-register slot */
+	XK_PRED,        /* predicate register (mask) */
+	XK_NONE,        /* absent or the sink '_' */
+};
+
+typedef struct XOpd {
+	uint8_t kind;
+	uint8_t neg;            /* predicate source written !p */
+	uint8_t bytes;          /* register width (0 for constants) */
+	uint32_t idx;
+} XOpd;
+
+/* Memory spaces after lowering. */
+enum {
+	XS_NONE, XS_GLOBAL, XS_SHARED, XS_LOCAL, XS_CONST,
+	XS_KPARAM,              /* the kernel's parameter buffer (read-only) */
+	XS_FRAME,               /* local memory relative to the frame base:
+				   function .local variables and .param */
+	XS_GENERIC,
+};
+
+/* Extra operations that lowering inserts. */
+enum {
+	XOP_RDSREG = OPC__COUNT,  /* d = a dynamic special register (sub: X_SR_*) */
+	XOP_FRAMEADDR,            /* d = local address of frame offset imm */
+	XOP_NOP,                  /* directives kept for positions; does nothing */
+	XOP__COUNT
+};
+enum { X_SR_CLOCK, X_SR_CLOCK64, X_SR_GTIMER, X_SR_GTIMER_LO, X_SR_GTIMER_HI };
+
+/* Instruction flags. */
+enum {
+	XF_FTZ = 1, XF_SAT = 2, XF_CC = 4, XF_NAN = 8, XF_UNI = 16, XF_APPROX = 32,
+	XF_RELU = 64, XF_XORSIGN = 128, XF_FULL = 256,
+};
+
+typedef struct XIns {
+	uint16_t op;            /* OPC_* or XOP_* */
+	uint8_t ty, ty2;        /* the instruction's type slots 0 and 1 */
+	uint8_t sp;             /* XS_* for memory instructions */
+	uint8_t rnd;            /* FP_RN, FP_RZ, FP_RM, FP_RP */
+	uint8_t irnd;           /* the rounding is to an integer (.rni ...) */
+	uint16_t flags;         /* XF_* */
+	uint16_t sub, sub2;     /* a modifier that selects the operation (MOD_*) */
+	uint8_t vec;            /* vector width of a memory access (1 = scalar) */
+	uint8_t n;              /* operands */
+	int32_t guard;          /* predicate index, -1 when unguarded */
+	uint8_t gneg;           /* @!p */
+	uint32_t target;        /* branch target, function index, barrier id */
+	int64_t imm;            /* memory offset */
+	XOpd *o;
+	const Instr *src;       /* for reports */
+	uint32_t line;          /* PTX line */
+} XIns;
+
+/* A formal parameter or return value of a function. */
+typedef struct XParam {
+	uint8_t is_reg;         /* .reg: a register slot; else .param in the frame */
+	uint32_t slot;          /* register slot */
+	uint32_t off, bytes;    /* frame offset and size for .param */
+} XParam;
+
+typedef struct XFunc {
+	const char *name;
+	const Func *ast;
+	uint8_t entry;
+	XIns *code;
+	uint32_t ncode;         /* ncode is the function's exit point */
+	uint32_t *rpc;          /* per instruction: where a divergent branch reconverges */
+	uint32_t nslots, npreds;
+	uint64_t *konst;        /* nconst * 32 lanes, read-only */
+	uint32_t nconst;
+	uint32_t frame_bytes;   /* local memory of one activation */
+	XParam *params, *rets;
+	uint32_t nparams, nrets;
+	/* kernels: the parameter buffer */
+	uint32_t param_bytes;
+	struct XKParam *kparams;
+	/* indirect-branch tables (brx.idx): targets[tab .. tab+n) */
+	uint32_t *targets;
+	uint32_t ntargets;
+	uint8_t lowered;        /* its code has been lowered */
+} XFunc;
+
+typedef struct XKParam {
+	const char *name;
+	const char *type;
+	uint32_t off, bytes, align;
+	uint8_t is_ptr;
+} XKParam;
+
+/* Special registers that are fixed for a warp's lifetime: the warp keeps
+ * one slot for each that the program reads. */
+typedef struct XSreg {
+	uint16_t sreg;          /* SREG_* */
+	uint8_t comp;           /* 0 or 1..4 for .x .y .z .w */
+} XSreg;
+
+typedef struct XVar {
+	const Decl *d;
+	const char *name;
+	uint8_t sp;             /* XS_GLOBAL or XS_CONST */
+	uint64_t addr;          /* device address (for .const: of the bank byte) */
+	uint64_t bytes;
+} XVar;
+
+struct DevMem;
+
+typedef struct Prog {
+	Arena arena;
+	const char *file;
+	XFunc *fn;
+	uint32_t nfn;
+	XSreg *sregs;
+	uint32_t nsregs;
+	uint32_t shared_bytes;  /* static .shared of the module */
+	uint32_t shared_align;
+	uint64_t const_base;    /* device address of the .const bank */
+	uint64_t const_bytes;
+	uint64_t global_base;   /* device allocation of the .global variables */
+	XVar *vars;
+	uint32_t nvars;
+	char *error;            /* lowering failure (not executable), malloc'd */
+} Prog;
+
+/* Lowers a valid module onto a device: allocates its variables in mem and
+ * writes their initializers.  Returns NULL with *err set (malloc'd) when
+ * the module uses something ptxvm cannot execute, or memory runs out. */
+Prog *prog_lower(const Module *m, struct DevMem *mem, char **err);
+void prog_free(Prog *p, struct DevMem *mem);
+/* Function index by name, or -1. */
+int prog_find(const Prog *p, const char *name);
+
+#endif

@@ -1,0 +1,32 @@
+/* test.h: what the test groups of the runner share.
+ *
+ * runner.c holds main and the front-end groups; each tests/t_*.c file is
+ * one more group, a function named below, called by main in this order.
+ * A group counts one pass or one fail() per thing it checks.
+ */
+#ifndef PTXVM_TEST_H
+#define PTXVM_TEST_H
+
+#include "../include/ptxvm.h"
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+extern int passed, failed;
+extern int verbose;     /* PTXVM_TEST_VERBOSE is set */
+
+/* Prints "FAIL ..." and counts a failure. */
+void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A whole file, NUL-terminated; NULL if unreadable.  The caller frees. */
+char *slurp(const char *path, size_t *len);
+
+/* Groups: root is the repository root. */
+#define TEST_GROUPS(X) \
+	X(fp)           /* t_fp.c: floating-point semantics against references */ \
+	X(printf)       /* t_printf.c: device printf formatting */
+
+#define X(name) void test_##name(const char *root);
+TEST_GROUPS(X)
+#undef X
+
+#endif
