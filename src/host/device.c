@@ -205,6 +205,8 @@ static char *why_not(const Prog *p, const XFunc *f, uint8_t *seen)
 	if (seen[i])
 		return NULL;
 	seen[i] = 1;
+	if (f->why)
+		return strdup(f->why);
 	for (uint32_t k = 0; k < f->ncode; k++) {
 		const XIns *x = &f->code[k];
 		const char *why = exec_unsupported(x);
@@ -351,11 +353,11 @@ ptxvm_result ptxvm_launch_packed(ptxvm_device *d, const ptxvm_kernel *k, const p
 		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_launch: NULL argument");
 	if (k->p->d != d)
 		return say(d, PTXVM_ERROR_INVALID_HANDLE, "the kernel belongs to another device");
+	if (k->why)
+		return say(d, PTXVM_ERROR_NOT_SUPPORTED, "%s", k->why);
 	if (bytes != k->f->param_bytes || (bytes && !params))
 		return say(d, PTXVM_ERROR_INVALID_VALUE, "kernel '%s' takes %u bytes of parameters, not %zu",
 			   k->f->name, k->f->param_bytes, bytes);
-	if (k->why)
-		return say(d, PTXVM_ERROR_NOT_SUPPORTED, "%s", k->why);
 	uint32_t g[3], b[3];
 	for (int i = 0; i < 3; i++) {
 		g[i] = cfg->grid[i] ? cfg->grid[i] : 1;

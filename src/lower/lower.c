@@ -1047,8 +1047,13 @@ Prog *prog_lower(const Module *m, DevMem *mem, char **err)
 	p->fn = xcalloc(p->nfn + 1, sizeof *p->fn);
 	uint32_t k = 0;
 	for (uint32_t i = 0; i < m->ntop && !w.err; i++)
-		if (m->top[i].kind == TOP_FUNC && !m->top[i].func->proto)
-			lower_func(&w, &p->fn[k++], m->top[i].func);
+		if (m->top[i].kind == TOP_FUNC && !m->top[i].func->proto) {
+			/* a function that cannot be lowered is marked, not fatal: the
+			 * module's other kernels still run */
+			lower_func(&w, &p->fn[k], m->top[i].func);
+			p->fn[k++].why = w.err;
+			w.err = NULL;
+		}
 	free(w.code);
 	free(w.konst);
 	free(w.stmt_pc);
@@ -1075,6 +1080,7 @@ void prog_free(Prog *p, DevMem *mem)
 	for (uint32_t i = 0; i < p->nfn; i++) {
 		free(p->fn[i].konst);
 		free(p->fn[i].rpc);
+		free(p->fn[i].why);
 	}
 	free(p->fn);
 	free(p->sregs);

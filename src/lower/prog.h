@@ -105,6 +105,8 @@ typedef struct XFunc {
 	uint32_t *targets;
 	uint32_t ntargets;
 	uint8_t lowered;        /* its code has been lowered */
+	char *why;              /* why it cannot be lowered ("file:line:col: error: ..."),
+				   malloc'd; NULL when it was */
 } XFunc;
 
 typedef struct XKParam {
