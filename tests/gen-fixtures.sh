@@ -3,6 +3,7 @@
 # tests/cuda/, then check every fixture with ptxas.
 #
 #   tests/cuda/NAME.cu  --nvcc -arch=sm_90 -ptx-->  tests/ptx/NAME.ptx
+#   examples/NAME.cu    --nvcc -arch=sm_90 -ptx-->  examples/NAME.ptx
 #
 # Run from the repository root (the script also cds there itself).
 # Without a CUDA toolkit the committed fixtures are kept and the script
@@ -45,6 +46,22 @@ for src in tests/cuda/*.cu; do
     name=$(basename "$src" .cu)
     out="tests/ptx/$name.ptx"
     tmp="tests/ptx/.$name.ptx.tmp"
+    echo "gen-fixtures: nvcc $src -> $out"
+    if "$NVCC" -arch="$ARCH" -ptx -o "$tmp" "$src"; then
+        mv -f "$tmp" "$out"
+        produced="$produced $out"
+    else
+        rm -f "$tmp"
+        echo "gen-fixtures: FAILED to compile $src" >&2
+        status=1
+    fi
+done
+
+# The examples' kernels: examples/NAME.cu -> examples/NAME.ptx
+for src in examples/*.cu; do
+    [ -e "$src" ] || continue
+    out="${src%.cu}.ptx"
+    tmp="$out.tmp"
     echo "gen-fixtures: nvcc $src -> $out"
     if "$NVCC" -arch="$ARCH" -ptx -o "$tmp" "$src"; then
         mv -f "$tmp" "$out"
