@@ -23,7 +23,8 @@ char *slurp(const char *path, size_t *len);
 /* Groups: root is the repository root. */
 #define TEST_GROUPS(X) \
 	X(fp)           /* t_fp.c: floating-point semantics against references */ \
-	X(printf)       /* t_printf.c: device printf formatting */
+	X(printf)       /* t_printf.c: device printf formatting */ \
+	X(forms)        /* t_forms.c: every form of tests/isa-forms launched */
 
 #define X(name) void test_##name(const char *root);
 TEST_GROUPS(X)

@@ -749,13 +749,17 @@ static void lower_instr(Lw *w, const Stmt *st)
 		x.sub = has(in, MOD_add);
 		x.ty2 = tys[1];
 		break;
-	case OPC_mbarrier: case OPC_cp:
+	case OPC_mbarrier:
 		x.sub = pick(in, (const uint16_t[]){ MOD_init, MOD_inval, MOD_arrive, MOD_arrive_drop,
-			MOD_expect_tx, MOD_complete_tx, MOD_test_wait, MOD_try_wait, MOD_pending_count,
-			MOD_commit_group, MOD_wait_group, MOD_wait_all, MOD_async, MOD_NONE });
-		x.sub2 = has(in, MOD_parity) ? MOD_parity : has(in, MOD_mbarrier) ? MOD_mbarrier : MOD_NONE;
-		if (x.sub == MOD_async && x.sub2 == MOD_mbarrier)
-			x.sub = MOD_arrive;
+			MOD_expect_tx, MOD_complete_tx, MOD_test_wait, MOD_try_wait, MOD_pending_count, MOD_NONE });
+		x.sub2 = has(in, MOD_parity) ? MOD_parity : MOD_NONE;
+		break;
+	case OPC_cp:
+		/* cp.async: a copy, its mbarrier arrival, group bookkeeping, or bulk */
+		x.sub = has(in, MOD_commit_group) || has(in, MOD_wait_group) || has(in, MOD_wait_all)
+			? MOD_wait_all : has(in, MOD_bulk) ? MOD_bulk : has(in, MOD_mbarrier) ? MOD_arrive
+			: MOD_async;
+		x.sub2 = has(in, MOD_noinc);
 		break;
 	}
 	uint16_t spm = pick(in, sel_space);
@@ -767,6 +771,7 @@ static void lower_instr(Lw *w, const Stmt *st)
 
 	/* operands */
 	OpList l = { .n = 0 };
+	const Stmt *label = NULL;
 	unsigned nmem = 0;
 	for (unsigned i = 0; i < in->nopnd; i++) {
 		const Opnd *o = &in->opnd[i];
@@ -822,7 +827,7 @@ static void lower_instr(Lw *w, const Stmt *st)
 							(uint32_t)((const Stmt *)ls->list[k].ref - w->f->body);
 					}
 				} else if (in->opc == OPC_bra) {
-					w->patch[w->ncode] = ls;        /* resolved after the body */
+					label = ls;     /* resolved after the body */
 				}
 				/* .callprototype / .calltargets of an indirect call: nothing to keep */
 				break;
@@ -841,15 +846,11 @@ static void lower_instr(Lw *w, const Stmt *st)
 			break;
 		}
 	}
-	if (in->opc == OPC_bra)
-		w->patch[w->ncode] = w->patch[w->ncode];        /* set above */
 	x.n = (uint8_t)l.n;
 	x.o = arena_alloc(&w->p->arena, (l.n ? l.n : 1) * sizeof *x.o);
 	memcpy(x.o, l.v, l.n * sizeof *x.o);
-	/* a bra label was recorded against the index this instruction gets */
-	const Stmt *pl = in->opc == OPC_bra ? w->patch[w->ncode] : NULL;
 	emit(w, x);
-	w->patch[w->ncode - 1] = pl;
+	w->patch[w->ncode - 1] = label;
 }
 
 /* ---- reconvergence: immediate post-dominators --------------------------- */
