@@ -1,5 +1,5 @@
 #!/bin/sh
-# cli.sh BUILD: the ptxvm command line: exit codes, diagnostics format, fmt.
+# cli.sh BUILD: the ptxvm command line: exit codes, diagnostics format, fmt, run.
 B=${1:-build}
 X="$B/ptxvm"
 T=$(mktemp -d)
@@ -95,6 +95,87 @@ expect 1 "deep nesting" -- "$X" check "$T/deep.ptx"
 grep_in "$T/err" "nesting deeper than" "deep nesting is reported"
 printf '.version 9.0\n.target sm_90\n.address_size 64\n.address_size 64\n' >"$T/dup.ptx"
 expect 1 "a directive rejected before it is consumed" -- timeout 10 "$X" check "$T/dup.ptx"
+
+# ---- run ----
+cat >"$T/vadd.ptx" <<'P'
+.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry vadd(.param .u64 a, .param .u64 b, .param .u64 c, .param .u32 n, .param .f32 s)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<6>;
+	.reg .f32 %f<5>;
+	.reg .b64 %rd<10>;
+	ld.param.u64 %rd1, [a];
+	ld.param.u64 %rd2, [b];
+	ld.param.u64 %rd3, [c];
+	ld.param.u32 %r1, [n];
+	ld.param.f32 %f4, [s];
+	mov.u32 %r2, %ctaid.x;
+	mov.u32 %r3, %ntid.x;
+	mov.u32 %r4, %tid.x;
+	mad.lo.s32 %r5, %r2, %r3, %r4;
+	setp.ge.s32 %p1, %r5, %r1;
+	@%p1 bra DONE;
+	mul.wide.s32 %rd7, %r5, 4;
+	add.s64 %rd8, %rd1, %rd7;
+	ld.global.f32 %f1, [%rd8];
+	add.s64 %rd8, %rd2, %rd7;
+	ld.global.f32 %f2, [%rd8];
+	fma.rn.f32 %f3, %f1, %f4, %f2;
+	add.s64 %rd8, %rd3, %rd7;
+	st.global.f32 [%rd8], %f3;
+DONE:
+	ret;
+}
+.visible .entry oob(.param .u64 a)
+{
+	.reg .b64 %rd<2>;
+	.reg .b32 %r<2>;
+	ld.param.u64 %rd1, [a];
+	ld.global.u32 %r1, [%rd1+64];
+	ret;
+}
+P
+# 0..99 as f32
+python3 -c 'import struct,sys; sys.stdout.buffer.write(struct.pack("<100f", *range(100)))' >"$T/a.bin"
+expect 0 "run vadd" -- "$X" run "$T/vadd.ptx" --kernel vadd --grid 2 --block 64 \
+	--arg buf:400:in="$T/a.bin" --arg buf:400:in="$T/a.bin" --arg buf:400:out="$T/c.bin" \
+	--arg u32:100 --arg f32:2 --stats
+expect 0 "run writes c = 2a + b" -- python3 -c 'import struct,sys; c = struct.unpack("<100f", open(sys.argv[1], "rb").read()); sys.exit(c != tuple(3.0 * i for i in range(100)))' "$T/c.bin"
+grep_in "$T/err" '"kernel": "vadd", "grid": \[2, 1, 1\], "block": \[64, 1, 1\], "workers": [0-9]*, "thread_instructions": [0-9]*, "warp_instructions": 80, "seconds": ' "--stats JSON"
+expect 0 "run with one worker" -- "$X" run "$T/vadd.ptx" --kernel vadd --grid 2 --block 64 --workers 1 \
+	--arg buf:400:in="$T/a.bin" --arg buf:400 --arg buf:400:out="$T/c1.bin" --arg u32:100 --arg f32:2
+expect 3 "run: out of bounds" -- "$X" run "$T/vadd.ptx" --kernel oob --grid 1 --block 1 --arg buf:64
+grep_in "$T/err" "CUDA_ERROR_ILLEGAL_ADDRESS: kernel 'oob', CTA (0,0,0), thread (0,0,0), ld.global.u32 at .*vadd.ptx:37: global load of 4 bytes at 0x[0-9a-f]* is outside every allocation" "run: the fault report"
+expect 2 "run: two kernels, none named" -- "$X" run "$T/vadd.ptx" --grid 1 --block 1
+grep_in "$T/err" "name one with --kernel: vadd oob" "run: the kernels are listed"
+expect 2 "run: no such kernel" -- "$X" run "$T/vadd.ptx" --kernel nope --grid 1 --block 1
+expect 2 "run: missing --grid" -- "$X" run "$T/vadd.ptx" --kernel oob --block 1 --arg buf:4
+expect 2 "run: bad --block" -- "$X" run "$T/vadd.ptx" --kernel oob --grid 1 --block 0 --arg buf:4
+expect 2 "run: too many threads" -- "$X" run "$T/vadd.ptx" --kernel oob --grid 1 --block 2048 --arg buf:4
+grep_in "$T/err" "at most 1024 threads" "run: the limit is named"
+expect 2 "run: wrong argument count" -- "$X" run "$T/vadd.ptx" --kernel oob --grid 1 --block 1
+expect 2 "run: a scalar where a buffer goes" -- "$X" run "$T/vadd.ptx" --kernel vadd --grid 1 --block 1 \
+	--arg u32:1 --arg buf:4 --arg buf:4 --arg u32:1 --arg f32:1
+grep_in "$T/err" "is 4 bytes but parameter 0 ('a', .u64) is 8" "run: the mismatch is named"
+expect 2 "run: bad SPEC" -- "$X" run "$T/vadd.ptx" --kernel oob --grid 1 --block 1 --arg s8:300
+grep_in "$T/err" "bad --arg 's8:300'" "run: the bad SPEC is named"
+expect 2 "run: unreadable input" -- "$X" run "$T/vadd.ptx" --kernel oob --grid 1 --block 1 --arg buf:4:in="$T/none"
+expect 1 "run: invalid PTX" -- "$X" run "$T/bad.ptx" --grid 1 --block 1
+cat >"$T/spin.ptx" <<'P'
+.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry spin()
+{
+L:
+	bra.uni L;
+}
+P
+expect 3 "run: the watchdog" -- "$X" run "$T/spin.ptx" --grid 1 --block 32 --timeout 0.3
+grep_in "$T/err" "CUDA_ERROR_LAUNCH_TIMEOUT" "run: a timeout is named"
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
