@@ -143,8 +143,8 @@ python3 -c 'import struct,sys; sys.stdout.buffer.write(struct.pack("<100f", *ran
 expect 0 "run vadd" -- "$X" run "$T/vadd.ptx" --kernel vadd --grid 2 --block 64 \
 	--arg buf:400:in="$T/a.bin" --arg buf:400:in="$T/a.bin" --arg buf:400:out="$T/c.bin" \
 	--arg u32:100 --arg f32:2 --stats
-expect 0 "run writes c = 2a + b" -- python3 -c 'import struct,sys; c = struct.unpack("<100f", open(sys.argv[1], "rb").read()); sys.exit(c != tuple(3.0 * i for i in range(100)))' "$T/c.bin"
 grep_in "$T/err" '"kernel": "vadd", "grid": \[2, 1, 1\], "block": \[64, 1, 1\], "workers": [0-9]*, "thread_instructions": [0-9]*, "warp_instructions": 80, "seconds": ' "--stats JSON"
+expect 0 "run writes c = 2a + b" -- python3 -c 'import struct,sys; c = struct.unpack("<100f", open(sys.argv[1], "rb").read()); sys.exit(c != tuple(3.0 * i for i in range(100)))' "$T/c.bin"
 expect 0 "run with one worker" -- "$X" run "$T/vadd.ptx" --kernel vadd --grid 2 --block 64 --workers 1 \
 	--arg buf:400:in="$T/a.bin" --arg buf:400 --arg buf:400:out="$T/c1.bin" --arg u32:100 --arg f32:2
 expect 3 "run: out of bounds" -- "$X" run "$T/vadd.ptx" --kernel oob --grid 1 --block 1 --arg buf:64
