@@ -72,9 +72,9 @@ typedef enum ptxvm_result {
 	PTXVM_ERROR_LAUNCH_TIMEOUT = 702,       /* the watchdog ended the launch */
 	PTXVM_ERROR_ASSERT = 710,               /* __assertfail */
 	PTXVM_ERROR_HARDWARE_STACK_ERROR = 714, /* call stack overflow */
-	PTXVM_ERROR_ILLEGAL_INSTRUCTION = 715,  /* trap; barrier deadlock */
+	PTXVM_ERROR_ILLEGAL_INSTRUCTION = 715,  /* barrier deadlock; .sync lanes not converged */
 	PTXVM_ERROR_MISALIGNED_ADDRESS = 716,
-	PTXVM_ERROR_LAUNCH_FAILED = 719,        /* any other failure of a running kernel */
+	PTXVM_ERROR_LAUNCH_FAILED = 719,        /* trap, and other failures of a running kernel */
 	PTXVM_ERROR_NOT_SUPPORTED = 801,        /* valid PTX that ptxvm cannot run yet */
 } ptxvm_result;
 

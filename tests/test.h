@@ -24,7 +24,8 @@ char *slurp(const char *path, size_t *len);
 #define TEST_GROUPS(X) \
 	X(fp)           /* t_fp.c: floating-point semantics against references */ \
 	X(printf)       /* t_printf.c: device printf formatting */ \
-	X(forms)        /* t_forms.c: every form of tests/isa-forms launched */
+	X(forms)        /* t_forms.c: every form of tests/isa-forms launched */ \
+	X(exec)         /* t_exec.c: divergence, barriers, warps, memory, faults */
 
 #define X(name) void test_##name(const char *root);
 TEST_GROUPS(X)

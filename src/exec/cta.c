@@ -117,7 +117,16 @@ static void run_cta(Cta *c)
 			break;
 		}
 		if (L->timeout > 0 && exec_now() > L->deadline) {
-			exec_fault(c, NULL, NULL, -1, PTXVM_ERROR_LAUNCH_TIMEOUT,
+			/* name where a warp that was still running had got to */
+			const Warp *w = NULL;
+			for (uint32_t i = 0; i < c->nwarps && !w; i++)
+				if (c->w[i].state == W_RUN && c->w[i].nst)
+					w = &c->w[i];
+			const Entry *e = w ? &w->st[w->nst - 1] : NULL;
+			const XFunc *fn = w ? w->fr[w->nfr - 1].fn : NULL;
+			const XIns *x = e && e->pc < fn->ncode ? &fn->code[e->pc] : NULL;
+			uint32_t live_lanes = e ? e->mask & ~w->exited : 0;
+			exec_fault(c, w, x, live_lanes ? __builtin_ctz(live_lanes) : -1, PTXVM_ERROR_LAUNCH_TIMEOUT,
 				   "the launch ran longer than its limit of %g s", L->timeout);
 			break;
 		}

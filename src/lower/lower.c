@@ -1020,12 +1020,15 @@ static void lower_func(Lw *w, XFunc *xf, const Func *f)
 		w->targets[i] = w->stmt_pc[w->targets[i]];
 	xf->ncode = (uint32_t)w->ncode;
 	xf->code = arena_alloc(&w->p->arena, (w->ncode + 1) * sizeof *xf->code);
-	memcpy(xf->code, w->code, w->ncode * sizeof *xf->code);
+	if (w->ncode)
+		memcpy(xf->code, w->code, w->ncode * sizeof *xf->code);
 	xf->nconst = (uint32_t)w->nconst;
 	xf->konst = xmalloc((w->nconst + 1) * 32 * sizeof *xf->konst);
-	memcpy(xf->konst, w->konst, w->nconst * 32 * sizeof *xf->konst);
+	if (w->nconst)
+		memcpy(xf->konst, w->konst, w->nconst * 32 * sizeof *xf->konst);
 	xf->targets = arena_alloc(&w->p->arena, (w->ntargets + 1) * sizeof *xf->targets);
-	memcpy(xf->targets, w->targets, w->ntargets * sizeof *xf->targets);
+	if (w->ntargets)
+		memcpy(xf->targets, w->targets, w->ntargets * sizeof *xf->targets);
 	xf->ntargets = (uint32_t)w->ntargets;
 	xf->nslots = w->nslots;
 	xf->npreds = w->npreds;

@@ -1,0 +1,1245 @@
+/* t_exec.c: kernels run through the public device API (src/exec, src/host).
+ *
+ * Hand-written PTX programs (tests/exec/NAME.ptx, a few short ones inline)
+ * are launched and their output compared with results computed here in C
+ * from the PTX ISA's definitions.  Scenarios:
+ *
+ *   divergence   nested if/else, per-lane loops with breaks, early exit,
+ *                ret under divergence, recursion (.param and .reg), calls
+ *                through a function-pointer table, brx.idx
+ *   barriers     bar.sync after reconvergence, a 256-thread reduction,
+ *                named barriers with counts, bar.red, bar.arrive
+ *   warp         shfl (all modes, clamps, segments, partial masks), vote,
+ *                match, activemask, redux, elect
+ *   sregs        3D ids, lanes and warps, lane masks, dynamic shared memory,
+ *                %clock64
+ *   memory       initialised module variables, .const, .local, generic
+ *                addressing, vectors, ptxvm_program_global
+ *   faults       each failure's code and report, then a clean launch
+ *   api          bad arguments
+ *   determinism  identical bytes with 1, 2 and 7 workers
+ *   devices      two devices in one process are independent
+ *
+ * Each scenario counts one pass or one fail.  PTXVM_EXEC_DUMP=DIR writes
+ * the inline programs there (to check them with ptxas).
+ */
+#include "test.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HDR ".version 8.0\n.target sm_90\n.address_size 64\n"
+#define SENT 0xeeeeeeeeu        /* what untouched output words hold */
+
+/* ---- scenarios ---------------------------------------------------------- */
+typedef struct Sc {
+	const char *name;
+	char msg[1536];
+	bool bad;
+} Sc;
+
+static void bad(Sc *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void bad(Sc *s, const char *fmt, ...)
+{
+	if (s->bad)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(s->msg, sizeof s->msg, fmt, ap);
+	va_end(ap);
+	s->bad = true;
+}
+
+static void done(Sc *s)
+{
+	if (s->bad)
+		fail("exec %s: %s", s->name, s->msg);
+	else
+		passed++;
+}
+
+/* ---- programs ----------------------------------------------------------- */
+static const char *g_root;
+
+static void dump(const char *name, const char *text)
+{
+	const char *dir = getenv("PTXVM_EXEC_DUMP");
+	if (!dir)
+		return;
+	char path[1024];
+	snprintf(path, sizeof path, "%s/%s.ptx", dir, name);
+	FILE *f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* Loads text onto d; NULL (and s marked bad) on any error. */
+static ptxvm_program *load_text(Sc *s, ptxvm_device *d, const char *name, const char *text)
+{
+	ptxvm_module *m = ptxvm_module_load(name, text, strlen(text), NULL);
+	if (!m || ptxvm_module_errors(m)) {
+		char *diag = ptxvm_module_diagnostics(m);
+		bad(s, "%s does not check: %.600s", name, diag ? diag : "(no module)");
+		free(diag);
+		ptxvm_module_free(m);
+		return NULL;
+	}
+	ptxvm_program *p = NULL;
+	ptxvm_result r = ptxvm_program_load(d, m, &p);
+	ptxvm_module_free(m);
+	if (r != PTXVM_SUCCESS) {
+		bad(s, "%s: ptxvm_program_load: %s: %s", name, ptxvm_result_name(r), ptxvm_device_message(d));
+		return NULL;
+	}
+	return p;
+}
+
+/* tests/exec/NAME; *text (if non-NULL) gets the file, which the caller frees. */
+static ptxvm_program *load_file(Sc *s, ptxvm_device *d, const char *name, char **text)
+{
+	char path[1024];
+	size_t len;
+	snprintf(path, sizeof path, "%s/tests/exec/%s", g_root, name);
+	char *t = slurp(path, &len);
+	if (!t) {
+		bad(s, "cannot read %s", path);
+		return NULL;
+	}
+	ptxvm_program *p = load_text(s, d, path, t);
+	if (text)
+		*text = t;
+	else
+		free(t);
+	return p;
+}
+
+static ptxvm_launch_config cfg3(unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+				size_t shared)
+{
+	ptxvm_launch_config c = { { gx, gy, gz }, { bx, by, bz }, shared };
+	return c;
+}
+#define CFG(g, b) cfg3(g, 1, 1, b, 1, 1, 0)
+
+/* Launches kernel kname; false (s marked bad) unless it succeeds. */
+static bool run(Sc *s, ptxvm_device *d, ptxvm_program *p, const char *kname, ptxvm_launch_config c,
+		void **args)
+{
+	const ptxvm_kernel *k = ptxvm_kernel_find(p, kname);
+	if (!k) {
+		bad(s, "no kernel '%s'", kname);
+		return false;
+	}
+	ptxvm_result r = ptxvm_launch(d, k, &c, args, NULL);
+	if (r != PTXVM_SUCCESS) {
+		bad(s, "launch of %s: %s: %s", kname, ptxvm_result_name(r), ptxvm_device_message(d));
+		return false;
+	}
+	return true;
+}
+
+/* A device buffer of n bytes holding init (NULL: SENT bytes); 0 on failure. */
+static uint64_t dbuf(Sc *s, ptxvm_device *d, size_t n, const void *init)
+{
+	uint64_t a = 0;
+	if (ptxvm_mem_alloc(d, n, &a) != PTXVM_SUCCESS) {
+		bad(s, "ptxvm_mem_alloc(%zu): %s", n, ptxvm_device_message(d));
+		return 0;
+	}
+	ptxvm_result r = init ? ptxvm_memcpy_htod(d, a, init, n) : ptxvm_memset_d8(d, a, 0xee, n);
+	if (r != PTXVM_SUCCESS)
+		bad(s, "initialising a buffer: %s", ptxvm_device_message(d));
+	return a;
+}
+
+static bool get(Sc *s, ptxvm_device *d, void *dst, uint64_t src, size_t n)
+{
+	if (ptxvm_memcpy_dtoh(d, dst, src, n) != PTXVM_SUCCESS) {
+		bad(s, "ptxvm_memcpy_dtoh: %s", ptxvm_device_message(d));
+		return false;
+	}
+	return true;
+}
+
+/* Compares n words; reports the first mismatches with `what` naming the
+ * layout of an index. */
+static void cmp32(Sc *s, const char *what, const uint32_t *got, const uint32_t *want, size_t n)
+{
+	size_t nbad = 0;
+	char b[600] = "";
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (got[i] != want[i]) {
+			if (nbad < 4 && k < sizeof b)
+				k += (size_t)snprintf(b + k, sizeof b - k, " [%zu] got 0x%08x want 0x%08x;", i, got[i],
+						      want[i]);
+			nbad++;
+		}
+	if (nbad)
+		bad(s, "%s: %zu of %zu words differ:%s", what, nbad, n, b);
+}
+
+static void cmp64(Sc *s, const char *what, const uint64_t *got, const uint64_t *want, size_t n)
+{
+	size_t nbad = 0;
+	char b[600] = "";
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (got[i] != want[i]) {
+			if (nbad < 4 && k < sizeof b)
+				k += (size_t)snprintf(b + k, sizeof b - k, " [%zu] got %llu want %llu;", i,
+						      (unsigned long long)got[i], (unsigned long long)want[i]);
+			nbad++;
+		}
+	if (nbad)
+		bad(s, "%s: %zu of %zu words differ:%s", what, nbad, n, b);
+}
+
+/* Runs kernel kname with a single output buffer of n words (SENT-filled)
+ * and compares it with want. */
+static void run_out32(Sc *s, ptxvm_device *d, ptxvm_program *p, const char *kname, ptxvm_launch_config c,
+		      const uint32_t *want, size_t n)
+{
+	uint64_t out = dbuf(s, d, n * 4, NULL);
+	uint32_t *got = calloc(n, 4);
+	void *args[] = { &out };
+	if (out && run(s, d, p, kname, c, args) && get(s, d, got, out, n * 4))
+		cmp32(s, kname, got, want, n);
+	free(got);
+	if (out)
+		ptxvm_mem_free(d, out);
+}
+
+/* ---- divergence --------------------------------------------------------- */
+static uint32_t ref_nested(uint32_t lane)
+{
+	uint32_t v;
+	if (!(lane & 1)) {
+		if (!(lane & 2))
+			v = 10 + ((lane & 4) ? 100 : 0);
+		else
+			v = 20 + ((lane & 4) ? 300 : 200);
+		v += 1000;
+	} else if (lane & 8) {
+		v = 2030;
+	} else {
+		v = lane * 3 + ((lane & 16) ? 7 : 0);
+	}
+	return v * 3 + lane;
+}
+
+static uint32_t ref_f(uint32_t a)
+{
+	if (a & 1)
+		return 7 * a;
+	uint32_t r = 0;
+	for (uint32_t i = 0; i < a; i += 2)
+		r += i;
+	return r > 100 ? r : r + 5000;
+}
+
+static uint32_t fib(uint32_t n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
+
+static uint32_t ref_g(unsigned which, uint32_t a)
+{
+	switch (which) {
+	case 0: return a + 1;
+	case 1: return a << 1;
+	case 2: return a ^ 85;
+	default: return a * a + (a > 40 ? 3 : 0);
+	}
+}
+
+static uint32_t ref_busy(uint32_t t)     /* b_after_div's value */
+{
+	if (!(t & 1))
+		return t * 1000;
+	uint32_t x = 1;
+	for (uint32_t j = 0; j < t; j++)
+		x = x * 3 + j;
+	return x;
+}
+
+static void test_divergence(ptxvm_device *d)
+{
+	Sc ld = { .name = "divergence: load" };
+	ptxvm_program *p = load_file(&ld, d, "divergence.ptx", NULL);
+	if (!p) {
+		done(&ld);
+		return;
+	}
+	uint32_t w[256];
+	{
+		Sc s = { .name = "divergence: nested if/else on lane bits (d_nested)" };
+		for (uint32_t t = 0; t < 64; t++)
+			w[t] = ref_nested(t & 31);
+		run_out32(&s, d, p, "d_nested", CFG(1, 64), w, 64);
+		done(&s);
+	}
+	{
+		Sc s = { .name = "divergence: per-lane trip counts with inner and outer breaks (d_loops)" };
+		for (uint32_t t = 0; t < 96; t++) {
+			uint32_t n = t * 7 % 41, acc = 0, k;
+			for (k = 0; k < n; k++) {
+				acc += k * k + t;
+				for (uint32_t j = 0; j < k % 3; j++) {
+					acc = acc * 3 + j;
+					if (acc & 65536)
+						break;
+				}
+				if (acc > 50000000)
+					break;
+			}
+			w[2 * t] = acc;
+			w[2 * t + 1] = k;
+		}
+		run_out32(&s, d, p, "d_loops", CFG(1, 96), w, 192);
+		done(&s);
+	}
+	{
+		Sc s = { .name = "divergence: early exit of some lanes, then work of the others (d_exit)" };
+		for (uint32_t t = 0; t < 64; t++) {
+			if (t % 3 == 0) {
+				w[2 * t] = 0xdead0000u | t;
+				w[2 * t + 1] = SENT;
+				continue;
+			}
+			uint32_t acc = 0, mask = 0;
+			for (uint32_t j = 0; j < t; j++)
+				acc = acc * 31 + j;
+			for (uint32_t l = 0; l < 32; l++)
+				if ((t / 32 * 32 + l) % 3)
+					mask |= 1u << l;
+			w[2 * t] = acc;
+			w[2 * t + 1] = mask;
+		}
+		run_out32(&s, d, p, "d_exit", CFG(1, 64), w, 128);
+		done(&s);
+	}
+	{
+		Sc s = { .name = "divergence: ret from a .func under divergence (d_ret)" };
+		for (uint32_t t = 0; t < 64; t++)
+			w[t] = (t & 3) == 3 ? 77 : ref_f(t) + 1;
+		run_out32(&s, d, p, "d_ret", CFG(1, 64), w, 64);
+		done(&s);
+	}
+	{
+		Sc s1 = { .name = "divergence: recursive fib with .param passing, per-lane depth (d_recurse)" };
+		Sc s2 = { .name = "divergence: recursive factorial with .reg parameters, per-lane depth (d_recurse)" };
+		uint64_t got[128], wf[64], gf[64], wx[64], gx[64];
+		uint64_t out = dbuf(&s1, d, sizeof got, NULL);
+		void *args[] = { &out };
+		if (out && run(&s1, d, p, "d_recurse", CFG(1, 64), args) && get(&s1, d, got, out, sizeof got)) {
+			for (uint32_t t = 0; t < 64; t++) {
+				wf[t] = fib(t % 16);
+				gf[t] = got[2 * t];
+				uint64_t f = 1;
+				for (uint32_t i = 2; i <= t % 21; i++)
+					f *= i;
+				wx[t] = f;
+				gx[t] = got[2 * t + 1];
+			}
+			cmp64(&s1, "fib(t % 16)", gf, wf, 64);
+			cmp64(&s2, "(t % 21)!", gx, wx, 64);
+		} else if (s1.bad)
+			bad(&s2, "the launch failed: %s", s1.msg);
+		done(&s1);
+		done(&s2);
+	}
+	{
+		Sc s = { .name = "divergence: indirect calls through a function-pointer table (d_indirect)" };
+		for (uint32_t t = 0; t < 64; t++)
+			w[t] = (t & 31) < 24 ? ref_g((3 * t + t / 5) & 3, t) : ref_g(2, t);
+		run_out32(&s, d, p, "d_indirect", CFG(1, 64), w, 64);
+		done(&s);
+	}
+	{
+		Sc s = { .name = "divergence: brx.idx with per-lane indices in a loop (d_brx)" };
+		static const uint32_t add[5] = { 1, 2, 304, 4, 5 };
+		for (uint32_t t = 0; t < 64; t++) {
+			uint32_t base = (t & 31) * 3 + t / 32, acc = 0;
+			for (uint32_t r = 0; r < 3; r++)
+				acc = acc * 10 + add[(base + r) % 5];
+			w[t] = acc;
+		}
+		run_out32(&s, d, p, "d_brx", CFG(1, 64), w, 64);
+		done(&s);
+	}
+}
+
+/* ---- barriers ----------------------------------------------------------- */
+static void test_barriers(ptxvm_device *d)
+{
+	Sc ld = { .name = "barriers: load" };
+	ptxvm_program *p = load_file(&ld, d, "barriers.ptx", NULL);
+	if (!p) {
+		done(&ld);
+		return;
+	}
+	uint32_t w[256];
+	{
+		Sc s = { .name = "barriers: bar.sync where a divergent region reconverges (b_after_div)" };
+		for (uint32_t t = 0; t < 64; t++)
+			w[t] = ref_busy((t + 33) % 64) * 2 + ref_busy(t);
+		run_out32(&s, d, p, "b_after_div", CFG(1, 64), w, 64);
+		done(&s);
+	}
+	{
+		Sc s = { .name = "barriers: shared-memory reduction of 256 threads, 8 CTAs (b_reduce)" };
+		enum { N = 8 * 256 };
+		uint32_t *in = malloc(N * 4), sums[8], got[8];
+		for (uint32_t i = 0; i < N; i++)
+			in[i] = (i * 2654435761u) >> 7;
+		for (int c = 0; c < 8; c++) {
+			sums[c] = 0;
+			for (int i = 0; i < 256; i++)
+				sums[c] += in[c * 256 + i];
+		}
+		uint64_t din = dbuf(&s, d, N * 4, in), dout = dbuf(&s, d, sizeof got, NULL);
+		void *args[] = { &din, &dout };
+		if (din && dout && run(&s, d, p, "b_reduce", CFG(8, 256), args) && get(&s, d, got, dout, sizeof got))
+			cmp32(&s, "sums per CTA", got, sums, 8);
+		free(in);
+		done(&s);
+	}
+	{
+		Sc s = { .name = "barriers: named barriers with counts, bar.sync 1,64 and bar.sync 0,64 (b_named)" };
+		for (uint32_t t = 0; t < 128; t++) {
+			w[t] = 0;
+			for (uint32_t r = 0; r < 4; r++)
+				w[t] += 10 * (t ^ 32) + r;
+		}
+		run_out32(&s, d, p, "b_named", CFG(1, 128), w, 128);
+		done(&s);
+	}
+	{
+		Sc s = { .name = "barriers: bar.red.popc/and/or (b_red)" };
+		uint32_t popc = 0;
+		for (uint32_t t = 0; t < 128; t++)
+			popc += t % 3 == 0;
+		for (uint32_t t = 0; t < 128; t++)
+			w[t] = popc | 1u << 16 | 0u << 17 | 1u << 18 | 0u << 19;
+		run_out32(&s, d, p, "b_red", CFG(1, 128), w, 128);
+		done(&s);
+	}
+	{
+		Sc s = { .name = "barriers: bar.arrive + bar.sync producer/consumer (b_prodcons)" };
+		for (uint32_t l = 0; l < 32; l++) {
+			w[l] = 0;
+			for (uint32_t r = 0; r < 5; r++)
+				w[l] += (r + 1) * (100 * r + l);
+		}
+		run_out32(&s, d, p, "b_prodcons", CFG(1, 64), w, 32);
+		done(&s);
+	}
+}
+
+/* ---- warp --------------------------------------------------------------- */
+enum { UP, DOWN, BFLY, IDX };
+enum { B_REV = -1, B_PLUS3 = -2, B_AND3 = -3, B_PLUS4 = -4 };   /* per-lane b */
+
+typedef struct ShflCase {
+	int mode, b;
+	uint32_t c;
+} ShflCase;
+
+/* The PTX ISA's pseudocode for shfl.sync: the source lane j and p. */
+static uint32_t shfl_src(int mode, uint32_t lane, int b, uint32_t c, bool *pval)
+{
+	uint32_t bv = b == B_REV ? 31 - lane : b == B_PLUS3 ? lane + 3 : b == B_AND3 ? (lane & 3)
+		      : b == B_PLUS4 ? (lane + 4) & 31 : (uint32_t)b;
+	bv &= 31;
+	uint32_t cval = c & 31, segmask = (c >> 8) & 31;
+	int32_t maxl = (int32_t)((lane & segmask) | (cval & ~segmask)), minl = (int32_t)(lane & segmask);
+	int32_t j;
+	bool p;
+	switch (mode) {
+	case UP: j = (int32_t)lane - (int32_t)bv; p = j >= maxl; break;
+	case DOWN: j = (int32_t)lane + (int32_t)bv; p = j <= maxl; break;
+	case BFLY: j = (int32_t)(lane ^ bv); p = j <= maxl; break;
+	default: j = minl | (int32_t)(bv & ~segmask); p = j <= maxl; break;
+	}
+	if (!p)
+		j = (int32_t)lane;
+	*pval = p;
+	return (uint32_t)j;
+}
+
+static const char *mode_name[] = { "up", "down", "bfly", "idx" };
+
+static void shfl_expect(Sc *s, const ShflCase *cs, size_t ncase, uint32_t active[], uint32_t *w)
+{
+	for (size_t k = 0; k < ncase; k++)
+		for (uint32_t l = 0; l < 32; l++) {
+			uint32_t *o = &w[(k * 32 + l) * 2];
+			if (!(active[k] >> l & 1)) {
+				o[0] = o[1] = SENT;
+				continue;
+			}
+			bool p;
+			uint32_t j = shfl_src(cs[k].mode, l, cs[k].b, cs[k].c, &p);
+			if (!(active[k] >> j & 1))
+				bad(s, "test bug: case %zu lane %u reads inactive lane %u", k, l, j);
+			o[0] = j * j + 100;
+			o[1] = p;
+		}
+}
+
+static void shfl_compare(Sc *s, const ShflCase *cs, size_t ncase, const uint32_t *got, const uint32_t *w)
+{
+	for (size_t k = 0; k < ncase && !s->bad; k++)
+		for (uint32_t l = 0; l < 32; l++) {
+			const uint32_t *g = &got[(k * 32 + l) * 2], *e = &w[(k * 32 + l) * 2];
+			if (g[0] != e[0] || g[1] != e[1]) {
+				bad(s, "case %zu (shfl.%s b=%d c=0x%x): lane %u got d=%u p=%u, want d=%u p=%u", k,
+				    mode_name[cs[k].mode], cs[k].b, cs[k].c, l, g[0], g[1], e[0], e[1]);
+				break;
+			}
+		}
+}
+
+static void test_warp(ptxvm_device *d)
+{
+	Sc ld = { .name = "warp: load" };
+	ptxvm_program *p = load_file(&ld, d, "warp.ptx", NULL);
+	if (!p) {
+		done(&ld);
+		return;
+	}
+	static uint32_t w[2048], got[2048];
+	{
+		Sc s = { .name = "warp: shfl.sync up/down/bfly/idx with clamps and segment masks (w_shfl)" };
+		static const ShflCase cs[] = {
+			{ UP, 1, 0 }, { UP, 3, 0x1800 }, { UP, 2, 5 }, { DOWN, 1, 31 }, { DOWN, 5, 0x181f },
+			{ DOWN, 2, 0x101f }, { BFLY, 1, 31 }, { BFLY, 12, 0x181f }, { BFLY, 7, 20 },
+			{ IDX, 5, 31 }, { IDX, 3, 0x181f }, { IDX, B_REV, 31 }, { IDX, B_PLUS3, 0x1c1f },
+			{ DOWN, B_AND3, 31 }, { IDX, 9, 0x0817 },
+		};
+		enum { NC = sizeof cs / sizeof cs[0] };
+		uint32_t act[NC];
+		for (int k = 0; k < NC; k++)
+			act[k] = 0xffffffffu;
+		shfl_expect(&s, cs, NC, act, w);
+		uint64_t out = dbuf(&s, d, NC * 64 * 4, NULL);
+		void *args[] = { &out };
+		if (out && run(&s, d, p, "w_shfl", CFG(1, 32), args) && get(&s, d, got, out, NC * 64 * 4))
+			shfl_compare(&s, cs, NC, got, w);
+		done(&s);
+	}
+	{
+		Sc s = { .name = "warp: shfl.sync under partial membermasks in divergent branches (w_shfl_part)" };
+		static const ShflCase cs[] = {
+			{ BFLY, 2, 31 }, { DOWN, 2, 31 }, { IDX, B_PLUS4, 31 }, { UP, 4, 0 }, { IDX, 0, 31 }, { DOWN, 1, 11 },
+		};
+		enum { NC = sizeof cs / sizeof cs[0] };
+		uint32_t act[NC] = { 0xaaaaaaaau, 0xaaaaaaaau, 0xaaaaaaaau, 0xaaaaaaaau, 0xfffu, 0xfffu };
+		shfl_expect(&s, cs, NC, act, w);
+		uint64_t out = dbuf(&s, d, NC * 64 * 4, NULL);
+		void *args[] = { &out };
+		if (out && run(&s, d, p, "w_shfl_part", CFG(1, 32), args) && get(&s, d, got, out, NC * 64 * 4))
+			shfl_compare(&s, cs, NC, got, w);
+		done(&s);
+	}
+	{
+		Sc s = { .name = "warp: vote.sync all/any/uni/ballot, full and partial (w_vote)" };
+		uint32_t full = 0, part = 0;
+		for (uint32_t l = 0; l < 32; l++)
+			if (l % 3 == 0) {
+				full |= 1u << l;
+				if (l >= 16)
+					part |= 1u << l;
+			}
+		for (uint32_t l = 0; l < 32; l++) {
+			/* all(l%3==0) 0, any 1, uni 0; all(l<40) 1, uni 1 */
+			uint32_t f = 2 | 8 | 16;
+			if (l >= 16)    /* all(l>=16) 1, any(l%3==0) 1, uni 0, all 0 */
+				f |= 32 | 64;
+			w[3 * l] = f;
+			w[3 * l + 1] = full;
+			w[3 * l + 2] = l >= 16 ? part : SENT;
+		}
+		run_out32(&s, d, p, "w_vote", CFG(1, 32), w, 96);
+		done(&s);
+	}
+	{
+		Sc s = { .name = "warp: match.any/all.sync b32 and b64, full and partial (w_match)" };
+		for (uint32_t l = 0; l < 32; l++) {
+			uint32_t same = 0, same20 = 0;
+			for (uint32_t k = 0; k < 32; k++)
+				if (k % 3 == l % 3) {
+					same |= 1u << k;
+					if (k < 20)
+						same20 |= 1u << k;
+				}
+			uint32_t *o = &w[7 * l];
+			o[0] = same;
+			o[1] = 0;                       /* match.all of differing values */
+			o[2] = 0 | 2;                   /* p: differing false, uniform true */
+			o[3] = 0xffffffffu;
+			o[4] = 0xffu << (8 * (l / 8));
+			o[5] = l < 20 ? same20 : SENT;
+			o[6] = l < 20 ? 0xfffffu : SENT;
+		}
+		run_out32(&s, d, p, "w_match", CFG(1, 32), w, 224);
+		done(&s);
+	}
+	{
+		Sc s = { .name = "warp: activemask in nested divergence (w_active)" };
+		for (uint32_t l = 0; l < 32; l++) {
+			w[3 * l] = 0xffffffffu;
+			w[3 * l + 1] = l >= 20 ? 0xfff00000u : (l & 1) ? 0x000aaaaau : 0x00055555u;
+			w[3 * l + 2] = l < 20 ? 0xfffffu : SENT;
+		}
+		run_out32(&s, d, p, "w_active", CFG(1, 32), w, 96);
+		done(&s);
+	}
+	{
+		Sc s = { .name = "warp: redux.sync add/min/max (u32, s32)/and/or/xor, full and partial (w_redux)" };
+		for (int half = 0; half < 2; half++) {
+			uint32_t mask = half ? 0xeeeeeeeeu : 0xffffffffu;
+			uint32_t add = 0, umin = UINT32_MAX, umax = 0, and = UINT32_MAX, or = 0, xor = 0;
+			int32_t smin = INT32_MAX, smax = INT32_MIN;
+			for (uint32_t l = 0; l < 32; l++) {
+				if (!(mask >> l & 1))
+					continue;
+				uint32_t a = (l * 37) ^ 0x5a;
+				int32_t b = (int32_t)(a - 600);
+				add += a;
+				umin = a < umin ? a : umin;
+				umax = a > umax ? a : umax;
+				smin = b < smin ? b : smin;
+				smax = b > smax ? b : smax;
+				and &= a;
+				or |= a;
+				xor ^= a;
+			}
+			uint32_t r[8] = { add, umin, umax, (uint32_t)smin, (uint32_t)smax, and, or, xor };
+			for (uint32_t l = 0; l < 32; l++)
+				for (int i = 0; i < 8; i++)
+					w[16 * l + 8 * half + i] = (mask >> l & 1) ? r[i] : SENT;
+		}
+		run_out32(&s, d, p, "w_redux", CFG(1, 32), w, 512);
+		done(&s);
+	}
+	{
+		Sc s = { .name = "warp: elect.sync, full and partial (w_elect)" };
+		for (uint32_t l = 0; l < 32; l++) {
+			w[4 * l] = 0;
+			w[4 * l + 1] = l == 0;
+			bool in = (l & 1) && l >= 5;
+			w[4 * l + 2] = in ? 5 : SENT;
+			w[4 * l + 3] = in ? l == 5 : SENT;
+		}
+		run_out32(&s, d, p, "w_elect", CFG(1, 32), w, 128);
+		done(&s);
+	}
+}
+
+/* ---- special registers -------------------------------------------------- */
+static void test_sregs(ptxvm_device *d)
+{
+	Sc ld = { .name = "sregs: load" };
+	ptxvm_program *p = load_file(&ld, d, "sregs.ptx", NULL);
+	if (!p) {
+		done(&ld);
+		return;
+	}
+	{
+		Sc s = { .name = "sregs: %tid/%ntid/%ctaid/%nctaid in a 3D launch, %laneid, %warpid, %lanemask_* (s_ids)" };
+		enum { GX = 3, GY = 2, GZ = 2, BX = 4, BY = 3, BZ = 5, NT = BX * BY * BZ, NCTA = GX * GY * GZ };
+		size_t n = (size_t)NCTA * NT * 20;
+		uint32_t *got = malloc(n * 4), *want = malloc(n * 4);
+		uint64_t out = dbuf(&s, d, n * 4, NULL);
+		void *args[] = { &out };
+		if (out && run(&s, d, p, "s_ids", cfg3(GX, GY, GZ, BX, BY, BZ, 0), args) && get(&s, d, got, out, n * 4)) {
+			for (uint32_t c = 0; c < NCTA; c++)
+				for (uint32_t t = 0; t < NT; t++) {
+					uint32_t *o = &want[((size_t)c * NT + t) * 20], l = t % 32;
+					uint32_t v[20] = { t % BX, t / BX % BY, t / (BX * BY), BX, BY, BZ,
+							   c % GX, c / GX % GY, c / (GX * GY), GX, GY, GZ, l, 0, 0,
+							   1u << l, l == 31 ? ~0u : (2u << l) - 1, (1u << l) - 1, ~0u << l,
+							   l == 31 ? 0 : ~0u << (l + 1) };
+					memcpy(o, v, sizeof v);
+					/* %warpid and %nwarpid are the machine's: take them from the
+					 * output and check their consistency below */
+					o[13] = got[((size_t)c * NT + t) * 20 + 13];
+					o[14] = got[((size_t)c * NT + t) * 20 + 14];
+				}
+			cmp32(&s, "20 words per thread (tid xyz, ntid xyz, ctaid xyz, nctaid xyz, laneid, warpid, "
+			      "nwarpid, lanemask eq le lt ge gt)", got, want, n);
+			for (uint32_t c = 0; c < NCTA && !s.bad; c++) {
+				const uint32_t *g = &got[(size_t)c * NT * 20];
+				uint32_t w0 = g[13], w1 = g[32 * 20 + 13], nw = g[14];
+				for (uint32_t t = 0; t < NT; t++)
+					if (g[t * 20 + 13] != (t < 32 ? w0 : w1) || g[t * 20 + 14] != nw)
+						bad(&s, "CTA %u thread %u: %%warpid %u / %%nwarpid %u differ within the "
+						    "warp or CTA", c, t, g[t * 20 + 13], g[t * 20 + 14]);
+				if (w0 == w1 || w0 >= nw || w1 >= nw)
+					bad(&s, "CTA %u: %%warpid of its two warps %u and %u (%%nwarpid %u)", c, w0, w1, nw);
+			}
+		}
+		free(got);
+		free(want);
+		done(&s);
+	}
+	{
+		Sc s = { .name = "sregs: %dynamic_smem_size with .extern .shared dsm[] beside static shared (s_dyn)" };
+		uint32_t w[256];
+		for (uint32_t t = 0; t < 64; t++) {
+			uint32_t nb = (t + 1) % 64;
+			w[4 * t] = 1024;
+			w[4 * t + 1] = 4 * 16 * nb + 6;
+			w[4 * t + 2] = 0xabc + (t & 7);
+			w[4 * t + 3] = 1;
+		}
+		run_out32(&s, d, p, "s_dyn", cfg3(1, 1, 1, 64, 1, 1, 1024), w, 256);
+		done(&s);
+	}
+	{
+		Sc s = { .name = "sregs: %clock64 never decreases within a thread and advances (s_clock)" };
+		uint32_t w[128];
+		for (int i = 0; i < 128; i++)
+			w[i] = 1;
+		run_out32(&s, d, p, "s_clock", CFG(1, 64), w, 128);
+		done(&s);
+	}
+}
+
+/* ---- memory ------------------------------------------------------------- */
+static void test_memory(ptxvm_device *d)
+{
+	Sc ld = { .name = "memory: load" };
+	ptxvm_program *p = load_file(&ld, d, "memory.ptx", NULL);
+	if (!p) {
+		done(&ld);
+		return;
+	}
+	{
+		Sc s = { .name = "memory: .global initializers with addresses and generic() (m_globals)" };
+		uint64_t tab = 0, ptr = 0, gptr = 0, ptr2 = 0, cnt = 0, vals[3];
+		size_t ntab = 0, ncnt = 0;
+		uint32_t c0 = 1000, c1 = 0, got[6];
+		if (ptxvm_program_global(p, "m_tab", &tab, &ntab) || ptxvm_program_global(p, "m_ptr", &ptr, NULL) ||
+		    ptxvm_program_global(p, "m_gptr", &gptr, NULL) || ptxvm_program_global(p, "m_ptr2", &ptr2, NULL) ||
+		    ptxvm_program_global(p, "m_cnt", &cnt, &ncnt))
+			bad(&s, "ptxvm_program_global: %s", ptxvm_device_message(d));
+		else if (ntab != 16 || ncnt != 4)
+			bad(&s, "sizes: m_tab %zu (want 16), m_cnt %zu (want 4)", ntab, ncnt);
+		else if (get(&s, d, &vals[0], ptr, 8) && get(&s, d, &vals[1], gptr, 8) && get(&s, d, &vals[2], ptr2, 8) &&
+			 (vals[0] != tab || vals[1] != tab || vals[2] != tab + 8))
+			bad(&s, "initialised pointers: m_ptr 0x%llx m_gptr 0x%llx m_ptr2 0x%llx; m_tab is at 0x%llx",
+			    (unsigned long long)vals[0], (unsigned long long)vals[1], (unsigned long long)vals[2],
+			    (unsigned long long)tab);
+		if (!s.bad && ptxvm_memcpy_htod(d, cnt, &c0, 4))
+			bad(&s, "writing m_cnt: %s", ptxvm_device_message(d));
+		uint64_t out = s.bad ? 0 : dbuf(&s, d, sizeof got, NULL);
+		void *args[] = { &out };
+		if (out && run(&s, d, p, "m_globals", CFG(1, 1), args) && get(&s, d, got, out, sizeof got) &&
+		    get(&s, d, &c1, cnt, 4)) {
+			static const uint32_t want[6] = { 22, 44, 33, 11, 6, 3 };
+			cmp32(&s, "m_tab[1] via m_ptr, [3] via m_gptr, [2] via m_ptr2, [0] via .const m_cptr, "
+			      "m_bytes[5], pointer flags", got, want, 6);
+			if (c1 != 2001)
+				bad(&s, "m_cnt after the kernel: %u, want 2001", c1);
+		}
+		done(&s);
+	}
+	{
+		Sc s = { .name = "memory: .const array read by every thread of 2 CTAs (m_const)" };
+		uint32_t ctab[64], w[256];
+		for (uint32_t i = 0; i < 64; i++)
+			ctab[i] = (3 * i * i + 7) % 1000;
+		for (uint32_t g = 0; g < 256; g++)
+			w[g] = ctab[7 * g % 64] + 1000 * ctab[g % 64];
+		run_out32(&s, d, p, "m_const", CFG(2, 128), w, 256);
+		done(&s);
+	}
+	{
+		Sc s = { .name = "memory: .local arrays indexed dynamically, in a kernel and a .func (m_local)" };
+		uint32_t w[128];
+		for (uint32_t t = 0; t < 64; t++) {
+			uint32_t arr[64], acc = 0, a[16], r = 0;
+			for (uint32_t i = 0; i < 64; i++)
+				arr[i] = (t * i) ^ i;
+			for (uint32_t i = 0; i < 64; i++)
+				acc = acc * 3 + arr[(17 * i + t) % 64];
+			for (uint32_t i = 0; i < 16; i++)
+				a[i] = t + i * i;
+			for (uint32_t i = 0; i < 16; i++)
+				r += a[(5 * i + t) % 16] * (i + 1);
+			w[2 * t] = acc;
+			w[2 * t + 1] = r;
+		}
+		run_out32(&s, d, p, "m_local", CFG(1, 64), w, 128);
+		done(&s);
+	}
+	{
+		Sc s = { .name = "memory: generic addressing via cvta and isspacep for shared/local/global (m_generic)" };
+		uint32_t w[128], got[128];
+		for (uint32_t l = 0; l < 32; l++) {
+			w[4 * l] = l * 5;
+			w[4 * l + 1] = l + 7;
+			w[4 * l + 2] = l * 9;
+			w[4 * l + 3] = 1 | 8 | 16 | 64 | 128 | 1024;
+		}
+		uint64_t g = dbuf(&s, d, 128, NULL), out = dbuf(&s, d, sizeof got, NULL);
+		void *args[] = { &g, &out };
+		if (g && out && run(&s, d, p, "m_generic", CFG(1, 32), args) && get(&s, d, got, out, sizeof got))
+			cmp32(&s, "{shared, local, global, flags} per lane", got, w, 128);
+		done(&s);
+	}
+	{
+		Sc s = { .name = "memory: v2/v4 loads and stores, global and shared (m_vec)" };
+		enum { T = 64 };
+		uint32_t vin[T * 4], vout[T * 4], sout[T * 4], wv[T * 4], ws[T * 4];
+		double fin[T * 2], fout[T * 2], wf[T * 2];
+		uint16_t hin[T * 4], hout[T * 4], wh[T * 4];
+		for (uint32_t t = 0; t < T; t++) {
+			for (int k = 0; k < 4; k++) {
+				vin[4 * t + k] = t * 1000 + (uint32_t)k * 7 + 1;
+				hin[4 * t + k] = (uint16_t)(t * 16 + (uint32_t)k + 0x8000);
+			}
+			fin[2 * t] = t * 0.5;
+			fin[2 * t + 1] = -(double)t * 0.25;
+		}
+		for (uint32_t t = 0; t < T; t++) {
+			for (int k = 0; k < 4; k++) {
+				wv[4 * t + k] = vin[4 * t + 3 - k];
+				ws[4 * t + k] = vin[4 * (t ^ 1) + k];
+				wh[4 * t + k] = hin[4 * t + (k + 1) % 4];
+			}
+			wf[2 * t] = fin[2 * t + 1] * 2;
+			wf[2 * t + 1] = fin[2 * t] + 1;
+		}
+		uint64_t a[7] = { dbuf(&s, d, sizeof vin, vin), dbuf(&s, d, sizeof fin, fin), dbuf(&s, d, sizeof hin, hin),
+				  dbuf(&s, d, sizeof vout, NULL), dbuf(&s, d, sizeof fout, NULL),
+				  dbuf(&s, d, sizeof sout, NULL), dbuf(&s, d, sizeof hout, NULL) };
+		void *args[] = { &a[0], &a[1], &a[2], &a[3], &a[4], &a[5], &a[6] };
+		if (!s.bad && run(&s, d, p, "m_vec", CFG(1, T), args) && get(&s, d, vout, a[3], sizeof vout) &&
+		    get(&s, d, fout, a[4], sizeof fout) && get(&s, d, sout, a[5], sizeof sout) &&
+		    get(&s, d, hout, a[6], sizeof hout)) {
+			cmp32(&s, "v4.u32 reversed", vout, wv, T * 4);
+			cmp32(&s, "shared v4.u32 from t ^ 1", sout, ws, T * 4);
+			if (memcmp(fout, wf, sizeof wf))
+				bad(&s, "v2.f64: differs (first pair %g %g, want %g %g)", fout[0], fout[1], wf[0], wf[1]);
+			if (memcmp(hout, wh, sizeof wh))
+				bad(&s, "v4.u16: differs (first quad %04x %04x %04x %04x, want %04x %04x %04x %04x)",
+				    hout[0], hout[1], hout[2], hout[3], wh[0], wh[1], wh[2], wh[3]);
+		}
+		done(&s);
+	}
+	{
+		Sc s = { .name = "memory: ptxvm_program_global copies into .global/.const and out (m_poly)" };
+		uint64_t coef = 0, scale = 0, dn = 0;
+		size_t ncoef = 0, nscale = 0, ndone = 0;
+		double c[3] = { 2.0, -1.0, 0.5 }, got[16], want[16];
+		uint32_t sc = 5, vdone = 0;
+		if (ptxvm_program_global(p, "m_coef", &coef, &ncoef) || ptxvm_program_global(p, "m_scale", &scale, &nscale) ||
+		    ptxvm_program_global(p, "m_done", &dn, &ndone))
+			bad(&s, "ptxvm_program_global: %s", ptxvm_device_message(d));
+		else if (ncoef != 24 || nscale != 4 || ndone != 4)
+			bad(&s, "sizes %zu %zu %zu, want 24 4 4", ncoef, nscale, ndone);
+		else if (ptxvm_program_global(p, "m_nothing", NULL, NULL) != PTXVM_ERROR_NOT_FOUND)
+			bad(&s, "ptxvm_program_global of an unknown name is not PTXVM_ERROR_NOT_FOUND");
+		else if (ptxvm_memcpy_htod(d, coef, c, sizeof c) || ptxvm_memcpy_htod(d, scale, &sc, 4))
+			bad(&s, "copies in: %s", ptxvm_device_message(d));
+		uint64_t out = s.bad ? 0 : dbuf(&s, d, sizeof got, NULL);
+		void *args[] = { &out };
+		if (out && run(&s, d, p, "m_poly", CFG(1, 16), args) && get(&s, d, got, out, sizeof got) &&
+		    get(&s, d, &vdone, dn, 4)) {
+			for (int t = 0; t < 16; t++)
+				want[t] = ((c[2] * t + c[1]) * t + c[0]) * sc;
+			if (memcmp(got, want, sizeof got))
+				bad(&s, "results differ: out[3] = %g, want %g", got[3], want[3]);
+			if (vdone != 0x600d)
+				bad(&s, "m_done read back 0x%x, want 0x600d", vdone);
+		}
+		done(&s);
+	}
+}
+
+/* ---- faults ------------------------------------------------------------- */
+/* The lines marked "FAULT" in function fn of text; returns their number. */
+static int fault_lines(const char *text, const char *fn, unsigned *lines, int max)
+{
+	char key[128];
+	snprintf(key, sizeof key, " %s(", fn);
+	bool in = false;
+	int n = 0;
+	unsigned line = 1;
+	for (const char *p = text; *p; line++) {
+		const char *e = strchr(p, '\n');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		char buf[512];
+		snprintf(buf, sizeof buf, "%.*s", (int)(len < sizeof buf - 1 ? len : sizeof buf - 1), p);
+		if (!strncmp(buf, ".func", 5) || !strncmp(buf, ".visible", 8) || !strncmp(buf, ".entry", 6))
+			in = strstr(buf, key) != NULL;
+		else if (in && strstr(buf, "// FAULT") && n < max)
+			lines[n++] = line;
+		if (!e)
+			break;
+		p = e + 1;
+	}
+	return n;
+}
+
+/* Whether msg names FILE:line (FILE ending in base, the line not a prefix). */
+static bool names_line(const char *msg, const char *base, unsigned line)
+{
+	char key[128];
+	snprintf(key, sizeof key, "%s:%u", base, line);
+	for (const char *p = msg; (p = strstr(p, key)); p++) {
+		char c = p[strlen(key)];
+		if (c < '0' || c > '9')
+			return true;
+	}
+	return false;
+}
+
+/* f_ok on d: false (s marked bad) unless it runs and gives out[g] = 3g. */
+static bool next_ok(Sc *s, ptxvm_device *d, ptxvm_program *p, const char *after)
+{
+	uint32_t got[128], want[128];
+	for (uint32_t g = 0; g < 128; g++)
+		want[g] = 3 * g;
+	uint64_t out = dbuf(s, d, sizeof got, NULL);
+	void *args[] = { &out };
+	const ptxvm_kernel *k = ptxvm_kernel_find(p, "f_ok");
+	ptxvm_launch_config c = CFG(2, 64);
+	ptxvm_result r = out ? ptxvm_launch(d, k, &c, args, NULL) : PTXVM_ERROR_INVALID_VALUE;
+	bool ok = false;
+	if (r != PTXVM_SUCCESS)
+		bad(s, "the launch after %s failed: %s: %s", after, ptxvm_result_name(r), ptxvm_device_message(d));
+	else if (get(s, d, got, out, sizeof got)) {
+		cmp32(s, "the launch after the fault", got, want, 128);
+		ok = !s->bad;
+	}
+	if (out)
+		ptxvm_mem_free(d, out);
+	return ok;
+}
+
+typedef struct Fault {
+	const char *what;
+	const char *kernel, *where;     /* where: the function holding the FAULT lines */
+	ptxvm_result want;
+	unsigned grid, block;
+	const char *cta, *thread;       /* text the report must hold; NULL: not checked */
+	bool has_n;                     /* a second parameter n = 69 */
+	bool need_line;
+} Fault;
+
+static void fault_case(ptxvm_device *d, ptxvm_program *p, const char *text, const Fault *f)
+{
+	char name[256];
+	snprintf(name, sizeof name, "faults: %s (%s)", f->what, f->kernel);
+	Sc s = { .name = name };
+	unsigned lines[4];
+	int nl = fault_lines(text, f->where, lines, 4);
+	if (f->need_line && !nl)
+		bad(&s, "test bug: no FAULT line in '%s'", f->where);
+	uint32_t zero[69] = { 0 }, n = 69;
+	uint64_t buf = dbuf(&s, d, sizeof zero, zero);
+	void *args[] = { &buf, &n };
+	const ptxvm_kernel *k = ptxvm_kernel_find(p, f->kernel);
+	ptxvm_launch_config c = CFG(f->grid, f->block);
+	if (!s.bad && !k)
+		bad(&s, "no kernel '%s'", f->kernel);
+	if (!s.bad) {
+		ptxvm_result r = ptxvm_launch(d, k, &c, args, NULL);
+		const char *msg = ptxvm_device_message(d);
+		char kq[128];
+		snprintf(kq, sizeof kq, "'%s'", f->kernel);
+		bool line_ok = !f->need_line;
+		for (int i = 0; i < nl; i++)
+			line_ok |= names_line(msg, "faults.ptx", lines[i]);
+		if (r != f->want)
+			bad(&s, "result %s, want %s; message: %s", ptxvm_result_name(r), ptxvm_result_name(f->want), msg);
+		else if (!strstr(msg, kq))
+			bad(&s, "the report does not name the kernel %s: %s", kq, msg);
+		else if (f->cta && !strstr(msg, f->cta))
+			bad(&s, "the report does not name %s: %s", f->cta, msg);
+		else if (f->thread && !strstr(msg, f->thread))
+			bad(&s, "the report does not name %s: %s", f->thread, msg);
+		else if (!line_ok)
+			bad(&s, "the report does not name faults.ptx:%u (the faulting instruction): %s", lines[0], msg);
+		else if (verbose)
+			printf("exec %s: %s\n", name, msg);
+	}
+	if (buf)
+		ptxvm_mem_free(d, buf);
+	if (!s.bad)
+		next_ok(&s, d, p, f->kernel);
+	done(&s);
+}
+
+static void test_faults(ptxvm_device *d)
+{
+	Sc ld = { .name = "faults: load" };
+	char *text = NULL;
+	ptxvm_program *p = load_file(&ld, d, "faults.ptx", &text);
+	if (!p) {
+		done(&ld);
+		free(text);
+		return;
+	}
+	static const Fault cases[] = {
+		{ "global load just past the end of an allocation", "f_oob_ld", "f_oob_ld",
+		  PTXVM_ERROR_ILLEGAL_ADDRESS, 2, 64, "CTA (1,0,0)", "thread (5,0,0)", true, true },
+		{ "global store just past the end of an allocation", "f_oob_st", "f_oob_st",
+		  PTXVM_ERROR_ILLEGAL_ADDRESS, 2, 64, "CTA (1,0,0)", "thread (5,0,0)", true, true },
+		{ "load from address 0", "f_null", "f_null",
+		  PTXVM_ERROR_ILLEGAL_ADDRESS, 2, 64, "CTA (1,0,0)", "thread (5,0,0)", false, true },
+		{ "misaligned u32 load", "f_misaligned", "f_misaligned",
+		  PTXVM_ERROR_MISALIGNED_ADDRESS, 2, 64, "CTA (1,0,0)", "thread (5,0,0)", false, true },
+		{ "shared load out of bounds", "f_shared", "f_shared",
+		  PTXVM_ERROR_ILLEGAL_ADDRESS, 2, 64, "CTA (1,0,0)", "thread (5,0,0)", false, true },
+		{ "trap", "f_trap", "f_trap",
+		  PTXVM_ERROR_LAUNCH_FAILED, 2, 64, "CTA (1,0,0)", "thread (5,0,0)", false, true },
+		{ "barrier deadlock: warps waiting at barriers 1 and 2", "f_deadlock", "f_deadlock",
+		  PTXVM_ERROR_ILLEGAL_INSTRUCTION, 1, 64, "CTA (0,0,0)", "thread (", false, true },
+		{ "unbounded recursion", "f_recurse", "f_rec",
+		  PTXVM_ERROR_HARDWARE_STACK_ERROR, 2, 64, "CTA (1,0,0)", "thread (5,0,0)", false, true },
+		{ "store to .const through a generic address", "f_const_st", "f_const_st",
+		  PTXVM_ERROR_ILLEGAL_ADDRESS, 2, 64, "CTA (1,0,0)", "thread (5,0,0)", false, true },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		fault_case(d, p, text, &cases[i]);
+
+	/* the watchdog, on a device of its own */
+	ptxvm_device_opts o = { .workers = 2, .timeout = 0.5 };
+	ptxvm_device *td = ptxvm_device_create(&o);
+	Sc tl = { .name = "faults: load on a device with a timeout" };
+	ptxvm_program *tp = td ? load_file(&tl, td, "faults.ptx", NULL) : NULL;
+	if (!tp)
+		done(&tl);
+	else {
+		static const Fault t = { "infinite loop with a 0.5 s timeout", "f_loop", "f_loop",
+					 PTXVM_ERROR_LAUNCH_TIMEOUT, 1, 32, "CTA (0,0,0)", NULL, false, false };
+		fault_case(td, tp, text, &t);
+	}
+	ptxvm_device_destroy(td);
+	free(text);
+}
+
+/* ---- the API on bad arguments ------------------------------------------- */
+static void test_api_args(ptxvm_device *d)
+{
+	Sc ld = { .name = "api: load" };
+	ptxvm_program *p = load_file(&ld, d, "faults.ptx", NULL);
+	if (!p) {
+		done(&ld);
+		return;
+	}
+	const ptxvm_kernel *k = ptxvm_kernel_find(p, "f_ok");
+	uint64_t buf = 0;
+	{
+		Sc s = { .name = "api: NULL device" };
+		uint64_t a = 0;
+		uint32_t v = 0;
+		ptxvm_launch_config c = CFG(1, 32);
+		void *args[] = { &a };
+		ptxvm_result r;
+		if ((r = ptxvm_mem_alloc(NULL, 16, &a)) != PTXVM_ERROR_INVALID_VALUE)
+			bad(&s, "ptxvm_mem_alloc(NULL): %s", ptxvm_result_name(r));
+		else if ((r = ptxvm_memcpy_htod(NULL, 0x1000, &v, 4)) != PTXVM_ERROR_INVALID_VALUE)
+			bad(&s, "ptxvm_memcpy_htod(NULL): %s", ptxvm_result_name(r));
+		else if ((r = ptxvm_launch(NULL, k, &c, args, NULL)) != PTXVM_ERROR_INVALID_VALUE)
+			bad(&s, "ptxvm_launch(NULL): %s", ptxvm_result_name(r));
+		else if ((r = ptxvm_launch_packed(NULL, k, &c, &a, 8, NULL)) != PTXVM_ERROR_INVALID_VALUE)
+			bad(&s, "ptxvm_launch_packed(NULL): %s", ptxvm_result_name(r));
+		else if (strcmp(ptxvm_device_message(NULL), ""))
+			bad(&s, "ptxvm_device_message(NULL) is not \"\"");
+		done(&s);
+	}
+	{
+		Sc s = { .name = "api: a block of 2048 threads" };
+		buf = dbuf(&s, d, 4096 * 4, NULL);
+		ptxvm_launch_config c = CFG(1, 2048);
+		void *args[] = { &buf };
+		ptxvm_result r = ptxvm_launch(d, k, &c, args, NULL);
+		if (r != PTXVM_ERROR_INVALID_VALUE)
+			bad(&s, "launch: %s, want CUDA_ERROR_INVALID_VALUE: %s", ptxvm_result_name(r), ptxvm_device_message(d));
+		else if (!*ptxvm_device_message(d))
+			bad(&s, "no message for the failed launch");
+		else
+			next_ok(&s, d, p, "the refused launch");
+		done(&s);
+	}
+	{
+		Sc s = { .name = "api: ptxvm_launch_packed with the wrong parameter size" };
+		uint64_t pk[2] = { buf, 0 };
+		ptxvm_launch_config c = CFG(2, 64);
+		ptxvm_result r1 = ptxvm_launch_packed(d, k, &c, pk, 4, NULL);
+		ptxvm_result r2 = ptxvm_launch_packed(d, k, &c, pk, 16, NULL);
+		ptxvm_result r3 = ptxvm_launch_packed(d, k, &c, pk, 8, NULL);
+		if (ptxvm_kernel_params_size(k) != 8)
+			bad(&s, "f_ok's parameter buffer is %zu bytes, want 8", ptxvm_kernel_params_size(k));
+		else if (r1 != PTXVM_ERROR_INVALID_VALUE || r2 != PTXVM_ERROR_INVALID_VALUE)
+			bad(&s, "4 bytes: %s, 16 bytes: %s; want CUDA_ERROR_INVALID_VALUE for both", ptxvm_result_name(r1),
+			    ptxvm_result_name(r2));
+		else if (r3 != PTXVM_SUCCESS)
+			bad(&s, "the right size, 8 bytes: %s: %s", ptxvm_result_name(r3), ptxvm_device_message(d));
+		done(&s);
+	}
+	{
+		Sc s = { .name = "api: copies outside an allocation" };
+		uint64_t a = dbuf(&s, d, 64, NULL);
+		uint8_t tmp[16] = { 0 };
+		ptxvm_result r[6] = {
+			ptxvm_memcpy_htod(d, a + 60, tmp, 8), ptxvm_memcpy_dtoh(d, tmp, a + 64, 4),
+			ptxvm_memcpy_dtod(d, a + 56, a, 16), ptxvm_memset_d8(d, a - 1, 0, 2),
+			ptxvm_memcpy_htod(d, 0, tmp, 4), ptxvm_memcpy_htod(d, a + 48, tmp, 16),
+		};
+		static const char *what[6] = { "htod [60,68) of 64", "dtoh [64,68) of 64", "dtod to [56,72) of 64",
+					       "memset from base - 1", "htod to address 0", "htod [48,64) of 64 (valid)" };
+		for (int i = 0; i < 6; i++) {
+			ptxvm_result want = i == 5 ? PTXVM_SUCCESS : PTXVM_ERROR_INVALID_VALUE;
+			if (r[i] != want)
+				bad(&s, "%s: %s, want %s", what[i], ptxvm_result_name(r[i]), ptxvm_result_name(want));
+		}
+		if (a)
+			ptxvm_mem_free(d, a);
+		done(&s);
+	}
+	if (buf)
+		ptxvm_mem_free(d, buf);
+	ptxvm_program_unload(p);
+}
+
+/* ---- determinism -------------------------------------------------------- */
+static void test_determinism(void)
+{
+	Sc s = { .name = "determinism: 64 CTAs with shared reduction and atomics, workers 1, 2, 7 (det)" };
+	enum { NC = 64, NT = 128, N = NC * NT };
+	uint32_t *in = malloc(N * 4), *res[3] = { 0 };
+	size_t bytes = (NC + NC + N + N) * 4;
+	for (uint32_t i = 0; i < N; i++)
+		in[i] = i * 7919u + 17;
+	static const unsigned workers[3] = { 1, 2, 7 };
+	for (int w = 0; w < 3 && !s.bad; w++) {
+		ptxvm_device_opts o = { .workers = workers[w] };
+		ptxvm_device *d = ptxvm_device_create(&o);
+		ptxvm_program *p = load_file(&s, d, "determinism.ptx", NULL);
+		uint64_t din = dbuf(&s, d, N * 4, in);
+		uint32_t *zero = calloc(bytes, 1);
+		uint64_t sums = dbuf(&s, d, NC * 4, NULL), cnt = dbuf(&s, d, NC * 4, zero),
+			 slot = dbuf(&s, d, N * 4, NULL), mine = dbuf(&s, d, N * 4, NULL);
+		free(zero);
+		void *args[] = { &din, &sums, &cnt, &slot, &mine };
+		res[w] = malloc(bytes);
+		if (p && !s.bad && run(&s, d, p, "det", CFG(NC, NT), args)) {
+			get(&s, d, res[w], sums, NC * 4);
+			get(&s, d, res[w] + NC, cnt, NC * 4);
+			get(&s, d, res[w] + 2 * NC, slot, N * 4);
+			get(&s, d, res[w] + 2 * NC + N, mine, N * 4);
+		}
+		ptxvm_device_destroy(d);
+	}
+	if (!s.bad) {
+		uint32_t *want = malloc(bytes);
+		for (uint32_t c = 0; c < NC; c++) {
+			uint32_t sum = 0;
+			for (uint32_t t = 0; t < NT; t++) {
+				uint32_t g = c * NT + t, v = (in[g] * 2654435761u) ^ g;
+				sum += v;
+				uint32_t sl = v + 3;
+				want[2 * NC + g] = sl > g ? sl : g;
+				want[2 * NC + N + g] = 4 * t;
+			}
+			want[c] = want[NC + c] = sum;
+		}
+		cmp32(&s, "workers = 1 against the C result (sums | cnt | slot | mine)", res[0], want, bytes / 4);
+		for (int w = 1; w < 3 && !s.bad; w++)
+			if (memcmp(res[0], res[w], bytes))
+				bad(&s, "the output bytes with %u workers differ from those with 1", workers[w]);
+		free(want);
+	}
+	for (int w = 0; w < 3; w++)
+		free(res[w]);
+	free(in);
+	done(&s);
+}
+
+/* ---- two devices -------------------------------------------------------- */
+static const char two_ptx[] = HDR
+	"\n.global .align 4 .u32 two_g = 7;\n\n"
+	"// p[t] = 2 p[t] + k + two_g\n"
+	".visible .entry two(.param .u64 p, .param .u32 k)\n{\n"
+	"\t.reg .b32 %r<6>;\n\t.reg .b64 %rd<4>;\n"
+	"\tld.param.u64 %rd1, [p];\n\tld.param.u32 %r1, [k];\n\tmov.u32 %r2, %tid.x;\n"
+	"\tmul.wide.u32 %rd2, %r2, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n"
+	"\tld.global.u32 %r3, [%rd3];\n\tld.global.u32 %r4, [two_g];\n"
+	"\tmad.lo.u32 %r3, %r3, 2, %r1;\n\tadd.u32 %r3, %r3, %r4;\n\tst.global.u32 [%rd3], %r3;\n\tret;\n}\n";
+
+static void test_two_devices(void)
+{
+	Sc s = { .name = "devices: two devices in one process are independent" };
+	dump("two", two_ptx);
+	ptxvm_device *da = ptxvm_device_create(NULL), *db = ptxvm_device_create(NULL);
+	ptxvm_program *pa = load_text(&s, da, "two.ptx", two_ptx), *pb = pa ? load_text(&s, db, "two.ptx", two_ptx) : NULL;
+	uint32_t ia[32], ib[32], ga[32], gb[32], wa[32], wb[32], hundred = 100;
+	for (uint32_t t = 0; t < 32; t++) {
+		ia[t] = t;
+		ib[t] = 1000 + t;
+		wa[t] = ((t * 2 + 1 + 100) * 2 + 3 + 100);
+		wb[t] = (1000 + t) * 2 + 2 + 7;
+	}
+	uint64_t a = 0, b = 0, ga_addr = 0;
+	if (pa && pb) {
+		a = dbuf(&s, da, 1 << 20, NULL);
+		b = dbuf(&s, db, 256, NULL);
+		if (!s.bad && (ptxvm_memcpy_htod(da, a, ia, sizeof ia) || ptxvm_memcpy_htod(db, b, ib, sizeof ib)))
+			bad(&s, "copies in failed");
+		if (!s.bad && (ptxvm_program_global(pa, "two_g", &ga_addr, NULL) ||
+			       ptxvm_memcpy_htod(da, ga_addr, &hundred, 4)))
+			bad(&s, "setting two_g on device A: %s", ptxvm_device_message(da));
+	}
+	if (pa && pb && !s.bad) {
+		uint32_t k1 = 1, k2 = 2, k3 = 3;
+		void *a1[] = { &a, &k1 }, *b2[] = { &b, &k2 }, *a3[] = { &a, &k3 };
+		if (run(&s, da, pa, "two", CFG(1, 32), a1) && run(&s, db, pb, "two", CFG(1, 32), b2) &&
+		    run(&s, da, pa, "two", CFG(1, 32), a3) && get(&s, da, ga, a, sizeof ga) && get(&s, db, gb, b, sizeof gb)) {
+			cmp32(&s, "device A's buffer", ga, wa, 32);
+			cmp32(&s, "device B's buffer (B's two_g must still be 7)", gb, wb, 32);
+		}
+		uint32_t v = 5;
+		ptxvm_result r1 = ptxvm_memcpy_htod(db, a + 0x80000, &v, 4);
+		ptxvm_result r2 = ptxvm_memcpy_dtoh(db, &v, a + 0x80000, 4);
+		ptxvm_launch_config c = CFG(1, 32);
+		ptxvm_result r3 = ptxvm_launch(db, ptxvm_kernel_find(pa, "two"), &c, a1, NULL);
+		if (!s.bad && (r1 == PTXVM_SUCCESS || r2 == PTXVM_SUCCESS))
+			bad(&s, "device B accepts copies to and from device A's address 0x%llx (%s, %s)",
+			    (unsigned long long)(a + 0x80000), ptxvm_result_name(r1), ptxvm_result_name(r2));
+		else if (!s.bad && r3 == PTXVM_SUCCESS)
+			bad(&s, "device B launches a kernel of device A's program");
+	}
+	ptxvm_device_destroy(da);
+	ptxvm_device_destroy(db);
+	done(&s);
+}
+
+/* ---- the group ---------------------------------------------------------- */
+void test_exec(const char *root)
+{
+	g_root = root;
+	ptxvm_device *d = ptxvm_device_create(NULL);
+	if (!d) {
+		fail("exec: ptxvm_device_create failed");
+		return;
+	}
+	test_divergence(d);
+	test_barriers(d);
+	test_warp(d);
+	test_sregs(d);
+	test_memory(d);
+	test_faults(d);
+	test_api_args(d);
+	ptxvm_device_destroy(d);
+	test_determinism();
+	test_two_devices();
+}
