@@ -42,6 +42,9 @@ typedef struct ptxvm_check_opts {
  * for the module: no diagnostics, NULL text. */
 ptxvm_module *ptxvm_module_load(const char *filename, const char *text, size_t len,
 				const ptxvm_check_opts *opts);
+/* The same for a file ('-' reads stdin).  NULL when the file cannot be
+ * read (errno tells why) or as ptxvm_module_load. */
+ptxvm_module *ptxvm_module_load_file(const char *path, const ptxvm_check_opts *opts);
 void ptxvm_module_free(ptxvm_module *m);
 
 /* Number of errors; 0 means the module is valid. */

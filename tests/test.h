@@ -25,7 +25,8 @@ char *slurp(const char *path, size_t *len);
 	X(fp)           /* t_fp.c: floating-point semantics against references */ \
 	X(printf)       /* t_printf.c: device printf formatting */ \
 	X(forms)        /* t_forms.c: every form of tests/isa-forms launched */ \
-	X(exec)         /* t_exec.c: divergence, barriers, warps, memory, faults */
+	X(exec)         /* t_exec.c: divergence, barriers, warps, memory, faults */ \
+	X(kernels)      /* t_kernels.c: the kernels of tests/cuda against CPU references */
 
 #define X(name) void test_##name(const char *root);
 TEST_GROUPS(X)

@@ -853,9 +853,9 @@ int warp_run(Cta *c, Warp *w, uint64_t budget)
 		}
 		X.x = x;
 		nwarp++;
-		nthr += (unsigned)__builtin_popcount(act);
+		nthr += act == FULL ? 32u : (unsigned)__builtin_popcount(act);
 		int s = exec_one(&X, e, m, act);
-		if (s != RUN_YIELD + 100) {     /* anything but "go on" */
+		if (s != RUN_GO) {
 			r = s;
 			break;
 		}

@@ -25,7 +25,8 @@ typedef struct Frame {
 } Frame;
 
 enum { W_RUN, W_BAR, W_DONE };
-enum { RUN_BLOCK, RUN_YIELD, RUN_DONE, RUN_FAULT };
+/* What running a warp (or one of its instructions) came to; RUN_GO: go on. */
+enum { RUN_BLOCK, RUN_YIELD, RUN_DONE, RUN_FAULT, RUN_GO };
 
 typedef struct Warp {
 	struct Cta *cta;

@@ -226,6 +226,28 @@ static char *why_not(const Prog *p, const XFunc *f, uint8_t *seen)
 	return NULL;
 }
 
+/* A kernel that asks for clusters of several CTAs: ptxvm runs every
+ * cluster as one CTA, which such a kernel would notice. */
+static char *cluster_why(const Prog *p, const XFunc *f)
+{
+	const Func *a = f->ast;
+	for (uint32_t i = 0; i < a->nperf; i++) {
+		const PerfDir *d = &a->perf[i];
+		uint64_t n = 1;
+		for (unsigned k = 0; k < d->n; k++)
+			n *= d->v[k] ? d->v[k] : 1;
+		if (d->kind == PD_EXPLICITCLUSTER || (d->kind == PD_REQNCTAPERCLUSTER && n > 1)) {
+			char *s = NULL;
+			if (asprintf(&s, "%s:%u:%u: error: kernel '%s' asks for clusters of several CTAs (.%s), "
+				     "which are not executable yet", p->file, d->pos.line, d->pos.col, f->name,
+				     perf_name[d->kind]) < 0)
+				s = NULL;
+			return s;
+		}
+	}
+	return NULL;
+}
+
 ptxvm_result ptxvm_program_load(ptxvm_device *d, const ptxvm_module *m, ptxvm_program **out)
 {
 	if (!d || !m || !out)
@@ -261,7 +283,10 @@ ptxvm_result ptxvm_program_load(ptxvm_device *d, const ptxvm_module *m, ptxvm_pr
 	for (uint32_t i = 0; i < pg->nfn; i++)
 		if (pg->fn[i].entry) {
 			memset(seen, 0, pg->nfn);
-			p->k[p->nk++] = (ptxvm_kernel){ p, &pg->fn[i], why_not(pg, &pg->fn[i], seen) };
+			char *why = cluster_why(pg, &pg->fn[i]);
+			if (!why)
+				why = why_not(pg, &pg->fn[i], seen);
+			p->k[p->nk++] = (ptxvm_kernel){ p, &pg->fn[i], why };
 		}
 	free(seen);
 	pthread_mutex_lock(&d->lock);

@@ -5,6 +5,7 @@
 #include "../write/write.h"
 #include "host.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,6 +68,26 @@ ptxvm_module *ptxvm_module_load(const char *filename, const char *text, size_t l
 	pm->m = ptx_parse(pm->file, pm->text, len);
 	ptx_check(pm->m, &co);  /* also after syntax errors: report every problem */
 	return pm;
+}
+
+ptxvm_module *ptxvm_module_load_file(const char *path, const ptxvm_check_opts *opts)
+{
+	if (!path)
+		return NULL;
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	if (!f)
+		return NULL;
+	Buf b = { 0 };
+	char chunk[65536];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		buf_put(&b, chunk, n);
+	bool bad = ferror(f);
+	if (f != stdin)
+		fclose(f);
+	ptxvm_module *m = bad ? NULL : ptxvm_module_load(path, b.p ? b.p : "", b.len, opts);
+	buf_free(&b);
+	return m;
 }
 
 void ptxvm_module_free(ptxvm_module *pm)

@@ -362,11 +362,23 @@ static void place_vars(Lw *w)
 		}
 		pmap_put(&w->map, d, LV(LV_GLOBAL, addr));
 	}
-	/* functions by index, for addresses in initializers and mov */
+	/* functions by index, for calls, addresses in initializers and mov; a
+	 * declaration stands for the definition of the same name, if any */
 	uint32_t nf = 0;
 	for (uint32_t i = 0; i < m->ntop; i++)
 		if (m->top[i].kind == TOP_FUNC && !m->top[i].func->proto)
 			pmap_put(&w->map, m->top[i].func, LV(LV_FUNC, nf++));
+	for (uint32_t i = 0; i < m->ntop; i++) {
+		const Func *f = m->top[i].kind == TOP_FUNC ? m->top[i].func : NULL;
+		if (!f || f->proto || f->has_body)
+			continue;
+		for (uint32_t j = 0; j < m->ntop; j++) {
+			const Func *g = m->top[j].kind == TOP_FUNC ? m->top[j].func : NULL;
+			uint64_t lv;
+			if (g && g->has_body && str_same(g->name, f->name) && pmap_get(&w->map, g, &lv))
+				pmap_put(&w->map, f, lv);
+		}
+	}
 	/* the variables the host can look up, and their initializers */
 	for (uint32_t i = 0; i < m->ntop; i++) {
 		const Decl *d = m->top[i].kind == TOP_DECL ? m->top[i].decl : NULL;

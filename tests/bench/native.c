@@ -1,0 +1,193 @@
+/* native.c: the bench kernels of kernels.cu in plain C, single-threaded, for
+ * tests/bench/exec.sh.  Same float operations in the same order (fmaf where
+ * the PTX has fma.rn; build with -ffp-contract=off so nothing else fuses), so
+ * ptxvm's outputs must match these byte for byte.
+ *
+ *   native gen f32|u32 N SEED FILE      deterministic input data
+ *   native fma_loop N ITERS OUT
+ *   native vec_add N A B OUT
+ *   native block_reduce N IN OUT        N a multiple of 256
+ *   native histogram N IN OUT
+ *
+ * A kernel runs 3 times; it writes OUT from the last and prints the best
+ * time in seconds on stdout.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void die(const char *what)
+{
+	fprintf(stderr, "native: %s\n", what);
+	exit(2);
+}
+
+static void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+static void *slurp(const char *path, size_t n)
+{
+	void *p = xmalloc(n);
+	FILE *f = fopen(path, "rb");
+	if (!f || fread(p, 1, n, f) != n)
+		die("cannot read an input file (too short?)");
+	fclose(f);
+	return p;
+}
+
+static void spill(const char *path, const void *p, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f || fwrite(p, 1, n, f) != n || fclose(f))
+		die("cannot write an output file");
+}
+
+/* ---- the kernels, thread by thread ---------------------------------------- */
+static void fma_loop(float *out, int n, int iters)
+{
+	for (int i = 0; i < n; i++) {
+		float x = (float)i * 1e-6f;
+		for (int k = 0; k < iters; k++) {
+			x = fmaf(x, 0.999f, 0.001f);
+			x = fmaf(x, 1.001f, -0.002f);
+			x = fmaf(x, 0.998f, 0.003f);
+			x = fmaf(x, 1.002f, -0.001f);
+			x = fmaf(x, 0.997f, 0.002f);
+			x = fmaf(x, 1.003f, -0.003f);
+			x = fmaf(x, 0.996f, 0.001f);
+			x = fmaf(x, 1.004f, -0.001f);
+		}
+		out[i] = x;
+	}
+}
+
+static void vec_add(const float *a, const float *b, float *c, int n)
+{
+	for (int i = 0; i < n; i++)
+		c[i] = a[i] + b[i];
+}
+
+/* The CTA's tree in the same order: step w adds s[t + w] into s[t], t < w. */
+static void block_reduce(const float *in, float *out, int n)
+{
+	float s[256];
+	for (int b = 0; b < n / 256; b++) {
+		memcpy(s, in + (size_t)b * 256, sizeof s);
+		for (int w = 128; w > 0; w >>= 1)
+			for (int t = 0; t < w; t++)
+				s[t] += s[t + w];
+		out[b] = s[0];
+	}
+}
+
+static void histogram(const unsigned *in, unsigned *bins, int n)
+{
+	memset(bins, 0, 256 * sizeof *bins);
+	for (int i = 0; i < n; i++)
+		bins[in[i] & 255]++;
+}
+
+/* ---- driver ---------------------------------------------------------------- */
+static uint32_t rng(uint64_t *s)   /* splitmix64, top half */
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return (uint32_t)((z ^ (z >> 31)) >> 32);
+}
+
+static int num(const char *s)
+{
+	char *e;
+	long v = strtol(s, &e, 0);
+	if (e == s || *e || v <= 0 || v > 0x7fffffff)
+		die("bad number");
+	return (int)v;
+}
+
+#define TIMED(stmt)                                      \
+	do {                                             \
+		double best = 1e30;                      \
+		for (int r_ = 0; r_ < 3; r_++) {         \
+			double t0_ = now();              \
+			stmt;                            \
+			double t_ = now() - t0_;         \
+			if (t_ < best)                   \
+				best = t_;               \
+		}                                        \
+		printf("%.6f\n", best);                  \
+	} while (0)
+
+int main(int argc, char **argv)
+{
+	const char *k = argc > 1 ? argv[1] : "";
+	if (!strcmp(k, "gen") && argc == 6) {
+		int n = num(argv[3]);
+		uint64_t seed = (uint64_t)num(argv[4]);
+		uint32_t *p = xmalloc((size_t)n * 4);
+		for (int i = 0; i < n; i++) {
+			uint32_t r = rng(&seed);
+			if (!strcmp(argv[2], "f32")) {
+				float f = (float)(r >> 8) * (1.0f / 16777216.0f);   /* [0, 1), exact */
+				memcpy(&p[i], &f, 4);
+			} else if (!strcmp(argv[2], "u32")) {
+				p[i] = r;
+			} else {
+				die("gen: f32 or u32");
+			}
+		}
+		spill(argv[5], p, (size_t)n * 4);
+		return 0;
+	}
+	if (!strcmp(k, "fma_loop") && argc == 5) {
+		int n = num(argv[2]), iters = num(argv[3]);
+		float *out = xmalloc((size_t)n * 4);
+		TIMED(fma_loop(out, n, iters));
+		spill(argv[4], out, (size_t)n * 4);
+		return 0;
+	}
+	if (!strcmp(k, "vec_add") && argc == 6) {
+		int n = num(argv[2]);
+		float *a = slurp(argv[3], (size_t)n * 4), *b = slurp(argv[4], (size_t)n * 4);
+		float *c = xmalloc((size_t)n * 4);
+		memset(c, 0, (size_t)n * 4);   /* fault the pages in before timing */
+		TIMED(vec_add(a, b, c, n));
+		spill(argv[5], c, (size_t)n * 4);
+		return 0;
+	}
+	if (!strcmp(k, "block_reduce") && argc == 5) {
+		int n = num(argv[2]);
+		if (n % 256)
+			die("block_reduce: N must be a multiple of 256");
+		float *in = slurp(argv[3], (size_t)n * 4), *out = xmalloc((size_t)n / 256 * 4);
+		TIMED(block_reduce(in, out, n));
+		spill(argv[4], out, (size_t)n / 256 * 4);
+		return 0;
+	}
+	if (!strcmp(k, "histogram") && argc == 5) {
+		int n = num(argv[2]);
+		unsigned *in = slurp(argv[3], (size_t)n * 4), bins[256];
+		TIMED(histogram(in, bins, n));
+		spill(argv[4], bins, sizeof bins);
+		return 0;
+	}
+	fputs("usage: native gen f32|u32 N SEED FILE | fma_loop N ITERS OUT | vec_add N A B OUT |\n"
+	      "       block_reduce N IN OUT | histogram N IN OUT\n", stderr);
+	return 2;
+}
