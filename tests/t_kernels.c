@@ -913,14 +913,16 @@ static float i64_to_f32(int64_t v, int rm)
 	fesetround(FE_TONEAREST);
 	return r;
 }
+
+/* Unsigned 64-bit sources through the signed conversion, the one x86-64
+ * has in hardware (compilers expand the unsigned one into arithmetic that
+ * can give -0 when rounding down): halve with the lost bit kept sticky,
+ * convert, double exactly. */
 static float u64_to_f32(uint64_t v, int rm)
 {
-	volatile uint64_t x = v;
-	volatile float r;
-	fesetround(fe_mode[rm]);
-	r = (float)x;
-	fesetround(FE_TONEAREST);
-	return r;
+	if (v >> 63)
+		return 2.0f * i64_to_f32((int64_t)(v >> 1 | (v & 1)), rm);
+	return i64_to_f32((int64_t)v, rm);
 }
 static double i64_to_f64(int64_t v, int rm)
 {
@@ -933,12 +935,9 @@ static double i64_to_f64(int64_t v, int rm)
 }
 static double u64_to_f64(uint64_t v, int rm)
 {
-	volatile uint64_t x = v;
-	volatile double r;
-	fesetround(fe_mode[rm]);
-	r = (double)x;
-	fesetround(FE_TONEAREST);
-	return r;
+	if (v >> 63)
+		return 2.0 * i64_to_f64((int64_t)(v >> 1 | (v & 1)), rm);
+	return i64_to_f64((int64_t)v, rm);
 }
 static float f64_to_f32(double v, int rm)
 {

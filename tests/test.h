@@ -26,7 +26,8 @@ char *slurp(const char *path, size_t *len);
 	X(printf)       /* t_printf.c: device printf formatting */ \
 	X(forms)        /* t_forms.c: every form of tests/isa-forms launched */ \
 	X(exec)         /* t_exec.c: divergence, barriers, warps, memory, faults */ \
-	X(kernels)      /* t_kernels.c: the kernels of tests/cuda against CPU references */
+	X(kernels)      /* t_kernels.c: the kernels of tests/cuda against CPU references */ \
+	X(insn)         /* t_insn.c: each instruction x type x modifier against a reference */
 
 #define X(name) void test_##name(const char *root);
 TEST_GROUPS(X)

@@ -1527,9 +1527,18 @@ static void check_rules(Ck *c, const Instr *in, const Match *mt)
 					err(c, in->opnd[k].pos, "SIMD video instructions take registers, not immediates");
 	static const char *const sat[] = { "sat" };
 	const IsaForm *f = &isa_form[mt->form];
-	if (in->opc == OPC_cvt && f->nslot == 2 && mt->slot[0] == mt->slot[1] && find_mod(in, sat, 1) >= 0 &&
-	    is_int_type(mt->slot[0]))
-		err(c, in->pos, "cvt.sat between identical integer types is not allowed");
+	if (in->opc == OPC_cvt && f->nslot == 2 && find_mod(in, sat, 1) >= 0 && is_int_type(mt->slot[0]) &&
+	    is_int_type(mt->slot[1])) {
+		/* ptxas rejects .sat where the source's range fits the destination's */
+		unsigned d = mt->slot[0], s = mt->slot[1];
+		bool ds = isa_type[d].kind == TK_S, ss = isa_type[s].kind == TK_S;
+		unsigned db = isa_type[d].bytes, sb = isa_type[s].bytes;
+		if (d == s)
+			err(c, in->pos, "cvt.sat between identical integer types is not allowed");
+		else if ((ds == ss && db >= sb) || (ds && !ss && db > sb))
+			err(c, in->pos, "cvt.sat.%s.%s cannot saturate: every %s value fits in %s",
+			    isa_type[d].name, isa_type[s].name, isa_type[s].name, isa_type[d].name);
+	}
 }
 
 static void check_instr(Ck *c, Instr *in)

@@ -706,6 +706,7 @@ static void lower_instr(Lw *w, const Stmt *st)
 		case MOD_uni: x.flags |= XF_UNI; break;
 		case MOD_approx: x.flags |= XF_APPROX; break;
 		case MOD_full: x.flags |= XF_FULL; break;
+		case MOD_satfinite: x.flags |= XF_SATFINITE; break;
 		case MOD_relu: x.flags |= XF_RELU; break;
 		case MOD_xorsign: x.flags |= XF_XORSIGN; break;
 		case MOD_v2: x.vec = 2; break;
@@ -751,6 +752,13 @@ static void lower_instr(Lw *w, const Stmt *st)
 		break;
 	case OPC_bfind:
 		x.sub = pick(in, sel_clamp);
+		break;
+	case OPC_szext:
+	case OPC_bmsk:
+		x.sub2 = pick(in, sel_clamp);
+		break;
+	case OPC_lop3:
+		x.sub2 = pick(in, sel_bool);
 		break;
 	case OPC_cvta:
 		x.sub = has(in, MOD_to);
