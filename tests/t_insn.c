@@ -425,7 +425,7 @@ static uint64_t ref_int(const V *v, const uint64_t *in, uint64_t *r2)
 	}
 	case SAD:
 		if (s)
-			return c + (uint64_t)(sa < sb ? sb - sa : sa - sb);
+			return c + (sa < sb ? (uint64_t)sb - (uint64_t)sa : (uint64_t)sa - (uint64_t)sb);
 		return c + (a < b ? b - a : a - b);
 	case DIV:
 		if (!b)
@@ -897,15 +897,18 @@ static uint64_t cvt1(const V *v, int dt, int stt, uint64_t a)
 		if (sg)
 			x = (uint64_t)SX(x, sw);
 		if (dt == F64) {
-			volatile int64_t si = (int64_t)x;
-			volatile uint64_t ui = x;
+			/* through the signed conversion, which x86-64 has in hardware:
+			 * compilers expand the unsigned one into arithmetic that gives
+			 * -0 when rounding down; unsigned values of 2^63 and above are
+			 * halved with the lost bit kept sticky, then doubled exactly */
+			int big = !sg && x >> 63;
+			volatile int64_t si = big ? (int64_t)(x >> 1 | (x & 1)) : (int64_t)x;
 			volatile double d;
 			fesetround(fe(rnd));
-			if (sg)
-				d = (double)si;
-			else
-				d = (double)ui;
+			d = (double)si;
 			fesetround(FE_TONEAREST);
+			if (big)
+				d = 2 * d;
 			r = bits64(d);
 		} else
 			r = fenc(dt, odd_i(x, sg), rnd);
