@@ -202,6 +202,9 @@ int launch_run(Launch *L)
 	L->code = 0;
 	L->report = NULL;
 	L->t0 = exec_now();
+	struct timespec rt;
+	clock_gettime(CLOCK_REALTIME, &rt);
+	L->gtimer0 = (uint64_t)rt.tv_sec * 1000000000ull + (uint64_t)rt.tv_nsec;
 	L->deadline = L->t0 + L->timeout;
 	bool prints = false;
 	for (uint32_t i = 0; i < L->p->nfn; i++)

@@ -792,11 +792,8 @@ static uint64_t read_sreg(Launch *L, unsigned which, bool hi)
 	switch (which) {
 	case X_SR_CLOCK: return (uint32_t)ns;           /* a 1 GHz clock */
 	case X_SR_CLOCK64: return hi ? ns >> 32 : ns;
-	case X_SR_GTIMER: {
-		struct timespec ts;
-		clock_gettime(CLOCK_REALTIME, &ts);
-		return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-	}
+	case X_SR_GTIMER:       /* wall-clock nanoseconds, advancing monotonically */
+		return L->gtimer0 + ns;
 	case X_SR_GTIMER_LO: return (uint32_t)read_sreg(L, X_SR_GTIMER, false);
 	case X_SR_GTIMER_HI: return read_sreg(L, X_SR_GTIMER, false) >> 32;
 	}

@@ -39,6 +39,7 @@ typedef struct Launch {
 	atomic_uint_fast64_t next_cta;
 	atomic_uint_fast64_t thread_ins, warp_ins;
 	double t0, deadline;
+	uint64_t gtimer0;               /* %globaltimer at t0: wall-clock nanoseconds */
 	pthread_mutex_t lock;
 	int code;                       /* ptxvm_result of the first failure */
 	char *report;                   /* its report, malloc'd */
