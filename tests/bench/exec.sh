@@ -23,8 +23,8 @@ if [ -z "$NO_MFMA" ] && grep -qw fma /proc/cpuinfo 2>/dev/null &&
 	CFLAGS_NATIVE="$CFLAGS_NATIVE -mfma"
 fi
 N="$T/native"
-echo "\$ ${CC:-cc} $CFLAGS_NATIVE -o native tests/bench/native.c -lm"
-${CC:-cc} $CFLAGS_NATIVE -o "$N" tests/bench/native.c -lm
+echo "\$ ${CC:-cc} $CFLAGS_NATIVE -o native tests/bench/native.c -lm -lpthread"
+${CC:-cc} $CFLAGS_NATIVE -o "$N" tests/bench/native.c -lm -lpthread
 
 calc() { awk "BEGIN { print ($1) }"; }
 field() { sed -n "s/.*\"$1\": \([0-9.]*\).*/\1/p" "$2" | tail -n 1; }
@@ -122,6 +122,27 @@ n=$((16 * M))
 for k in histogram histogram_shared; do
 	bench $k "$T/hist.want" "$T/$k.got" 1024 256 \
 		--arg buf:$((4 * n)):in="$T/h" --arg buf:1024:out="$T/$k.got" --arg s32:$n
+done
+
+# 5. atomic throughput: 64K threads, 64 atomic adds each, all on one counter
+# (fully contended) or each on its own (uncontended); ptxvm on every core
+# against C11 atomic_fetch_add from 2 threads doing the same adds
+n=65536 it=64
+for mode in contended spread; do
+	k=atomic_$mode
+	[ $mode = contended ] && bytes=4 || bytes=$((4 * n))
+	nt=$("$N" atomics $mode $n $it "$T/$k.want")
+	show "\$ $X run $K --kernel $k --grid $((n / 256)) --block 256 --arg buf:$bytes:out=\$T/$k.got --arg s32:$it --stats"
+	"$X" run $K --kernel $k --grid $((n / 256)) --block 256 --arg buf:$bytes:out="$T/$k.got" --arg s32:$it \
+		--stats 2>"$T/err" || { cat "$T/err"; fail=1; continue; }
+	s=$(field seconds "$T/err")
+	w=$(field workers "$T/err")
+	if ! cmp -s "$T/$k.want" "$T/$k.got"; then
+		echo "$k: FAILED: the counters differ from native C's"
+		fail=1
+	fi
+	printf '%s: ptxvm %.0f M atomic adds/s (%s workers); C11 atomic_fetch_add from 2 threads %.0f M/s\n' \
+		"$k" "$(calc "$n * $it / $s / 1e6")" "$w" "$(calc "$n * $it / $nt / 1e6")"
 done
 
 met() { [ "$(calc "$1")" = 1 ] && echo met || echo "not met"; }

@@ -68,3 +68,19 @@ extern "C" __global__ void histogram_shared(const unsigned *in, unsigned *bins, 
 	if (s[threadIdx.x])
 		atomicAdd(&bins[threadIdx.x], s[threadIdx.x]);
 }
+
+// Atomic throughput, fully contended: every thread adds 1 to one counter,
+// iters times.
+extern "C" __global__ void atomic_contended(unsigned *ctr, int iters)
+{
+    for (int k = 0; k < iters; k++)
+        atomicAdd(ctr, 1u);
+}
+
+// Atomic throughput, uncontended: every thread adds 1 to its own counter.
+extern "C" __global__ void atomic_spread(unsigned *ctrs, int iters)
+{
+    unsigned *c = ctrs + blockIdx.x * blockDim.x + threadIdx.x;
+    for (int k = 0; k < iters; k++)
+        atomicAdd(c, 1u);
+}

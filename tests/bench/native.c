@@ -8,12 +8,18 @@
  *   native vec_add N A B OUT
  *   native block_reduce N IN OUT        N a multiple of 256
  *   native histogram N IN OUT
+ *   native atomics contended|spread N ITERS OUT
+ *                                       C11 atomic adds from 2 threads: N
+ *                                       counters' worth of ITERS adds each,
+ *                                       all on one counter or one apiece
  *
  * A kernel runs 3 times; it writes OUT from the last and prints the best
  * time in seconds on stdout.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,6 +127,22 @@ static int num(const char *s)
 	return (int)v;
 }
 
+/* Atomic throughput: threads [lo, hi) of the kernel, each ITERS adds of 1,
+ * to counter 0 (contended) or to its own (spread). */
+typedef struct AtomJob {
+	_Atomic unsigned *c;
+	int spread, lo, hi, iters;
+} AtomJob;
+
+static void *atom_job(void *arg)
+{
+	AtomJob *j = arg;
+	for (int i = j->lo; i < j->hi; i++)
+		for (int k = 0; k < j->iters; k++)
+			atomic_fetch_add(&j->c[j->spread ? i : 0], 1u);
+	return NULL;
+}
+
 #define TIMED(stmt)                                      \
 	do {                                             \
 		double best = 1e30;                      \
@@ -187,7 +209,36 @@ int main(int argc, char **argv)
 		spill(argv[4], bins, sizeof bins);
 		return 0;
 	}
+	if (!strcmp(k, "atomics") && argc == 6) {
+		int spread = !strcmp(argv[2], "spread");
+		int n = num(argv[3]), iters = num(argv[4]);
+		_Atomic unsigned *c = xmalloc((size_t)n * sizeof *c);
+		AtomJob job[2];
+		pthread_t th[2];
+		double best = 1e30;
+		for (int rep = 0; rep < 3; rep++) {
+			for (int i = 0; i < n; i++)
+				atomic_init(&c[i], 0);
+			double t0 = now();
+			for (int t = 0; t < 2; t++) {
+				job[t] = (AtomJob){ c, spread, t * (n / 2), t ? n : n / 2, iters };
+				pthread_create(&th[t], NULL, atom_job, &job[t]);
+			}
+			for (int t = 0; t < 2; t++)
+				pthread_join(th[t], NULL);
+			double t = now() - t0;
+			if (t < best)
+				best = t;
+		}
+		unsigned *out = xmalloc((size_t)n * sizeof *out);
+		for (int i = 0; i < n; i++)
+			out[i] = atomic_load(&c[i]);
+		spill(argv[5], out, (size_t)(spread ? n : 1) * 4);
+		printf("%.6f\n", best);
+		return 0;
+	}
 	fputs("usage: native gen f32|u32 N SEED FILE | fma_loop N ITERS OUT | vec_add N A B OUT |\n"
-	      "       block_reduce N IN OUT | histogram N IN OUT\n", stderr);
+	      "       block_reduce N IN OUT | histogram N IN OUT | atomics contended|spread N ITERS OUT\n",
+	      stderr);
 	return 2;
 }
