@@ -707,6 +707,9 @@ static void lower_instr(Lw *w, const Stmt *st)
 		case MOD_approx: x.flags |= XF_APPROX; break;
 		case MOD_full: x.flags |= XF_FULL; break;
 		case MOD_satfinite: x.flags |= XF_SATFINITE; break;
+		case MOD_relaxed: case MOD_volatile: case MOD_mmio: x.flags |= XF_MMATOMIC; break;
+		case MOD_acquire: x.flags |= XF_MMATOMIC | XF_ACQUIRE; break;
+		case MOD_release: x.flags |= XF_MMATOMIC | XF_RELEASE; break;
 		case MOD_relu: x.flags |= XF_RELU; break;
 		case MOD_xorsign: x.flags |= XF_XORSIGN; break;
 		case MOD_v2: x.vec = 2; break;

@@ -57,6 +57,8 @@ enum { X_SR_CLOCK, X_SR_CLOCK64, X_SR_GTIMER, X_SR_GTIMER_LO, X_SR_GTIMER_HI };
 enum {
 	XF_FTZ = 1, XF_SAT = 2, XF_CC = 4, XF_NAN = 8, XF_UNI = 16, XF_APPROX = 32,
 	XF_RELU = 64, XF_XORSIGN = 128, XF_FULL = 256, XF_SATFINITE = 512,
+	/* memory-model qualifiers of ld/st: single-copy atomic, and ordered */
+	XF_MMATOMIC = 1024, XF_ACQUIRE = 2048, XF_RELEASE = 4096,
 };
 
 typedef struct XIns {
