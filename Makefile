@@ -4,6 +4,7 @@
 #   make demo       what ptxvm does, on the examples
 #   make test       build and run every test; ends with "N passed, N failed"
 #   make asan       the tests under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make tsan       the atomic unit's tests (concurrency) under ThreadSanitizer
 #   make fuzz       the libFuzzer target for parser+checker (FUZZ_SECONDS=60)
 #   make bench      checker throughput against ptxas
 #   make fixtures   regenerate tests/ptx from tests/cuda (needs nvcc)
@@ -23,7 +24,8 @@ PREFIX  ?= /usr/local
 B       ?= build
 
 LIB_SRC := $(wildcard src/util/*.c src/isa/*.c src/front/*.c src/check/*.c \
-                      src/write/*.c src/lower/*.c src/mem/*.c src/exec/*.c src/atom/*.c src/host/*.c)
+                      src/write/*.c src/lower/*.c src/mem/*.c src/exec/*.c src/atom/*.c src/host/*.c \
+                      src/sass/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/obj/%.o)
 CLI_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(wildcard src/cli/*.c))
 DEFS    := $(wildcard src/isa/*.def)
@@ -59,6 +61,18 @@ test: all $(TEST_BIN)
 asan:
 	$(MAKE) B=build-asan CC=clang OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 		LDFLAGS="-fsanitize=address,undefined" test
+
+# The atomic unit's groups (concurrency included) under ThreadSanitizer.
+# src/exec is left uninstrumented: its target_clones resolvers run before
+# ThreadSanitizer has started and would crash instrumented.
+ifneq ($(TSAN),)
+OPT := -O1 -g -fsanitize=thread
+$(B)/obj/src/exec/%.o: OPT := -O1 -g
+endif
+tsan:
+	$(MAKE) B=build-tsan CC=clang TSAN=1 LDFLAGS=-fsanitize=thread build-tsan/tests/runner
+	build-tsan/tests/runner . atom
+	build-tsan/tests/runner . sass
 
 # libFuzzer: parser + checker + writer on arbitrary bytes.
 FUZZ_SECONDS ?= 60
@@ -99,6 +113,6 @@ install: all
 		ptxvm.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/ptxvm.pc
 
 clean:
-	rm -rf build build-asan build-fuzz
+	rm -rf build build-asan build-fuzz build-tsan
 
-.PHONY: all test demo asan fuzz bench fixtures ptxas-verify ptxas-agree-regen install clean
+.PHONY: all test demo asan tsan fuzz bench fixtures ptxas-verify ptxas-agree-regen install clean

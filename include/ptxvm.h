@@ -77,6 +77,7 @@ typedef enum ptxvm_result {
 	PTXVM_ERROR_HARDWARE_STACK_ERROR = 714, /* call stack overflow */
 	PTXVM_ERROR_ILLEGAL_INSTRUCTION = 715,  /* barrier deadlock; .sync lanes not converged */
 	PTXVM_ERROR_MISALIGNED_ADDRESS = 716,
+	PTXVM_ERROR_INVALID_ADDRESS_SPACE = 717,  /* SASS ATOM outside global memory */
 	PTXVM_ERROR_LAUNCH_FAILED = 719,        /* trap, and other failures of a running kernel */
 	PTXVM_ERROR_NOT_SUPPORTED = 801,        /* valid PTX that ptxvm cannot run yet */
 } ptxvm_result;
@@ -172,6 +173,59 @@ ptxvm_result ptxvm_launch_packed(ptxvm_device *d, const ptxvm_kernel *k,
 /* Launches are synchronous; this returns PTXVM_SUCCESS, for callers
  * written against an asynchronous interface. */
 ptxvm_result ptxvm_device_synchronize(ptxvm_device *d);
+
+
+/* ---- SASS ATOM ------------------------------------------------------------
+ * A front end for the hardware ATOM instruction (SPA 5.0 syntax): a text
+ * file of initial registers, memory regions and a sequence of ATOM
+ * instructions (the format is in docs/ATOM.md) is parsed and checked, then
+ * run, one instruction after the other, against a register file (R0..R254,
+ * RZ; P0..P6, PT) and a memory image, through ptxvm's atomic unit.
+ *
+ * Execution errors: PTXVM_ERROR_MISALIGNED_ADDRESS (misaligned address),
+ * PTXVM_ERROR_ILLEGAL_ADDRESS (address out of range) and
+ * PTXVM_ERROR_INVALID_ADDRESS_SPACE (717, CUDA's value: an address in a
+ * shared or local window).  A file with errors runs nothing and gives
+ * PTXVM_ERROR_INVALID_PTX. */
+
+typedef struct ptxvm_sass ptxvm_sass;
+
+/* Parses and checks the text (copied; filename names it in diagnostics).
+ * NULL only when text is NULL with len > 0 or memory is exhausted. */
+ptxvm_sass *ptxvm_sass_load(const char *filename, const char *text, size_t len);
+/* The same for a file ('-' reads stdin); NULL when it cannot be read. */
+ptxvm_sass *ptxvm_sass_load_file(const char *path);
+void ptxvm_sass_free(ptxvm_sass *s);
+
+/* Diagnostics, as for modules: FILE:LINE:COL with the line and a caret. */
+size_t ptxvm_sass_errors(const ptxvm_sass *s);
+size_t ptxvm_sass_diag_count(const ptxvm_sass *s);
+int ptxvm_sass_diag(const ptxvm_sass *s, size_t i, ptxvm_diag *out);
+char *ptxvm_sass_diagnostics(const ptxvm_sass *s);     /* the caller frees */
+/* The number of instructions. */
+size_t ptxvm_sass_count(const ptxvm_sass *s);
+
+/* Resets registers and memory to the file's initial state and runs every
+ * instruction in order; stops at the first execution error. */
+ptxvm_result ptxvm_sass_run(ptxvm_sass *s);
+/* After a failed run: the message "FILE:LINE: NAME (address 0xADDR):
+ * DETAILS, in `INSTRUCTION`" (NAME: misaligned address, address out of
+ * range, invalid address space), the instruction's source line (1-based)
+ * and the address; "", 0, 0 after a successful run. */
+const char *ptxvm_sass_message(const ptxvm_sass *s);
+unsigned ptxvm_sass_fault_line(const ptxvm_sass *s);
+uint64_t ptxvm_sass_fault_address(const ptxvm_sass *s);
+
+/* The current state: register r (0..254; 255 is RZ, always 0), predicate
+ * p (0..6; 7 is PT, always 1), and memory (PTXVM_ERROR_ILLEGAL_ADDRESS
+ * unless [addr, addr + n) lies in one region). */
+uint32_t ptxvm_sass_reg(const ptxvm_sass *s, unsigned r);
+int ptxvm_sass_pred(const ptxvm_sass *s, unsigned p);
+ptxvm_result ptxvm_sass_read(const ptxvm_sass *s, uint64_t addr, void *dst, size_t n);
+/* The state in the stable text of `ptxvm sass` (docs/ATOM.md): registers
+ * and predicates that are non-zero or changed, then every region.  The
+ * caller frees. */
+char *ptxvm_sass_state(const ptxvm_sass *s);
 
 #ifdef __cplusplus
 }

@@ -27,7 +27,9 @@ char *slurp(const char *path, size_t *len);
 	X(forms)        /* t_forms.c: every form of tests/isa-forms launched */ \
 	X(exec)         /* t_exec.c: divergence, barriers, warps, memory, faults */ \
 	X(kernels)      /* t_kernels.c: the kernels of tests/cuda against CPU references */ \
-	X(insn)         /* t_insn.c: each instruction x type x modifier against a reference */
+	X(insn)         /* t_insn.c: each instruction x type x modifier against a reference */ \
+	X(atom)         /* t_atom.c: the atomic unit: operation x size table, concurrency */ \
+	X(sass)         /* t_sass.c: the SASS ATOM front end: syntax, rules, execution */
 
 #define X(name) void test_##name(const char *root);
 TEST_GROUPS(X)

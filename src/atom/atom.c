@@ -1,10 +1,11 @@
 /* atom.c: the atomic unit (atom.h).
  *
  * Integer add, and, or, xor and exchange map to the host's atomic
- * instructions; everything else (min, max, inc, dec, floating point,
- * 16-bit and packed halves) is a compare-and-swap loop on the containing
- * word, so no update is ever lost.  128-bit operations take one of a set
- * of striped locks, as x86-64 without cmpxchg16b has no other way.
+ * instructions; everything else (min, max, inc, dec, safeadd, floating
+ * point, 16-bit and packed halves) is a compare-and-swap loop on the
+ * containing word around atom_combine, so no update is ever lost.  128-bit
+ * operations take one of a set of striped locks, as x86-64 without
+ * cmpxchg16b has no other way.
  */
 #include "atom.h"
 #include "../isa/isa.h"
@@ -22,84 +23,154 @@ const char *atom_error(int err)
 	return "atomic operation failed";
 }
 
-static uint32_t f32_flush(uint32_t v) { return (v & 0x7f800000u) == 0 ? v & 0x80000000u : v; }
+/* ---- the SASS table (seed 001) -------------------------------------------- */
+const AtomSassSize atom_sass_size[AS__COUNT] = {
+	[AS_U32] = { "U32", TY_u32, 0, 4 },
+	[AS_S32] = { "S32", TY_s32, 0, 4 },
+	[AS_U64] = { "U64", TY_u64, 0, 8 },
+	[AS_S64] = { "S64", TY_s64, 0, 8 },
+	[AS_F32_FTZ_RN] = { "F32.FTZ.RN", TY_f32, ATF_FTZ, 4 },
+	[AS_F16X2_RN] = { "F16x2.RN", TY_f16x2, 0, 4 },
+	[AS_F16X2_FTZ_RN] = { "F16x2.FTZ.RN", TY_f16x2, ATF_FTZ, 4 },
+	[AS_F64_RN] = { "F64.RN", TY_f64, 0, 8 },
+	[AS_U128] = { "U128", TY_b128, 0, 16 },
+};
 
-/* The new value of a 32-bit word for op. */
-static uint32_t op32(int op, unsigned ty, uint32_t m, uint32_t b, bool global)
+#define Z(s) (1u << AS_##s)
+#define INTS (Z(U32) | Z(S32) | Z(U64))
+const AtomSassOp atom_sass_op[AT__COUNT] = {
+	[AT_ADD] = { "ADD", INTS | Z(F32_FTZ_RN) | Z(F16X2_RN) | Z(F16X2_FTZ_RN) | Z(F64_RN), 0 },
+	[AT_MIN] = { "MIN", INTS | Z(S64) | Z(F16X2_RN) | Z(F16X2_FTZ_RN), Z(U64) | Z(S64) },
+	[AT_MAX] = { "MAX", INTS | Z(S64) | Z(F16X2_RN) | Z(F16X2_FTZ_RN), Z(U64) | Z(S64) },
+	[AT_INC] = { "INC", Z(U32), 0 },
+	[AT_DEC] = { "DEC", Z(U32), 0 },
+	[AT_AND] = { "AND", INTS, Z(U64) },
+	[AT_OR] = { "OR", INTS, Z(U64) },
+	[AT_XOR] = { "XOR", INTS, Z(U64) },
+	[AT_EXCH] = { "EXCH", INTS, 0 },
+	[AT_CAS] = { "CAS", INTS, 0 },
+	[AT_SAFEADD] = { "SAFEADD", Z(U64), Z(U64) },
+};
+#undef INTS
+#undef Z
+
+/* ---- the operations -------------------------------------------------------- */
+static uint32_t f32_add_rn(uint32_t x, uint32_t y, bool ftz)
 {
-	switch (op) {
-	case AT_ADD:
-		if (ty == TY_f32) {
-			uint32_t x = m, y = b;
-			if (global)
-				x = f32_flush(x), y = f32_flush(y);
-			float fx, fy;
-			memcpy(&fx, &x, 4);
-			memcpy(&fy, &y, 4);
-			float r = fx + fy;
-			uint32_t v;
-			memcpy(&v, &r, 4);
-			if ((v & 0x7fffffffu) > 0x7f800000u)
-				v = FP_F32_CNAN;
-			return global ? f32_flush(v) : v;
-		}
-		if (ty == TY_f16x2 || ty == TY_bf16x2) {
-			bool bf = ty == TY_bf16x2;
-			uint16_t lo = bf ? bf16_add((uint16_t)m, (uint16_t)b, FP_RN) : f16_add((uint16_t)m, (uint16_t)b, FP_RN);
-			uint16_t hi = bf ? bf16_add((uint16_t)(m >> 16), (uint16_t)(b >> 16), FP_RN)
-					 : f16_add((uint16_t)(m >> 16), (uint16_t)(b >> 16), FP_RN);
-			return (uint32_t)hi << 16 | lo;
-		}
-		return m + b;
-	case AT_MIN:
-		return ty == TY_s32 ? ((int32_t)m < (int32_t)b ? m : b) : (m < b ? m : b);
-	case AT_MAX:
-		return ty == TY_s32 ? ((int32_t)m > (int32_t)b ? m : b) : (m > b ? m : b);
-	case AT_INC:
-		return m >= b ? 0 : m + 1;
-	case AT_DEC:
-		return (m == 0 || m > b) ? b : m - 1;
-	case AT_AND: return m & b;
-	case AT_OR: return m | b;
-	case AT_XOR: return m ^ b;
-	default: return b;      /* EXCH */
-	}
+	if (ftz)
+		x = f32_ftz(x), y = f32_ftz(y);
+	float fx, fy;
+	memcpy(&fx, &x, 4);
+	memcpy(&fy, &y, 4);
+	float r = fx + fy;      /* the host FPU rounds to nearest even */
+	uint32_t v;
+	memcpy(&v, &r, 4);
+	if ((v & 0x7fffffffu) > 0x7f800000u)
+		v = FP_F32_CNAN;
+	return ftz ? f32_ftz(v) : v;
 }
 
-static uint64_t op64(int op, unsigned ty, uint64_t m, uint64_t b)
+static uint64_t f64_add_rn(uint64_t m, uint64_t b)
 {
-	switch (op) {
-	case AT_ADD:
-		if (ty == TY_f64) {
-			double x, y;
-			memcpy(&x, &m, 8);
-			memcpy(&y, &b, 8);
-			double r = x + y;
-			uint64_t v;
-			memcpy(&v, &r, 8);
-			return (v & 0x7fffffffffffffffull) > 0x7ff0000000000000ull ? FP_F64_CNAN : v;
-		}
-		return m + b;
-	case AT_MIN:
-		return ty == TY_s64 ? ((int64_t)m < (int64_t)b ? m : b) : (m < b ? m : b);
-	case AT_MAX:
-		return ty == TY_s64 ? ((int64_t)m > (int64_t)b ? m : b) : (m > b ? m : b);
-	case AT_AND: return m & b;
-	case AT_OR: return m | b;
-	case AT_XOR: return m ^ b;
-	default: return b;
-	}
+	double x, y;
+	memcpy(&x, &m, 8);
+	memcpy(&y, &b, 8);
+	double r = x + y;
+	uint64_t v;
+	memcpy(&v, &r, 8);
+	return (v & 0x7fffffffffffffffull) > 0x7ff0000000000000ull ? FP_F64_CNAN : v;
 }
 
-static uint16_t op16(int op, unsigned ty, uint16_t m, uint16_t b)
+/* One f16 or bf16 half. */
+static uint16_t op_half(int op, bool bf, bool ftz, uint16_t m, uint16_t b)
 {
-	bool bf = ty == TY_bf16;
-	switch (op) {
-	case AT_ADD: return bf ? bf16_add(m, b, FP_RN) : f16_add(m, b, FP_RN);
-	case AT_MIN: return bf ? bf16_min(m, b, false) : f16_min(m, b, false);
-	case AT_MAX: return bf ? bf16_max(m, b, false) : f16_max(m, b, false);
-	default: return b;
+	if (ftz) {
+		m = bf ? bf16_ftz(m) : f16_ftz(m);
+		b = bf ? bf16_ftz(b) : f16_ftz(b);
 	}
+	uint16_t r;
+	switch (op) {
+	case AT_ADD: r = bf ? bf16_add(m, b, FP_RN) : f16_add(m, b, FP_RN); break;
+	case AT_MIN: r = bf ? bf16_min(m, b, false) : f16_min(m, b, false); break;
+	case AT_MAX: r = bf ? bf16_max(m, b, false) : f16_max(m, b, false); break;
+	default: r = b; break;
+	}
+	if (ftz)
+		r = bf ? bf16_ftz(r) : f16_ftz(r);
+	return r;
+}
+
+static uint64_t safeadd(uint64_t m, uint64_t b)
+{
+	uint64_t n = (uint32_t)b, s = b >> 32;
+	if (s == 0)
+		s = 1ull << 32;
+	return (m % s + n) % s;
+}
+
+uint64_t atom_combine(int op, unsigned ty, unsigned flags, uint64_t m, uint64_t b, uint64_t c)
+{
+	bool ftz = flags & ATF_FTZ;
+	unsigned bytes = isa_type[ty].bytes;
+	if (op == AT_CAS)
+		return m == b ? c : m;
+	if (op == AT_EXCH)
+		return b;
+	switch (ty) {
+	case TY_f32:
+		return f32_add_rn((uint32_t)m, (uint32_t)b, ftz);
+	case TY_f64:
+		return f64_add_rn(m, b);
+	case TY_f16: case TY_bf16:
+		return op_half(op, ty == TY_bf16, ftz, (uint16_t)m, (uint16_t)b);
+	case TY_f16x2: case TY_bf16x2: {
+		bool bf = ty == TY_bf16x2;
+		uint16_t lo = op_half(op, bf, ftz, (uint16_t)m, (uint16_t)b);
+		uint16_t hi = op_half(op, bf, ftz, (uint16_t)(m >> 16), (uint16_t)(b >> 16));
+		return (uint32_t)hi << 16 | lo;
+	}
+	}
+	/* integers: m and b hold the value zero-extended to 64 bits */
+	uint64_t mask = bytes >= 8 ? ~0ull : (1ull << (8 * bytes)) - 1;
+	int64_t sm = (int64_t)m, sb = (int64_t)b;
+	if (isa_type[ty].kind == TK_S && bytes == 4)
+		sm = (int32_t)m, sb = (int32_t)b;
+	bool sgn = isa_type[ty].kind == TK_S;
+	uint64_t v;
+	switch (op) {
+	case AT_ADD: v = m + b; break;
+	case AT_MIN: v = sgn ? (sm < sb ? m : b) : (m < b ? m : b); break;
+	case AT_MAX: v = sgn ? (sm > sb ? m : b) : (m > b ? m : b); break;
+	case AT_INC: v = m >= b ? 0 : m + 1; break;
+	case AT_DEC: v = (m == 0 || m > b) ? b : m - 1; break;
+	case AT_AND: v = m & b; break;
+	case AT_OR: v = m | b; break;
+	case AT_XOR: v = m ^ b; break;
+	case AT_SAFEADD: v = safeadd(m, b); break;
+	default: v = b; break;
+	}
+	return v & mask;
+}
+
+bool atom_has(int op, unsigned ty)
+{
+	if (op < 0 || op >= AT__COUNT)
+		return false;
+	switch (ty) {
+	case TY_b32: case TY_u32: case TY_s32: case TY_b64: case TY_u64: case TY_s64:
+		if ((op == AT_INC || op == AT_DEC) && ty != TY_u32)
+			return false;
+		if (op == AT_SAFEADD && ty != TY_u64)
+			return false;
+		return true;
+	case TY_f32: return op == AT_ADD || op == AT_EXCH;
+	case TY_f64: return op == AT_ADD;
+	case TY_f16x2: case TY_bf16x2: return op == AT_ADD || op == AT_MIN || op == AT_MAX;
+	case TY_f16: case TY_bf16: return op == AT_ADD || op == AT_MIN || op == AT_MAX;
+	case TY_b16: case TY_u16: case TY_s16: return op == AT_CAS || op == AT_EXCH;
+	case TY_b128: return op == AT_CAS || op == AT_EXCH;
+	}
+	return false;
 }
 
 static pthread_mutex_t stripes[64] = {
@@ -108,46 +179,27 @@ static pthread_mutex_t stripes[64] = {
 #undef S4
 };
 
-static bool op_allowed(int op, unsigned ty)
+int atom_apply(int op, unsigned ty, unsigned flags, void *p, AtomVal b, AtomVal c, AtomVal *old)
 {
-	switch (ty) {
-	case TY_b32: case TY_u32: case TY_s32: case TY_b64: case TY_u64: case TY_s64:
-		if ((op == AT_INC || op == AT_DEC) && ty != TY_u32)
-			return false;
-		return true;
-	case TY_f32: return op == AT_ADD || op == AT_EXCH;
-	case TY_f64: return op == AT_ADD;
-	case TY_f16x2: case TY_bf16x2: return op == AT_ADD;
-	case TY_f16: case TY_bf16: return op == AT_ADD || op == AT_MIN || op == AT_MAX;
-	case TY_b16: case TY_u16: case TY_s16: return op == AT_CAS || op == AT_EXCH;
-	case TY_b128: return op == AT_CAS || op == AT_EXCH;
-	}
-	return false;
-}
-
-int atom_rmw(int op, unsigned ty, void *p, AtomVal b, AtomVal c, bool global, AtomVal *old)
-{
-	if (!op_allowed(op, ty))
+	if (ty >= TY__COUNT || !atom_has(op, ty))
 		return ATOM_EBADOP;
 	unsigned bytes = isa_type[ty].bytes;
 	if ((uintptr_t)p & (bytes - 1))
 		return ATOM_EALIGN;
 	old->hi = 0;
+	bool intty = isa_type[ty].kind != TK_F;
 	switch (bytes) {
 	case 2: {
 		uint16_t *q = p, m = __atomic_load_n(q, __ATOMIC_RELAXED), v;
-		do {
-			if (op == AT_CAS)
-				v = m == (uint16_t)b.lo ? (uint16_t)c.lo : m;
-			else
-				v = op16(op, ty, m, (uint16_t)b.lo);
-		} while (!__atomic_compare_exchange_n(q, &m, v, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+		do
+			v = (uint16_t)atom_combine(op, ty, flags, m, (uint16_t)b.lo, (uint16_t)c.lo);
+		while (!__atomic_compare_exchange_n(q, &m, v, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
 		old->lo = m;
 		return ATOM_OK;
 	}
 	case 4: {
 		uint32_t *q = p;
-		if (ty != TY_f32 && ty != TY_f16x2 && ty != TY_bf16x2) {
+		if (intty) {
 			switch (op) {
 			case AT_ADD: old->lo = __atomic_fetch_add(q, (uint32_t)b.lo, __ATOMIC_SEQ_CST); return ATOM_OK;
 			case AT_AND: old->lo = __atomic_fetch_and(q, (uint32_t)b.lo, __ATOMIC_SEQ_CST); return ATOM_OK;
@@ -157,18 +209,15 @@ int atom_rmw(int op, unsigned ty, void *p, AtomVal b, AtomVal c, bool global, At
 			}
 		}
 		uint32_t m = __atomic_load_n(q, __ATOMIC_RELAXED), v;
-		do {
-			if (op == AT_CAS)
-				v = m == (uint32_t)b.lo ? (uint32_t)c.lo : m;
-			else
-				v = op32(op, ty, m, (uint32_t)b.lo, global);
-		} while (!__atomic_compare_exchange_n(q, &m, v, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+		do
+			v = (uint32_t)atom_combine(op, ty, flags, m, (uint32_t)b.lo, (uint32_t)c.lo);
+		while (!__atomic_compare_exchange_n(q, &m, v, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
 		old->lo = m;
 		return ATOM_OK;
 	}
 	case 8: {
 		uint64_t *q = p;
-		if (ty != TY_f64) {
+		if (intty) {
 			switch (op) {
 			case AT_ADD: old->lo = __atomic_fetch_add(q, b.lo, __ATOMIC_SEQ_CST); return ATOM_OK;
 			case AT_AND: old->lo = __atomic_fetch_and(q, b.lo, __ATOMIC_SEQ_CST); return ATOM_OK;
@@ -178,12 +227,9 @@ int atom_rmw(int op, unsigned ty, void *p, AtomVal b, AtomVal c, bool global, At
 			}
 		}
 		uint64_t m = __atomic_load_n(q, __ATOMIC_RELAXED), v;
-		do {
-			if (op == AT_CAS)
-				v = m == b.lo ? c.lo : m;
-			else
-				v = op64(op, ty, m, b.lo);
-		} while (!__atomic_compare_exchange_n(q, &m, v, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+		do
+			v = atom_combine(op, ty, flags, m, b.lo, c.lo);
+		while (!__atomic_compare_exchange_n(q, &m, v, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
 		old->lo = m;
 		return ATOM_OK;
 	}
@@ -203,4 +249,11 @@ int atom_rmw(int op, unsigned ty, void *p, AtomVal b, AtomVal c, bool global, At
 	}
 	}
 	return ATOM_EBADOP;
+}
+
+int atom_rmw(int op, unsigned ty, void *p, AtomVal b, AtomVal c, bool global, AtomVal *old)
+{
+	if (op == AT_SAFEADD)   /* PTX has no such operation */
+		return ATOM_EBADOP;
+	return atom_apply(op, ty, global && ty == TY_f32 ? ATF_FTZ : 0, p, b, c, old);
 }

@@ -5,6 +5,12 @@
  * Every operation is atomic with respect to every other operation of the
  * unit on the same address, across worker threads, and returns the value
  * memory held before it.
+ *
+ * Two ways in, one implementation (atom.c):
+ *   atom_rmw    PTX atom/red: a TY_* type and "is this global memory"
+ *   atom_apply  an operation with explicit flags (ATF_*), used by atom_rmw
+ *               and by the SASS ATOM front end through the table below
+ * docs/ATOM.md lists the operations, the table and the choices made.
  */
 #ifndef PTXVM_ATOM_H
 #define PTXVM_ATOM_H
@@ -12,7 +18,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-enum { AT_ADD, AT_MIN, AT_MAX, AT_INC, AT_DEC, AT_AND, AT_OR, AT_XOR, AT_EXCH, AT_CAS };
+enum { AT_ADD, AT_MIN, AT_MAX, AT_INC, AT_DEC, AT_AND, AT_OR, AT_XOR, AT_EXCH, AT_CAS,
+       AT_SAFEADD, AT__COUNT };
 
 /* A value of up to 128 bits (lo holds values up to 64 bits). */
 typedef struct AtomVal {
@@ -29,5 +36,51 @@ enum { ATOM_OK, ATOM_EBADOP, ATOM_EALIGN };
  * unit does not have. */
 int atom_rmw(int op, unsigned ty, void *p, AtomVal b, AtomVal c, bool global, AtomVal *old);
 const char *atom_error(int err);
+
+/* Flags of atom_apply. */
+enum {
+	ATF_FTZ = 1,    /* f32, f16x2, bf16x2: subnormal inputs and results
+			   are flushed to a zero of the same sign */
+};
+
+/* atom_rmw with the flags explicit: atom_rmw(op, ty, p, b, c, global, old)
+ * is atom_apply(op, ty, global && ty == TY_f32 ? ATF_FTZ : 0, ...).
+ * AT_SAFEADD (u64 only): b.lo holds the count n in bits 0-31 and the queue
+ * size S in bits 32-63; M = (M mod S + n) mod S, S = 0 meaning 2^32. */
+int atom_apply(int op, unsigned ty, unsigned flags, void *p, AtomVal b, AtomVal c,
+	       AtomVal *old);
+
+/* The new value memory gets for op on old value m (not atomic: the
+ * function the unit applies inside its loops).  Types up to 64 bits. */
+uint64_t atom_combine(int op, unsigned ty, unsigned flags, uint64_t m, uint64_t b, uint64_t c);
+
+/* Whether the unit has op for ty (any flags). */
+bool atom_has(int op, unsigned ty);
+
+/* ---- the SASS ATOM operation x size table (seed 001, SPA 5.0) -------------
+ * .sz of ATOM as data: its spelling, the TY_* and flags it maps to. */
+enum { AS_U32, AS_S32, AS_U64, AS_S64, AS_F32_FTZ_RN, AS_F16X2_RN, AS_F16X2_FTZ_RN,
+       AS_F64_RN, AS_U128, AS__COUNT };
+
+typedef struct AtomSassSize {
+	const char *name;       /* "U32", "F32.FTZ.RN" */
+	uint8_t ty;             /* TY_* */
+	uint8_t flags;          /* ATF_* */
+	uint8_t bytes;          /* memory access size */
+} AtomSassSize;
+extern const AtomSassSize atom_sass_size[AS__COUNT];
+
+typedef struct AtomSassOp {
+	const char *name;       /* "ADD" */
+	uint16_t sizes;         /* 1 << AS_* for each size the table allows */
+	uint16_t spa35;         /* sizes marked "SPA 3.5 (and higher)" */
+} AtomSassOp;
+extern const AtomSassOp atom_sass_op[AT__COUNT];   /* indexed by AT_* */
+
+static inline bool atom_sass_allowed(int op, int size)
+{
+	return op >= 0 && op < AT__COUNT && size >= 0 && size < AS__COUNT &&
+	       ((atom_sass_op[op].sizes >> size) & 1);
+}
 
 #endif

@@ -13,5 +13,6 @@ char *slurp(const char *path, size_t *len);
 ptxvm_module *load(const char *path, const ptxvm_check_opts *o, int *status);
 
 int cmd_run(int argc, char **argv);
+int cmd_sass(int argc, char **argv);
 
 #endif

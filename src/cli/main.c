@@ -4,6 +4,7 @@
  * Exit status: 0 success, 1 invalid PTX, 2 usage error or unreadable file.
  */
 #include "cli.h"
+#include "../util/util.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -21,6 +22,8 @@ const char usage[] =
 	"      [--arg SPEC]... [--workers N] [--timeout SECONDS] [--stats]\n"
 	"                                 run a kernel; SPEC is TYPE:VALUE (u8..u64, s8..s64,\n"
 	"                                 f32, f64) or buf:BYTES[:in=FILE][:out=FILE]\n"
+	"  sass FILE                      run SASS ATOM instructions on registers and a memory\n"
+	"                                 image (docs/ATOM.md); prints the final state\n"
 	"  --help                         this text\n"
 	"  --version                      the version\n"
 	"\n"
@@ -31,39 +34,10 @@ const char usage[] =
 /* Reads a whole file ('-' = stdin); returns NULL and reports on failure. */
 char *slurp(const char *path, size_t *len)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-	if (!f) {
-		fprintf(stderr, "ptxvm: cannot open '%s': %s\n", path, strerror(errno));
-		return NULL;
-	}
-	size_t cap = 1 << 16, n = 0;
-	char *p = malloc(cap);
-	for (;;) {
-		if (!p) {
-			fprintf(stderr, "ptxvm: out of memory reading '%s'\n", path);
-			break;
-		}
-		size_t r = fread(p + n, 1, cap - n, f);
-		n += r;
-		if (r == 0)
-			break;
-		if (n == cap) {
-			char *q = realloc(p, cap *= 2);
-			if (!q)
-				free(p);
-			p = q;
-		}
-	}
-	bool bad = ferror(f);
-	if (f != stdin)
-		fclose(f);
-	if (bad || !p) {
-		if (bad)
-			fprintf(stderr, "ptxvm: cannot read '%s'\n", path);
-		free(p);
-		return NULL;
-	}
-	*len = n;
+	char *p = read_file(path, len);
+	if (!p)
+		fprintf(stderr, "ptxvm: cannot %s '%s': %s\n", errno == EIO ? "read" : "open", path,
+			strerror(errno));
 	return p;
 }
 
@@ -179,6 +153,8 @@ int main(int argc, char **argv)
 		return cmd_fmt(argc, argv);
 	if (!strcmp(cmd, "run"))
 		return cmd_run(argc, argv);
+	if (!strcmp(cmd, "sass"))
+		return cmd_sass(argc, argv);
 	fprintf(stderr, "ptxvm: unknown command '%s'\n%s", cmd, usage);
 	return 2;
 }

@@ -72,21 +72,12 @@ ptxvm_module *ptxvm_module_load(const char *filename, const char *text, size_t l
 
 ptxvm_module *ptxvm_module_load_file(const char *path, const ptxvm_check_opts *opts)
 {
-	if (!path)
-		return NULL;
-	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-	if (!f)
-		return NULL;
-	Buf b = { 0 };
-	char chunk[65536];
 	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		buf_put(&b, chunk, n);
-	bool bad = ferror(f);
-	if (f != stdin)
-		fclose(f);
-	ptxvm_module *m = bad ? NULL : ptxvm_module_load(path, b.p ? b.p : "", b.len, opts);
-	buf_free(&b);
+	char *p = path ? read_file(path, &n) : NULL;
+	if (!p)
+		return NULL;
+	ptxvm_module *m = ptxvm_module_load(strcmp(path, "-") ? path : "<stdin>", p, n, opts);
+	free(p);
 	return m;
 }
 

@@ -1,6 +1,7 @@
 /* util.c: arena, buffers and diagnostics (see util.h). */
 #include "util.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,39 @@ void *xcalloc(size_t n, size_t item)
 		fputs("ptxvm: out of memory\n", stderr);
 		abort();
 	}
+	return p;
+}
+
+char *read_file(const char *path, size_t *len)
+{
+	bool in = !strcmp(path, "-");
+	FILE *f = in ? stdin : fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 1 << 16, n = 0;
+	char *p = malloc(cap);
+	while (p) {
+		size_t r = fread(p + n, 1, cap - n - 1, f);
+		n += r;
+		if (r == 0)
+			break;
+		if (n == cap - 1) {
+			char *q = realloc(p, cap *= 2);
+			if (!q)
+				free(p);
+			p = q;
+		}
+	}
+	bool bad = ferror(f);
+	if (!in)
+		fclose(f);
+	if (bad || !p) {
+		free(p);
+		errno = bad ? EIO : ENOMEM;
+		return NULL;
+	}
+	p[n] = 0;
+	*len = n;
 	return p;
 }
 

@@ -19,6 +19,10 @@ void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t item);
 void *xrealloc(void *p, size_t n);
 
+/* A whole file ('-' = standard input), NUL-terminated, malloc'd; NULL with
+ * errno set when it cannot be read. */
+char *read_file(const char *path, size_t *len);
+
 /* ---- arena ------------------------------------------------------------ */
 typedef struct ArenaBlock ArenaBlock;
 typedef struct Arena {
