@@ -175,6 +175,52 @@ ptxvm_result ptxvm_launch_packed(ptxvm_device *d, const ptxvm_kernel *k,
 ptxvm_result ptxvm_device_synchronize(ptxvm_device *d);
 
 
+/* ---- arrays and surfaces -------------------------------------------------
+ * A CUDA array: elements of one format, 1, 2 or 4 channels, in 1D, 2D, 3D,
+ * layered or cubemap shape.  Its storage is private; the host writes and
+ * reads it whole, tightly packed, row-major, layer after layer (a cubemap's
+ * six faces are its layers, +x -x +y -y +z -z).  A surface object names an
+ * array for kernels: its handle is the .u64 value a kernel's surface
+ * parameter takes.  docs/SURFACES.md has the semantics. */
+typedef enum ptxvm_format {
+	PTXVM_FORMAT_U8, PTXVM_FORMAT_U16, PTXVM_FORMAT_U32,
+	PTXVM_FORMAT_S8, PTXVM_FORMAT_S16, PTXVM_FORMAT_S32,
+	PTXVM_FORMAT_F16, PTXVM_FORMAT_F32,
+	PTXVM_FORMAT_UNORM8, PTXVM_FORMAT_UNORM16, PTXVM_FORMAT_SNORM8, PTXVM_FORMAT_SNORM16,
+} ptxvm_format;
+
+typedef enum ptxvm_array_kind {
+	PTXVM_ARRAY_1D, PTXVM_ARRAY_2D, PTXVM_ARRAY_3D, PTXVM_ARRAY_1D_LAYERED,
+	PTXVM_ARRAY_2D_LAYERED, PTXVM_ARRAY_CUBEMAP, PTXVM_ARRAY_CUBEMAP_LAYERED,
+} ptxvm_array_kind;
+
+typedef struct ptxvm_array_desc {
+	ptxvm_array_kind kind;
+	ptxvm_format format;
+	unsigned channels;      /* 1, 2 or 4 */
+	size_t width;           /* elements */
+	size_t height;          /* 2D, 3D, 2D layered, cubemaps (= width); else 0 */
+	size_t depth;           /* 3D; else 0 */
+	size_t layers;          /* layered kinds (cubemap layered: cubes); else 0 */
+} ptxvm_array_desc;
+
+/* *array gets the array's id.  Sizes follow CUDA's limits for sm_90. */
+ptxvm_result ptxvm_array_create(ptxvm_device *d, const ptxvm_array_desc *desc, uint64_t *array);
+/* Frees the array; surface objects naming it stop being valid. */
+ptxvm_result ptxvm_array_destroy(ptxvm_device *d, uint64_t array);
+/* The array's size in bytes, 0 for no array. */
+size_t ptxvm_array_bytes(const ptxvm_device *d, uint64_t array);
+/* Whole-array copies; bytes must equal ptxvm_array_bytes. */
+ptxvm_result ptxvm_array_write(ptxvm_device *d, uint64_t array, const void *src, size_t bytes);
+ptxvm_result ptxvm_array_read(ptxvm_device *d, uint64_t array, void *dst, size_t bytes);
+/* A surface object for the array (*surface: the kernel's handle). */
+ptxvm_result ptxvm_surface_create(ptxvm_device *d, uint64_t array, uint64_t *surface);
+ptxvm_result ptxvm_surface_destroy(ptxvm_device *d, uint64_t surface);
+/* Binds a module-scope .global .surfref variable of a program to a surface
+ * object: suld/sust naming the variable reach that surface's array.  An
+ * unbound reference fails the launch when it is used. */
+ptxvm_result ptxvm_program_bind_surface(ptxvm_program *p, const char *name, uint64_t surface);
+
 /* ---- SASS ATOM ------------------------------------------------------------
  * A front end for the hardware ATOM instruction (SPA 5.0 syntax): a text
  * file of initial registers, memory regions and a sequence of ATOM

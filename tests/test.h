@@ -29,7 +29,8 @@ char *slurp(const char *path, size_t *len);
 	X(kernels)      /* t_kernels.c: the kernels of tests/cuda against CPU references */ \
 	X(insn)         /* t_insn.c: each instruction x type x modifier against a reference */ \
 	X(atom)         /* t_atom.c: the atomic unit: operation x size table, concurrency */ \
-	X(sass)         /* t_sass.c: the SASS ATOM front end: syntax, rules, execution */
+	X(sass)         /* t_sass.c: the SASS ATOM front end: syntax, rules, execution */ \
+	X(surf)         /* t_surf.c: arrays, surface objects, suld.b and sust.b */
 
 #define X(name) void test_##name(const char *root);
 TEST_GROUPS(X)

@@ -10,6 +10,7 @@
 #include "fp.h"
 #include "printf.h"
 #include "../atom/atom.h"
+#include "../surf/surf.h"
 #include "../../include/ptxvm.h"
 
 #include <math.h>

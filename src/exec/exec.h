@@ -32,6 +32,7 @@ typedef struct Launch {
 	unsigned workers;
 	double timeout;                 /* seconds; 0: none */
 	FILE *out;                      /* device printf */
+	const struct SurfTable *surf;   /* the device's arrays and surface objects */
 	uint64_t grid_id;
 
 	/* while running */

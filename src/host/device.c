@@ -9,6 +9,7 @@
 #include "../front/parse.h"
 #include "../lower/prog.h"
 #include "../exec/exec.h"
+#include "../surf/surf.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 
 struct ptxvm_device {
 	DevMem mem;
+	SurfTable surf;         /* arrays and surface objects, under lock */
 	pthread_mutex_t lock;   /* one launch or program change at a time */
 	unsigned workers;
 	double timeout;
@@ -91,6 +93,7 @@ ptxvm_device *ptxvm_device_create(const ptxvm_device_opts *opts)
 	if (!d)
 		return NULL;
 	mem_init(&d->mem);
+	surf_init(&d->surf);
 	pthread_mutex_init(&d->lock, NULL);
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	d->workers = opts && opts->workers ? opts->workers : n > 0 ? (unsigned)n : 1;
@@ -110,6 +113,7 @@ void ptxvm_device_destroy(ptxvm_device *d)
 		ptxvm_program_unload(d->progs[d->nprogs - 1]);
 	free(d->progs);
 	mem_fini(&d->mem);
+	surf_fini(&d->surf);
 	pthread_mutex_destroy(&d->lock);
 	free(d->msg);
 	free(d);
@@ -414,7 +418,7 @@ ptxvm_result ptxvm_launch_packed(ptxvm_device *d, const ptxvm_kernel *k, const p
 		.dyn_shared = (uint32_t)cfg->shared_bytes, .shared_bytes = (uint32_t)sh,
 		.params = params, .param_bytes = (uint32_t)bytes,
 		.stack_bytes = (uint32_t)d->stack_bytes, .local_bytes = (uint32_t)local,
-		.workers = d->workers, .timeout = d->timeout, .out = d->out,
+		.workers = d->workers, .timeout = d->timeout, .out = d->out, .surf = &d->surf,
 	};
 	pthread_mutex_lock(&d->lock);
 	L.grid_id = ++d->launches;
@@ -461,4 +465,141 @@ ptxvm_result ptxvm_launch(ptxvm_device *d, const ptxvm_kernel *k, const ptxvm_la
 ptxvm_result ptxvm_device_synchronize(ptxvm_device *d)
 {
 	return d ? say(d, PTXVM_SUCCESS, NULL) : PTXVM_ERROR_INVALID_VALUE;
+}
+
+/* ---- arrays and surfaces ------------------------------------------------ */
+ptxvm_result ptxvm_array_create(ptxvm_device *d, const ptxvm_array_desc *a, uint64_t *array)
+{
+	if (!d || !a || !array)
+		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_array_create: NULL argument");
+	if (!surf_format_bytes(a->format, a->channels))
+		return say(d, PTXVM_ERROR_INVALID_VALUE, "array format %d with %u channels: expected a "
+			   "ptxvm_format and 1, 2 or 4 channels", (int)a->format, a->channels);
+	/* shape: which sizes each kind uses, and CUDA's largest for sm_90 */
+	size_t w = a->width, h = a->height, dp = a->depth, l = a->layers, cubes = 1;
+	size_t maxw, maxh = 1, maxd = 1, maxl = 1;
+	bool need_h = false, need_d = false, need_l = false;
+	switch (a->kind) {
+	case PTXVM_ARRAY_1D: maxw = 32768; break;
+	case PTXVM_ARRAY_2D: maxw = 131072; maxh = 65536; need_h = true; break;
+	case PTXVM_ARRAY_3D: maxw = maxh = maxd = 16384; need_h = need_d = true; break;
+	case PTXVM_ARRAY_1D_LAYERED: maxw = 32768; maxl = 2048; need_l = true; break;
+	case PTXVM_ARRAY_2D_LAYERED: maxw = maxh = 32768; maxl = 2048; need_h = need_l = true; break;
+	case PTXVM_ARRAY_CUBEMAP: maxw = maxh = 32768; need_h = true; break;
+	case PTXVM_ARRAY_CUBEMAP_LAYERED: maxw = maxh = 32768; maxl = 2046 / 6; need_h = need_l = true; break;
+	default:
+		return say(d, PTXVM_ERROR_INVALID_VALUE, "array kind %d is not a ptxvm_array_kind", (int)a->kind);
+	}
+	if (!need_h) h = h ? h : 1;
+	if (!need_d) dp = dp ? dp : 1;
+	if (!need_l) l = l ? l : 1;
+	bool cube = a->kind == PTXVM_ARRAY_CUBEMAP || a->kind == PTXVM_ARRAY_CUBEMAP_LAYERED;
+	if (!w || w > maxw || !h || h > maxh || !dp || dp > maxd || !l || l > maxl || (cube && w != h) ||
+	    (!need_h && h != 1) || (!need_d && dp != 1) || (!need_l && l != 1))
+		return say(d, PTXVM_ERROR_INVALID_VALUE,
+			   "array of %zu x %zu x %zu, %zu layers: not a valid shape for its kind (sizes from 1 "
+			   "to %zu x %zu x %zu, %zu layers%s; unused sizes 0 or 1)", a->width, a->height, a->depth,
+			   a->layers, maxw, maxh, maxd, maxl, cube ? ", square faces" : "");
+	if (cube)
+		cubes = 6;
+	pthread_mutex_lock(&d->lock);
+	uint64_t id = surf_array_new(&d->surf, a->kind, a->format, a->channels, (uint32_t)w, (uint32_t)h,
+				     (uint32_t)dp, (uint32_t)(l * cubes));
+	pthread_mutex_unlock(&d->lock);
+	if (!id)
+		return say(d, PTXVM_ERROR_OUT_OF_MEMORY, "no host memory for the array");
+	*array = id;
+	return say(d, PTXVM_SUCCESS, NULL);
+}
+
+ptxvm_result ptxvm_array_destroy(ptxvm_device *d, uint64_t array)
+{
+	if (!d)
+		return PTXVM_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&d->lock);
+	bool ok = surf_array_free(&d->surf, array);
+	pthread_mutex_unlock(&d->lock);
+	return ok ? say(d, PTXVM_SUCCESS, NULL)
+		  : say(d, PTXVM_ERROR_INVALID_HANDLE, "0x%llx is not an array", (unsigned long long)array);
+}
+
+size_t ptxvm_array_bytes(const ptxvm_device *d, uint64_t array)
+{
+	const SurfArray *a = d ? surf_array(&d->surf, array) : NULL;
+	return a ? a->bytes : 0;
+}
+
+static ptxvm_result array_copy(ptxvm_device *d, uint64_t array, void *host, size_t bytes, bool in)
+{
+	if (!d || !host)
+		return say(d, PTXVM_ERROR_INVALID_VALUE, "array copy: NULL argument");
+	pthread_mutex_lock(&d->lock);
+	SurfArray *a = surf_array(&d->surf, array);
+	ptxvm_result r = PTXVM_SUCCESS;
+	if (!a)
+		r = say(d, PTXVM_ERROR_INVALID_HANDLE, "0x%llx is not an array", (unsigned long long)array);
+	else if (bytes != a->bytes)
+		r = say(d, PTXVM_ERROR_INVALID_VALUE, "the array holds %zu bytes, not %zu", a->bytes, bytes);
+	else if (in)
+		memcpy(a->data, host, bytes);
+	else
+		memcpy(host, a->data, bytes);
+	pthread_mutex_unlock(&d->lock);
+	return r ? r : say(d, PTXVM_SUCCESS, NULL);
+}
+
+ptxvm_result ptxvm_array_write(ptxvm_device *d, uint64_t array, const void *src, size_t bytes)
+{
+	return array_copy(d, array, (void *)src, bytes, true);
+}
+
+ptxvm_result ptxvm_array_read(ptxvm_device *d, uint64_t array, void *dst, size_t bytes)
+{
+	return array_copy(d, array, dst, bytes, false);
+}
+
+ptxvm_result ptxvm_surface_create(ptxvm_device *d, uint64_t array, uint64_t *surface)
+{
+	if (!d || !surface)
+		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_surface_create: NULL argument");
+	pthread_mutex_lock(&d->lock);
+	uint64_t h = surf_object_new(&d->surf, array);
+	pthread_mutex_unlock(&d->lock);
+	if (!h)
+		return say(d, PTXVM_ERROR_INVALID_HANDLE, "0x%llx is not an array", (unsigned long long)array);
+	*surface = h;
+	return say(d, PTXVM_SUCCESS, NULL);
+}
+
+ptxvm_result ptxvm_surface_destroy(ptxvm_device *d, uint64_t surface)
+{
+	if (!d)
+		return PTXVM_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&d->lock);
+	bool ok = surf_object_free(&d->surf, surface);
+	pthread_mutex_unlock(&d->lock);
+	return ok ? say(d, PTXVM_SUCCESS, NULL)
+		  : say(d, PTXVM_ERROR_INVALID_HANDLE, "0x%llx is not a surface object", (unsigned long long)surface);
+}
+
+ptxvm_result ptxvm_program_bind_surface(ptxvm_program *p, const char *name, uint64_t surface)
+{
+	if (!p || !name)
+		return PTXVM_ERROR_INVALID_VALUE;
+	ptxvm_device *d = p->d;
+	const XVar *v = NULL;
+	for (uint32_t i = 0; i < p->prog->nvars; i++)
+		if (!strcmp(p->prog->vars[i].name, name))
+			v = &p->prog->vars[i];
+	if (!v || v->d->type != TY_surfref)
+		return say(d, PTXVM_ERROR_NOT_FOUND, "no .global .surfref variable '%s'", name);
+	pthread_mutex_lock(&d->lock);
+	bool ok = surf_lookup(&d->surf, surface) != NULL;
+	uint8_t *host = ok ? mem_host(&d->mem, v->addr, 8) : NULL;
+	if (host)
+		memcpy(host, &surface, 8);
+	pthread_mutex_unlock(&d->lock);
+	if (!ok)
+		return say(d, PTXVM_ERROR_INVALID_HANDLE, "0x%llx is not a surface object", (unsigned long long)surface);
+	return say(d, PTXVM_SUCCESS, NULL);
 }

@@ -678,6 +678,25 @@ static unsigned opnd_type(const IsaForm *f, unsigned i, const uint8_t *tys)
 	return tys[0];
 }
 
+/* A .surfref variable or parameter named directly: it holds a surface
+ * object's handle (0 until the host binds one), loaded into a temporary. */
+static XOpd surfref_handle(Lw *w, const Instr *in, const Opnd *o)
+{
+	uint64_t lv;
+	if (!pmap_get(&w->map, o->ref, &lv) || (LV_KIND(lv) != LV_GLOBAL && LV_KIND(lv) != LV_KPARAM)) {
+		lw_err(w, o->pos, "'%.*s' is not a surface ptxvm can use yet", (int)o->name.n, o->name.p);
+		return (XOpd){ XK_NONE, 0, 0, 0 };
+	}
+	XOpd t = temp_slot(w);
+	XOpd *ops = arena_alloc(&w->p->arena, 2 * sizeof *ops);
+	ops[0] = t;
+	ops[1] = (XOpd){ XK_NONE, 0, 0, 0 };
+	emit(w, (XIns){ .op = OPC_ld, .ty = TY_u64, .vec = 1, .n = 2, .o = ops, .guard = -1,
+			.sp = LV_KIND(lv) == LV_GLOBAL ? XS_GLOBAL : XS_KPARAM, .imm = (int64_t)LV_VAL(lv),
+			.src = in, .line = in->pos.line, .sub = MOD_NONE, .sub2 = MOD_NONE });
+	return t;
+}
+
 static void lower_instr(Lw *w, const Stmt *st)
 {
 	const Instr *in = st->in;
@@ -750,6 +769,12 @@ static void lower_instr(Lw *w, const Stmt *st)
 	case OPC_testp:
 		x.sub = pick(in, sel_testp);
 		break;
+	case OPC_suld:
+	case OPC_sust:
+		x.sub = pick(in, (const uint16_t[]){ MOD_g1d, MOD_g2d, MOD_g3d, MOD_a1d, MOD_a2d, MOD_NONE });
+		x.sub2 = pick(in, (const uint16_t[]){ MOD_trap, MOD_clamp, MOD_zero, MOD_NONE });
+		x.irnd = has(in, MOD_p);        /* formatted */
+		break;
 	case OPC_prmt:
 		x.sub = pick(in, sel_prmt);
 		break;
@@ -801,6 +826,24 @@ static void lower_instr(Lw *w, const Stmt *st)
 		unsigned ty = opnd_type(f, i, tys);
 		if (in->opc == OPC_call || (f && f->anyopnds))
 			ty = TY_b64;
+		if (o->kind == OK_MEM && (in->opc == OPC_suld || in->opc == OPC_sust)) {
+			/* [surface, coordinates]: the handle, then each coordinate */
+			const Opnd *sf = o->n ? &o->elems[0] : NULL;
+			if (!sf || sf->kind != OK_SYM) {
+				lw_err(w, o->pos, "this surface operand is not executable yet");
+				continue;
+			}
+			add(&l, sf->res == R_REG ? opnd(w, in, sf, TY_u64) : surfref_handle(w, in, sf));
+			const Opnd *cv = o->n > 1 ? &o->elems[1] : NULL;
+			unsigned nc = 0;
+			if (cv && cv->kind == OK_VEC)
+				for (uint32_t k = 0; k < cv->n; k++, nc++)
+					add(&l, opnd(w, in, &cv->elems[k], TY_s32));
+			else if (cv)
+				add(&l, opnd(w, in, cv, TY_s32)), nc = 1;
+			x.target = nc;
+			continue;
+		}
 		switch (o->kind) {
 		case OK_MEM: {
 			int64_t imm;

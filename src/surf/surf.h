@@ -1,0 +1,60 @@
+/* surf.h: CUDA arrays and surface objects of a device.
+ *
+ * An array is a block of elements of one format (channel type x 1, 2 or 4
+ * channels) with a width, height, depth and layer count; its storage is
+ * private (row-major, layer after layer, cube faces as layers).  A surface
+ * object is a 64-bit handle naming an array; kernels receive handles as
+ * .u64 values and the executor resolves them here, so a guest can reach
+ * nothing but the arrays of its own device.
+ */
+#ifndef PTXVM_SURF_H
+#define PTXVM_SURF_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct SurfArray {
+	uint8_t kind;           /* ptxvm_array_kind */
+	uint8_t format;         /* ptxvm_format */
+	uint8_t channels;       /* 1, 2 or 4 */
+	uint32_t esize;         /* bytes of one element */
+	uint32_t width, height, depth;  /* in elements; 1 for unused dimensions */
+	uint32_t layers;        /* 1 for plain arrays; 6 x n for cubemaps */
+	uint8_t *data;
+	size_t bytes;
+} SurfArray;
+
+typedef struct SurfTable {
+	SurfArray **arr;        /* by array id - 1; NULL once destroyed */
+	size_t narr;
+	uint32_t *surf;         /* by surface id - 1: its array id, 0 once destroyed */
+	size_t nsurf;
+} SurfTable;
+
+/* Handles: array ids and surface objects are small numbers with a tag in
+ * the high bits, so that a pointer or an integer is not taken for one. */
+#define SURF_ARRAY_TAG   0x4172000000000000ull    /* "Ar" */
+#define SURF_OBJECT_TAG  0x5375000000000000ull    /* "Su" */
+
+void surf_init(SurfTable *t);
+void surf_fini(SurfTable *t);
+/* The array a surface object names, or NULL. */
+const SurfArray *surf_lookup(const SurfTable *t, uint64_t handle);
+SurfArray *surf_array(const SurfTable *t, uint64_t id);
+
+/* Element size of a format with n channels, 0 if the pair is invalid. */
+unsigned surf_format_bytes(unsigned format, unsigned channels);
+
+/* A new zero-filled array; returns its id, or 0 when out of memory. The
+ * caller has validated the shape. */
+uint64_t surf_array_new(SurfTable *t, unsigned kind, unsigned format, unsigned channels, uint32_t w,
+			uint32_t h, uint32_t d, uint32_t layers);
+/* Frees an array and every surface object naming it; false if no array. */
+bool surf_array_free(SurfTable *t, uint64_t id);
+/* A surface object for array id; 0 if there is no such array. */
+uint64_t surf_object_new(SurfTable *t, uint64_t id);
+bool surf_object_free(SurfTable *t, uint64_t handle);
+
+#endif

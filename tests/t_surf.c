@@ -1,0 +1,307 @@
+/* t_surf.c: arrays, surface objects and suld.b / sust.b, against CPU
+ * references written here.
+ *
+ *   api        array shapes and formats, copies, handles, bad arguments
+ *   box_blur   examples/box_blur.ptx: a 3x3 blur of an 8-bit image with
+ *              .clamp reads at the borders
+ *   kernels    tests/ptx/surfaces.ptx: 1D reads and writes, .clamp and .zero
+ *              boundaries, a read past the end under .trap
+ *   surfref    a module-scope .surfref, unbound and then bound
+ */
+#include "test.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint32_t rng = 12345;
+static uint32_t rnd(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 17;
+	rng ^= rng << 5;
+	return rng;
+}
+
+static ptxvm_program *load(ptxvm_device *d, const char *root, const char *rel)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%s", root, rel);
+	ptxvm_module *m = ptxvm_module_load_file(path, NULL);
+	ptxvm_program *p = NULL;
+	if (!m || ptxvm_module_errors(m) || ptxvm_program_load(d, m, &p))
+		fail("surf: cannot load %s: %s", rel, ptxvm_device_message(d));
+	ptxvm_module_free(m);
+	return p;
+}
+
+static uint64_t array2d_u8(ptxvm_device *d, unsigned w, unsigned h)
+{
+	ptxvm_array_desc ad = { PTXVM_ARRAY_2D, PTXVM_FORMAT_U8, 1, w, h, 0, 0 };
+	uint64_t a = 0;
+	if (ptxvm_array_create(d, &ad, &a))
+		fail("surf: array_create %ux%u: %s", w, h, ptxvm_device_message(d));
+	return a;
+}
+
+static void surf_api(ptxvm_device *d)
+{
+	int bad = 0;
+	uint64_t a, s;
+	ptxvm_array_desc ok = { PTXVM_ARRAY_3D, PTXVM_FORMAT_F32, 4, 5, 6, 7, 0 };
+	bad += ptxvm_array_create(d, &ok, &a) != PTXVM_SUCCESS;
+	bad += ptxvm_array_bytes(d, a) != 16u * 5 * 6 * 7;
+	ptxvm_array_desc cube = { PTXVM_ARRAY_CUBEMAP_LAYERED, PTXVM_FORMAT_UNORM8, 2, 8, 8, 0, 3 };
+	uint64_t c;
+	bad += ptxvm_array_create(d, &cube, &c) != PTXVM_SUCCESS || ptxvm_array_bytes(d, c) != 2u * 8 * 8 * 6 * 3;
+	/* shapes and formats that are not arrays */
+	ptxvm_array_desc wrong[] = {
+		{ PTXVM_ARRAY_1D, PTXVM_FORMAT_U8, 3, 4, 0, 0, 0 },             /* 3 channels */
+		{ PTXVM_ARRAY_1D, PTXVM_FORMAT_U8, 1, 0, 0, 0, 0 },             /* width 0 */
+		{ PTXVM_ARRAY_1D, PTXVM_FORMAT_U8, 1, 4, 2, 0, 0 },             /* a height for 1D */
+		{ PTXVM_ARRAY_2D, PTXVM_FORMAT_U8, 1, 4, 0, 0, 0 },             /* no height */
+		{ PTXVM_ARRAY_CUBEMAP, PTXVM_FORMAT_U8, 1, 4, 5, 0, 0 },        /* not square */
+		{ PTXVM_ARRAY_2D_LAYERED, PTXVM_FORMAT_U8, 1, 4, 4, 0, 0 },     /* no layers */
+		{ PTXVM_ARRAY_3D, PTXVM_FORMAT_U8, 1, 20000, 1, 1, 0 },         /* too wide */
+		{ (ptxvm_array_kind)99, PTXVM_FORMAT_U8, 1, 4, 0, 0, 0 },
+		{ PTXVM_ARRAY_1D, (ptxvm_format)99, 1, 4, 0, 0, 0 },
+	};
+	uint64_t x;
+	for (size_t i = 0; i < sizeof wrong / sizeof wrong[0]; i++)
+		if (ptxvm_array_create(d, &wrong[i], &x) != PTXVM_ERROR_INVALID_VALUE) {
+			fail("surf: api: bad array description %zu was accepted", i);
+			bad++;
+		}
+	uint8_t buf[16 * 5 * 6 * 7];
+	for (size_t i = 0; i < sizeof buf; i++)
+		buf[i] = (uint8_t)rnd();
+	uint8_t back[sizeof buf];
+	bad += ptxvm_array_write(d, a, buf, sizeof buf) != PTXVM_SUCCESS;
+	bad += ptxvm_array_read(d, a, back, sizeof back) != PTXVM_SUCCESS || memcmp(buf, back, sizeof buf);
+	bad += ptxvm_array_write(d, a, buf, sizeof buf - 1) != PTXVM_ERROR_INVALID_VALUE;
+	bad += ptxvm_surface_create(d, a, &s) != PTXVM_SUCCESS || !s;
+	bad += ptxvm_surface_create(d, 12345, &x) != PTXVM_ERROR_INVALID_HANDLE;
+	bad += ptxvm_array_destroy(d, a) != PTXVM_SUCCESS;
+	bad += ptxvm_surface_destroy(d, s) != PTXVM_ERROR_INVALID_HANDLE;       /* went with its array */
+	bad += ptxvm_array_read(d, a, back, sizeof back) != PTXVM_ERROR_INVALID_HANDLE;
+	bad += ptxvm_array_create(NULL, &ok, &a) != PTXVM_ERROR_INVALID_VALUE;
+	bad += ptxvm_array_destroy(d, c) != PTXVM_SUCCESS;
+	if (bad)
+		fail("surf: api: %d checks failed", bad);
+	else
+		passed++;
+}
+
+/* examples/box_blur.ptx over a w x h image with clamped borders. */
+static void surf_box_blur(ptxvm_device *d, const char *root)
+{
+	ptxvm_program *p = load(d, root, "examples/box_blur.ptx");
+	if (!p)
+		return;
+	enum { W = 37, H = 23 };
+	static uint8_t img[H][W], want[H][W], got[H][W];
+	for (int y = 0; y < H; y++)
+		for (int x = 0; x < W; x++)
+			img[y][x] = (uint8_t)rnd();
+	for (int y = 0; y < H; y++)
+		for (int x = 0; x < W; x++) {
+			unsigned sum = 0;
+			for (int dy = -1; dy <= 1; dy++)
+				for (int dx = -1; dx <= 1; dx++) {
+					int yy = y + dy < 0 ? 0 : y + dy >= H ? H - 1 : y + dy;
+					int xx = x + dx < 0 ? 0 : x + dx >= W ? W - 1 : x + dx;
+					sum += img[yy][xx];
+				}
+			want[y][x] = (uint8_t)(sum / 9);
+		}
+	uint64_t a = array2d_u8(d, W, H), b = array2d_u8(d, W, H), sa, sb;
+	ptxvm_array_write(d, a, img, sizeof img);
+	ptxvm_surface_create(d, a, &sa);
+	ptxvm_surface_create(d, b, &sb);
+	int w = W, h = H;
+	void *args[] = { &sa, &sb, &w, &h };
+	ptxvm_launch_config cfg = { { (W + 15) / 16, (H + 7) / 8, 1 }, { 16, 8, 1 }, 0 };
+	if (ptxvm_launch(d, ptxvm_kernel_find(p, "box_blur"), &cfg, args, NULL)) {
+		fail("surf: box_blur: %s", ptxvm_device_message(d));
+	} else {
+		ptxvm_array_read(d, b, got, sizeof got);
+		int bad = -1;
+		for (int i = 0; i < W * H && bad < 0; i++)
+			if (((uint8_t *)got)[i] != ((uint8_t *)want)[i])
+				bad = i;
+		if (bad >= 0)
+			fail("surf: box_blur: pixel (%d,%d) is %u, expected %u", bad % W, bad / W,
+			     ((uint8_t *)got)[bad], ((uint8_t *)want)[bad]);
+		else
+			passed++;
+	}
+	ptxvm_array_destroy(d, a);
+	ptxvm_array_destroy(d, b);
+	ptxvm_program_unload(p);
+}
+
+static uint64_t array1d(ptxvm_device *d, ptxvm_format f, unsigned w, const void *init, size_t esize,
+			uint64_t *surf)
+{
+	ptxvm_array_desc ad = { PTXVM_ARRAY_1D, f, 1, w, 0, 0, 0 };
+	uint64_t a = 0;
+	ptxvm_array_create(d, &ad, &a);
+	if (init)
+		ptxvm_array_write(d, a, init, esize * w);
+	ptxvm_surface_create(d, a, surf);
+	return a;
+}
+
+static int launch(ptxvm_device *d, ptxvm_program *p, const char *k, unsigned n, void **args)
+{
+	ptxvm_launch_config cfg = { { (n + 63) / 64, 1, 1 }, { 64, 1, 1 }, 0 };
+	return ptxvm_launch(d, ptxvm_kernel_find(p, k), &cfg, args, NULL);
+}
+
+static void surf_kernels(ptxvm_device *d, const char *root)
+{
+	ptxvm_program *p = load(d, root, "tests/ptx/surfaces.ptx");
+	if (!p)
+		return;
+	/* surf1d_read_float: a 1D float surface copied out (.trap, in bounds) */
+	enum { N = 100 };
+	float f[N], out[N];
+	for (int i = 0; i < N; i++)
+		f[i] = (float)rnd() / 1024.0f;
+	uint64_t s, a = array1d(d, PTXVM_FORMAT_F32, N, f, 4, &s), dout;
+	ptxvm_mem_alloc(d, sizeof out, &dout);
+	int n = N;
+	if (launch(d, p, "surf1d_read_float", N, (void *[]){ &s, &dout, &n }))
+		fail("surf: surf1d_read_float: %s", ptxvm_device_message(d));
+	else if (ptxvm_memcpy_dtoh(d, out, dout, sizeof out), memcmp(out, f, sizeof f))
+		fail("surf: surf1d_read_float: the copy differs");
+	else
+		passed++;
+	/* the same past the end: .trap stops the launch and names the access */
+	n = N + 1;
+	int r = launch(d, p, "surf1d_read_float", N + 1, (void *[]){ &s, &dout, &n });
+	if (r != PTXVM_ERROR_LAUNCH_FAILED || !strstr(ptxvm_device_message(d), "out of bounds (.trap): x = 400"))
+		fail("surf: a .trap read past the end gave %d: %s", r, ptxvm_device_message(d));
+	else
+		passed++;
+	/* a handle that is no surface object */
+	uint64_t junk = 0x1234;
+	n = 1;
+	r = launch(d, p, "surf1d_read_float", 1, (void *[]){ &junk, &dout, &n });
+	if (r != PTXVM_ERROR_ILLEGAL_ADDRESS || !strstr(ptxvm_device_message(d), "not a surface object"))
+		fail("surf: a bad handle gave %d: %s", r, ptxvm_device_message(d));
+	else
+		passed++;
+	ptxvm_array_destroy(d, a);
+
+	/* surf1d_char_clamp: reads past the end take the last element */
+	enum { C = 10 };
+	int8_t sc[C];
+	uint8_t suc[C];
+	for (int i = 0; i < C; i++)
+		sc[i] = (int8_t)rnd(), suc[i] = (uint8_t)rnd();
+	uint64_t s1, s2, a1 = array1d(d, PTXVM_FORMAT_S8, C, sc, 1, &s1), a2 = array1d(d, PTXVM_FORMAT_U8, C, suc, 1, &s2);
+	uint64_t oc, ouc;
+	ptxvm_mem_alloc(d, 4 * 16, &oc);
+	ptxvm_mem_alloc(d, 4 * 16, &ouc);
+	int offset = -3, count = 16;
+	if (launch(d, p, "surf1d_char_clamp", 16, (void *[]){ &s1, &s2, &oc, &ouc, &offset, &count })) {
+		fail("surf: surf1d_char_clamp: %s", ptxvm_device_message(d));
+	} else {
+		int32_t gc[16];
+		uint32_t guc[16];
+		ptxvm_memcpy_dtoh(d, gc, oc, sizeof gc);
+		ptxvm_memcpy_dtoh(d, guc, ouc, sizeof guc);
+		int bad = 0;
+		for (int i = 0; i < 16; i++) {
+			int k = i + offset < 0 ? 0 : i + offset >= C ? C - 1 : i + offset;
+			bad += gc[i] != sc[k] || guc[i] != suc[k];
+		}
+		if (bad)
+			fail("surf: surf1d_char_clamp: %d elements differ", bad);
+		else
+			passed++;
+	}
+	ptxvm_array_destroy(d, a1);
+	ptxvm_array_destroy(d, a2);
+
+	/* surf1d_short_zero: reads past either end give 0, writes there vanish */
+	enum { S = 20 };
+	int16_t src[S], dst[S];
+	for (int i = 0; i < S; i++)
+		src[i] = (int16_t)rnd();
+	uint64_t ss, sd, as = array1d(d, PTXVM_FORMAT_S16, S, src, 2, &ss), ad = array1d(d, PTXVM_FORMAT_S16, S, NULL, 2, &sd);
+	int shift = 3;
+	count = S;
+	if (launch(d, p, "surf1d_short_zero", S, (void *[]){ &ss, &sd, &shift, &count })) {
+		fail("surf: surf1d_short_zero: %s", ptxvm_device_message(d));
+	} else {
+		ptxvm_array_read(d, ad, dst, sizeof dst);
+		int bad = 0;
+		for (int j = 0; j < S; j++) {
+			int i = j + shift;      /* the thread that writes element j */
+			int16_t v = i < count ? (int16_t)((i + shift < S ? src[i + shift] : 0) * 2) : 0;
+			bad += dst[j] != v;
+		}
+		if (bad)
+			fail("surf: surf1d_short_zero: %d elements differ", bad);
+		else
+			passed++;
+	}
+	ptxvm_array_destroy(d, as);
+	ptxvm_array_destroy(d, ad);
+	ptxvm_program_unload(p);
+}
+
+/* A module-scope .surfref, bound through the API; unbound, a fault. */
+static void surf_ref(ptxvm_device *d)
+{
+	static const char ptx[] =
+		".version 8.0\n.target sm_90\n.address_size 64\n"
+		".global .surfref gs;\n"
+		".visible .entry k(.param .u64 out)\n{\n"
+		"\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<3>;\n"
+		"\tmov.u32 %r1, %tid.x;\n\tshl.b32 %r2, %r1, 2;\n"
+		"\tsuld.b.1d.b32.trap %r3, [gs, {%r2}];\n"
+		"\tld.param.u64 %rd1, [out];\n\tmul.wide.u32 %rd2, %r1, 4;\n\tadd.s64 %rd1, %rd1, %rd2;\n"
+		"\tst.global.u32 [%rd1], %r3;\n\tret;\n}\n";
+	ptxvm_module *m = ptxvm_module_load("surfref.ptx", ptx, sizeof ptx - 1, NULL);
+	ptxvm_program *p = NULL;
+	if (ptxvm_module_errors(m) || ptxvm_program_load(d, m, &p)) {
+		fail("surf: surfref module: %s", ptxvm_device_message(d));
+		ptxvm_module_free(m);
+		return;
+	}
+	ptxvm_module_free(m);
+	uint32_t v[8] = { 5, 6, 7, 8, 9, 10, 11, 12 }, got[8] = { 0 };
+	uint64_t s, a = array1d(d, PTXVM_FORMAT_U32, 8, v, 4, &s), out;
+	ptxvm_mem_alloc(d, sizeof got, &out);
+	ptxvm_launch_config cfg = { { 1, 1, 1 }, { 8, 1, 1 }, 0 };
+	const ptxvm_kernel *k = ptxvm_kernel_at(p, 0);
+	int r = ptxvm_launch(d, k, &cfg, (void *[]){ &out }, NULL);
+	if (r != PTXVM_ERROR_ILLEGAL_ADDRESS || !strstr(ptxvm_device_message(d), "0x0 is not a surface object"))
+		fail("surf: an unbound .surfref gave %d: %s", r, ptxvm_device_message(d));
+	else
+		passed++;
+	if (ptxvm_program_bind_surface(p, "gs", s) || ptxvm_program_bind_surface(p, "nope", s) != PTXVM_ERROR_NOT_FOUND ||
+	    ptxvm_program_bind_surface(p, "gs", 77) != PTXVM_ERROR_INVALID_HANDLE)
+		fail("surf: ptxvm_program_bind_surface: %s", ptxvm_device_message(d));
+	else if ((r = ptxvm_launch(d, k, &cfg, (void *[]){ &out }, NULL)))
+		fail("surf: a bound .surfref gave %d: %s", r, ptxvm_device_message(d));
+	else if (ptxvm_memcpy_dtoh(d, got, out, sizeof got), memcmp(got, v, sizeof v))
+		fail("surf: a bound .surfref read the wrong values");
+	else
+		passed++;
+	ptxvm_array_destroy(d, a);
+	ptxvm_program_unload(p);
+}
+
+void test_surf(const char *root)
+{
+	ptxvm_device *d = ptxvm_device_create(NULL);
+	surf_api(d);
+	surf_box_blur(d, root);
+	surf_kernels(d, root);
+	surf_ref(d);
+	ptxvm_device_destroy(d);
+}
