@@ -7,6 +7,7 @@
  *   kernels    tests/ptx/surfaces.ptx: 1D reads and writes, .clamp and .zero
  *              boundaries, a read past the end under .trap
  *   surfref    a module-scope .surfref, unbound and then bound
+ *   suq        every query on arrays of four kinds
  */
 #include "test.h"
 
@@ -296,6 +297,68 @@ static void surf_ref(ptxvm_device *d)
 	ptxvm_program_unload(p);
 }
 
+/* suq: every query on arrays of several kinds. */
+static void surf_suq(ptxvm_device *d)
+{
+	static const char *const q[] = { "width", "height", "depth", "channel_data_type", "channel_order",
+					 "array_size", "memory_layout" };
+	char ptx[4096];
+	int n = snprintf(ptx, sizeof ptx, ".version 8.0\n.target sm_90\n.address_size 64\n"
+			 ".visible .entry k(.param .u64 s, .param .u64 out)\n{\n"
+			 "\t.reg .b32 %%r<8>;\n\t.reg .b64 %%rd<3>;\n"
+			 "\tld.param.u64 %%rd1, [s];\n\tld.param.u64 %%rd2, [out];\n");
+	for (int i = 0; i < 7; i++)
+		n += snprintf(ptx + n, sizeof ptx - (size_t)n, "\tsuq.%s.b32 %%r%d, [%%rd1];\n"
+			      "\tst.global.u32 [%%rd2+%d], %%r%d;\n", q[i], i, 4 * i, i);
+	n += snprintf(ptx + n, sizeof ptx - (size_t)n, "\tret;\n}\n");
+	ptxvm_module *m = ptxvm_module_load("suq.ptx", ptx, (size_t)n, NULL);
+	ptxvm_program *p = NULL;
+	if (ptxvm_module_errors(m) || ptxvm_program_load(d, m, &p)) {
+		char *diag = ptxvm_module_diagnostics(m);
+		fail("surf: suq module: %s%s", ptxvm_device_message(d), diag ? diag : "");
+		free(diag);
+		ptxvm_module_free(m);
+		return;
+	}
+	ptxvm_module_free(m);
+	/* kind, format, channels, w, h, d, layers -> the seven answers (OpenCL 1.0 enums) */
+	static const struct {
+		ptxvm_array_desc a;
+		uint32_t want[7];
+	} cases[] = {
+		{ { PTXVM_ARRAY_1D, PTXVM_FORMAT_F32, 1, 40, 0, 0, 0 }, { 40, 1, 1, 0x10DE, 0x10B0, 0, 0 } },
+		{ { PTXVM_ARRAY_2D_LAYERED, PTXVM_FORMAT_U16, 2, 9, 7, 0, 5 }, { 9, 7, 1, 0x10DB, 0x10B2, 5, 0 } },
+		{ { PTXVM_ARRAY_3D, PTXVM_FORMAT_UNORM8, 4, 4, 5, 6, 0 }, { 4, 5, 6, 0x10D2, 0x10B5, 0, 0 } },
+		{ { PTXVM_ARRAY_CUBEMAP_LAYERED, PTXVM_FORMAT_S8, 1, 8, 8, 0, 3 }, { 8, 8, 1, 0x10D7, 0x10B0, 3, 0 } },
+	};
+	uint64_t out;
+	ptxvm_mem_alloc(d, 28, &out);
+	int bad = 0;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		uint64_t a, s;
+		uint32_t got[7];
+		ptxvm_array_create(d, &cases[i].a, &a);
+		ptxvm_surface_create(d, a, &s);
+		ptxvm_launch_config cfg = { { 1, 1, 1 }, { 1, 1, 1 }, 0 };
+		if (ptxvm_launch(d, ptxvm_kernel_at(p, 0), &cfg, (void *[]){ &s, &out }, NULL)) {
+			fail("surf: suq: %s", ptxvm_device_message(d));
+			bad++;
+		} else {
+			ptxvm_memcpy_dtoh(d, got, out, sizeof got);
+			for (int k = 0; k < 7; k++)
+				if (got[k] != cases[i].want[k]) {
+					fail("surf: suq.%s of array %zu is 0x%x, expected 0x%x", q[k], i, got[k],
+					     cases[i].want[k]);
+					bad++;
+				}
+		}
+		ptxvm_array_destroy(d, a);
+	}
+	if (!bad)
+		passed++;
+	ptxvm_program_unload(p);
+}
+
 void test_surf(const char *root)
 {
 	ptxvm_device *d = ptxvm_device_create(NULL);
@@ -303,5 +366,6 @@ void test_surf(const char *root)
 	surf_box_blur(d, root);
 	surf_kernels(d, root);
 	surf_ref(d);
+	surf_suq(d);
 	ptxvm_device_destroy(d);
 }
