@@ -8,6 +8,7 @@
  *              boundaries, a read past the end under .trap
  *   surfref    a module-scope .surfref, unbound and then bound
  *   suq        every query on arrays of four kinds
+ *   sured      reductions from 4 workers: exact sums, signed .p.min, and
  */
 #include "test.h"
 
@@ -359,6 +360,71 @@ static void surf_suq(ptxvm_device *d)
 	ptxvm_program_unload(p);
 }
 
+/* sured from every worker onto a few elements: exact sums; .p.min on a
+ * signed array compares signed; .b.and; .zero drops a reduction past the end. */
+static void surf_sured(void)
+{
+	static const char ptx[] =
+		".version 8.0\n.target sm_90\n.address_size 64\n"
+		".visible .entry k(.param .u64 sa, .param .u64 sm, .param .u64 sb)\n{\n"
+		"\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<4>;\n"
+		"\tld.param.u64 %rd1, [sa];\n\tld.param.u64 %rd2, [sm];\n\tld.param.u64 %rd3, [sb];\n"
+		"\tmov.u32 %r1, %tid.x;\n\tand.b32 %r2, %r1, 3;\n\tshl.b32 %r3, %r2, 2;\n"
+		"\tsured.b.add.1d.u32.trap [%rd1, {%r3}], 1;\n"
+		"\tmov.u32 %r4, %ctaid.x;\n\tsub.s32 %r5, 0, %r4;\n"          /* -ctaid */
+		"\tsured.p.min.1d.b32.trap [%rd2, {%r2}], %r5;\n"
+		"\tnot.b32 %r6, %r1;\n\tsured.b.and.1d.b32.trap [%rd3, {%r3}], %r6;\n"
+		"\tadd.s32 %r7, %r3, 64;\n\tsured.b.add.1d.u32.zero [%rd1, {%r7}], 1000;\n"
+		"\tret;\n}\n";
+	ptxvm_device_opts o = { .workers = 4 };
+	ptxvm_device *d = ptxvm_device_create(&o);
+	ptxvm_module *m = ptxvm_module_load("sured.ptx", ptx, sizeof ptx - 1, NULL);
+	ptxvm_program *p = NULL;
+	if (ptxvm_module_errors(m) || ptxvm_program_load(d, m, &p)) {
+		char *diag = ptxvm_module_diagnostics(m);
+		fail("surf: sured module: %s%s", ptxvm_device_message(d), diag ? diag : "");
+		free(diag);
+		ptxvm_module_free(m);
+		ptxvm_device_destroy(d);
+		return;
+	}
+	ptxvm_module_free(m);
+	uint32_t zero[4] = { 0 }, ones[4] = { ~0u, ~0u, ~0u, ~0u };
+	int32_t big[4] = { 5, 5, 5, 5 };
+	uint64_t sa, sm, sb;
+	uint64_t aa = array1d(d, PTXVM_FORMAT_U32, 4, zero, 4, &sa);
+	uint64_t am = array1d(d, PTXVM_FORMAT_S32, 4, big, 4, &sm);
+	uint64_t ab = array1d(d, PTXVM_FORMAT_U32, 4, ones, 4, &sb);
+	enum { G = 64, B = 256 };
+	ptxvm_launch_config cfg = { { G, 1, 1 }, { B, 1, 1 }, 0 };
+	if (ptxvm_launch(d, ptxvm_kernel_at(p, 0), &cfg, (void *[]){ &sa, &sm, &sb }, NULL)) {
+		fail("surf: sured: %s", ptxvm_device_message(d));
+	} else {
+		uint32_t add[4], and[4];
+		int32_t mn[4];
+		ptxvm_array_read(d, aa, add, sizeof add);
+		ptxvm_array_read(d, am, mn, sizeof mn);
+		ptxvm_array_read(d, ab, and, sizeof and);
+		int bad = 0;
+		for (int e = 0; e < 4; e++) {
+			uint32_t want_and = ~0u;
+			for (uint32_t t = (uint32_t)e; t < B; t += 4)
+				want_and &= ~t;
+			bad += add[e] != G * B / 4 || mn[e] != -(G - 1) || and[e] != want_and;
+		}
+		if (bad)
+			fail("surf: sured: add %u %u %u %u (want %u each), min %d (want %d), and 0x%x",
+			     add[0], add[1], add[2], add[3], G * B / 4, mn[0], -(G - 1), and[0]);
+		else
+			passed++;
+	}
+	ptxvm_array_destroy(d, aa);
+	ptxvm_array_destroy(d, am);
+	ptxvm_array_destroy(d, ab);
+	ptxvm_program_unload(p);
+	ptxvm_device_destroy(d);
+}
+
 void test_surf(const char *root)
 {
 	ptxvm_device *d = ptxvm_device_create(NULL);
@@ -368,4 +434,5 @@ void test_surf(const char *root)
 	surf_ref(d);
 	surf_suq(d);
 	ptxvm_device_destroy(d);
+	surf_sured();
 }

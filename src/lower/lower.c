@@ -773,6 +773,10 @@ static void lower_instr(Lw *w, const Stmt *st)
 		x.sub = pick(in, (const uint16_t[]){ MOD_width, MOD_height, MOD_depth, MOD_channel_data_type,
 			MOD_channel_order, MOD_array_size, MOD_memory_layout, MOD_NONE });
 		break;
+	case OPC_sured:
+		x.imm = pick(in, sel_atom);     /* the reduction */
+		/* geometry, boundary mode and .p as for suld/sust */
+		__attribute__((fallthrough));
 	case OPC_suld:
 	case OPC_sust:
 		x.sub = pick(in, (const uint16_t[]){ MOD_g1d, MOD_g2d, MOD_g3d, MOD_a1d, MOD_a2d, MOD_NONE });
@@ -830,7 +834,8 @@ static void lower_instr(Lw *w, const Stmt *st)
 		unsigned ty = opnd_type(f, i, tys);
 		if (in->opc == OPC_call || (f && f->anyopnds))
 			ty = TY_b64;
-		if (o->kind == OK_MEM && (in->opc == OPC_suld || in->opc == OPC_sust || in->opc == OPC_suq)) {
+		if (o->kind == OK_MEM && (in->opc == OPC_suld || in->opc == OPC_sust || in->opc == OPC_suq ||
+					  in->opc == OPC_sured)) {
 			/* [surface, coordinates]: the handle, then each coordinate */
 			const Opnd *sf = o->n ? &o->elems[0] : NULL;
 			if (!sf || sf->kind != OK_SYM) {
