@@ -9,6 +9,7 @@
  *   surfref    a module-scope .surfref, unbound and then bound
  *   suq        every query on arrays of four kinds
  *   sured      reductions from 4 workers: exact sums, signed .p.min, and
+ *   sust.p     components converted to six formats, missing ones written 0
  */
 #include "test.h"
 
@@ -425,6 +426,91 @@ static void surf_sured(void)
 	ptxvm_device_destroy(d);
 }
 
+/* sust.p: components converted to each format; missing ones written 0. */
+static void surf_sustp(ptxvm_device *d)
+{
+	static const char ptx[] =
+		".version 8.0\n.target sm_90\n.address_size 64\n"
+		".visible .entry k(.param .u64 s4, .param .u64 s2, .param .u32 a, .param .u32 b, "
+		".param .u32 c, .param .u32 e)\n{\n"
+		"\t.reg .b32 %r<6>;\n\t.reg .b64 %rd<3>;\n"
+		"\tld.param.u64 %rd1, [s4];\n\tld.param.u64 %rd2, [s2];\n"
+		"\tld.param.u32 %r1, [a];\n\tld.param.u32 %r2, [b];\n\tld.param.u32 %r3, [c];\n"
+		"\tld.param.u32 %r4, [e];\n\tmov.u32 %r5, 1;\n"
+		"\tsust.p.1d.v4.b32.trap [%rd1, {%r5}], {%r1, %r2, %r3, %r4};\n"
+		"\tsust.p.1d.v2.b32.trap [%rd2, {%r5}], {%r1, %r2};\n"
+		"\tret;\n}\n";
+	ptxvm_module *m = ptxvm_module_load("sustp.ptx", ptx, sizeof ptx - 1, NULL);
+	ptxvm_program *p = NULL;
+	if (ptxvm_module_errors(m) || ptxvm_program_load(d, m, &p)) {
+		char *diag = ptxvm_module_diagnostics(m);
+		fail("surf: sust.p module: %s%s", ptxvm_device_message(d), diag ? diag : "");
+		free(diag);
+		ptxvm_module_free(m);
+		return;
+	}
+	ptxvm_module_free(m);
+	const ptxvm_kernel *k = ptxvm_kernel_at(p, 0);
+	int bad = 0;
+	/* a format, four 32-bit components, and the channels .v4 writes (as
+	 * stored: the low bits of each channel); .v2 writes the first two and
+	 * zeros (converted) for the other two */
+	static const struct {
+		ptxvm_format f;
+		unsigned cb;            /* channel bytes */
+		uint32_t in[4];
+		uint32_t want[4];
+	} cases[] = {
+		{ PTXVM_FORMAT_UNORM8, 1, { 0x3f000000, 0xbf800000, 0x40000000, 0x7fc00000 }, { 128, 0, 255, 0 } },
+		{ PTXVM_FORMAT_U16, 2, { 70000, 5, 0xffffffff, 65535 }, { 65535, 5, 65535, 65535 } },
+		{ PTXVM_FORMAT_S8, 1, { (uint32_t)-300, 300, (uint32_t)-5, 7 }, { 0x80, 0x7f, 0xfb, 7 } },
+		{ PTXVM_FORMAT_F16, 2, { 0x3f800000, 0xc0000000, 0, 0x7f800000 }, { 0x3c00, 0xc000, 0, 0x7c00 } },
+		{ PTXVM_FORMAT_SNORM16, 2, { 0xbf000000, 0x3f800000, 0xc0000000, 0x3e800000 },
+		  { 0xc000, 0x7fff, 0x8001, 0x2000 } },
+		{ PTXVM_FORMAT_F32, 4, { 1, 2, 3, 4 }, { 1, 2, 3, 4 } },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		ptxvm_array_desc ad = { PTXVM_ARRAY_1D, cases[i].f, 4, 3, 0, 0, 0 };
+		uint64_t a4, a2, s4, s2;
+		ptxvm_array_create(d, &ad, &a4);
+		ptxvm_array_create(d, &ad, &a2);
+		ptxvm_surface_create(d, a4, &s4);
+		ptxvm_surface_create(d, a2, &s2);
+		ptxvm_launch_config cfg = { { 1, 1, 1 }, { 1, 1, 1 }, 0 };
+		uint32_t in[4];
+		memcpy(in, cases[i].in, sizeof in);
+		if (ptxvm_launch(d, k, &cfg, (void *[]){ &s4, &s2, &in[0], &in[1], &in[2], &in[3] }, NULL)) {
+			fail("surf: sust.p format %d: %s", (int)cases[i].f, ptxvm_device_message(d));
+			bad++;
+		} else {
+			uint8_t g4[3 * 16], g2[3 * 16];
+			size_t n = ptxvm_array_bytes(d, a4);
+			ptxvm_array_read(d, a4, g4, n);
+			ptxvm_array_read(d, a2, g2, n);
+			unsigned cb = cases[i].cb, es = 4 * cb;
+			for (unsigned ch = 0; ch < 4; ch++) {
+				uint32_t v4 = 0, v2 = 0;
+				memcpy(&v4, g4 + es + ch * cb, cb);
+				memcpy(&v2, g2 + es + ch * cb, cb);
+				uint32_t w2 = ch < 2 ? cases[i].want[ch] : 0;
+				if (v4 != cases[i].want[ch] || v2 != w2) {
+					fail("surf: sust.p format %d channel %u: .v4 wrote 0x%x (want 0x%x), .v2 0x%x (want 0x%x)",
+					     (int)cases[i].f, ch, v4, cases[i].want[ch], v2, w2);
+					bad++;
+				}
+			}
+			/* elements 0 and 2 untouched */
+			for (unsigned k2 = 0; k2 < es; k2++)
+				bad += g4[k2] != 0 || g4[2 * es + k2] != 0;
+		}
+		ptxvm_array_destroy(d, a4);
+		ptxvm_array_destroy(d, a2);
+	}
+	ptxvm_program_unload(p);
+	if (!bad)
+		passed++;
+}
+
 void test_surf(const char *root)
 {
 	ptxvm_device *d = ptxvm_device_create(NULL);
@@ -433,6 +519,7 @@ void test_surf(const char *root)
 	surf_kernels(d, root);
 	surf_ref(d);
 	surf_suq(d);
+	surf_sustp(d);
 	ptxvm_device_destroy(d);
 	surf_sured();
 }
