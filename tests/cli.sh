@@ -177,5 +177,22 @@ P
 expect 3 "run: the watchdog" -- "$X" run "$T/spin.ptx" --grid 1 --block 32 --timeout 0.3
 grep_in "$T/err" "CUDA_ERROR_LAUNCH_TIMEOUT" "run: a timeout is named"
 
+# surfaces: examples/box_blur.ptx over a raw 8-bit image, checked by python
+python3 -c 'import random,sys; random.seed(7); sys.stdout.buffer.write(bytes(random.randrange(256) for _ in range(29 * 13)))' >"$T/img.raw"
+expect 0 "run with surface arguments" -- "$X" run examples/box_blur.ptx --grid 2,2 --block 16,8 \
+	--arg surf2d:u8x1:29x13:in="$T/img.raw" --arg surf2d:u8x1:29x13:out="$T/blur.raw" --arg s32:29 --arg s32:13
+expect 0 "the blurred image is right" -- python3 -c '
+import sys
+d = open(sys.argv[1], "rb").read(); g = open(sys.argv[2], "rb").read(); W, H = 29, 13
+c = lambda v, n: min(max(v, 0), n - 1)
+sys.exit(any(g[y * W + x] != sum(d[c(y + j, H) * W + c(x + i, W)] for j in (-1, 0, 1) for i in (-1, 0, 1)) // 9
+	     for y in range(H) for x in range(W)))' "$T/img.raw" "$T/blur.raw"
+expect 2 "run: a bad surface SPEC" -- "$X" run examples/box_blur.ptx --grid 1 --block 1 \
+	--arg surf2d:u8x3:4x4 --arg surf2d:u8x1:4x4 --arg s32:4 --arg s32:4
+grep_in "$T/err" "bad --arg 'surf2d:u8x3:4x4'" "run: the bad surface SPEC is named"
+expect 2 "run: PNG not yet" -- "$X" run examples/box_blur.ptx --grid 1 --block 1 \
+	--arg surf2d:u8x1:4x4:in="$T/x.png" --arg surf2d:u8x1:4x4 --arg s32:4 --arg s32:4
+grep_in "$T/err" "PNG files are not supported yet" "run: PNG input says it is not supported yet"
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

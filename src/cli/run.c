@@ -15,10 +15,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 typedef struct Arg {
 	const char *spec;
-	int is_buf;
+	int is_buf;             /* 1 a buffer, 2 a surface over a new array */
+	ptxvm_array_desc desc;  /* a surface's array */
+	uint64_t array;
 	uint8_t bytes[8];       /* a scalar's value */
 	unsigned size;          /* a scalar's size */
 	size_t buf_bytes;
@@ -64,6 +67,80 @@ static bool parse_u64(const char *s, uint64_t *v)
 	return !*e && !errno;
 }
 
+/* KIND:FORMAT:DIMS[:in=FILE][:out=FILE] for a surface over a new array:
+ * KIND surf1d surf2d surf3d surf1dl surf2dl surfcube surfcubel; FORMAT
+ * TYPExC (u8 u16 u32 s8 s16 s32 f16 f32 unorm8 unorm16 snorm8 snorm16, C 1,
+ * 2 or 4); DIMS W, WxH or WxHxD, the last number of a layered kind its
+ * layer count (a cubemap's W is its face size). */
+static bool parse_surface(Arg *a, const char *kind, size_t kn, const char *rest)
+{
+	static const char *const kinds[] = { "surf1d", "surf2d", "surf3d", "surf1dl", "surf2dl", "surfcube",
+					     "surfcubel" };
+	static const ptxvm_array_kind kval[] = { PTXVM_ARRAY_1D, PTXVM_ARRAY_2D, PTXVM_ARRAY_3D,
+						 PTXVM_ARRAY_1D_LAYERED, PTXVM_ARRAY_2D_LAYERED,
+						 PTXVM_ARRAY_CUBEMAP, PTXVM_ARRAY_CUBEMAP_LAYERED };
+	static const unsigned ndims[] = { 1, 2, 3, 2, 3, 1, 2 };
+	static const char *const types[] = { "u8", "u16", "u32", "s8", "s16", "s32", "f16", "f32",
+					     "unorm8", "unorm16", "snorm8", "snorm16" };
+	int k = -1;
+	for (int i = 0; i < 7; i++)
+		if (strlen(kinds[i]) == kn && !strncmp(kinds[i], kind, kn))
+			k = i;
+	if (k < 0)
+		return false;
+	char *copy = strdup(rest), *save = NULL;
+	char *fmt = strtok_r(copy, ":", &save), *dims = fmt ? strtok_r(NULL, ":", &save) : NULL, *tok;
+	bool ok = fmt && dims;
+	char *x = fmt ? strrchr(fmt, 'x') : NULL;
+	int t = -1;
+	if (ok && x) {
+		*x = 0;
+		for (int i = 0; i < 12; i++)
+			if (!strcmp(types[i], fmt))
+				t = i;
+	}
+	unsigned ch = x ? (unsigned)atoi(x + 1) : 0;
+	ok = ok && t >= 0 && (ch == 1 || ch == 2 || ch == 4);
+	uint64_t v[3] = { 0, 0, 0 };
+	unsigned nv = 0;
+	for (char *d = dims, *e; ok && d && *d; d = *e ? e + 1 : e) {
+		e = d + strcspn(d, "x");
+		char c = *e;
+		*e = 0;
+		ok = nv < 3 && parse_u64(d, &v[nv]) && v[nv] > 0;
+		nv++;
+		*e = c;
+	}
+	ok = ok && nv == ndims[k];
+	while (ok && (tok = strtok_r(NULL, ":", &save))) {
+		if (!strncmp(tok, "in=", 3) && tok[3])
+			a->in = strdup(tok + 3);
+		else if (!strncmp(tok, "out=", 4) && tok[4])
+			a->out = strdup(tok + 4);
+		else
+			ok = false;
+	}
+	free(copy);
+	if (!ok)
+		return false;
+	ptxvm_array_desc *ad = &a->desc;
+	ad->kind = kval[k];
+	ad->format = (ptxvm_format)t;
+	ad->channels = ch;
+	ad->width = v[0];
+	switch (ad->kind) {
+	case PTXVM_ARRAY_2D: ad->height = v[1]; break;
+	case PTXVM_ARRAY_3D: ad->height = v[1]; ad->depth = v[2]; break;
+	case PTXVM_ARRAY_1D_LAYERED: ad->layers = v[1]; break;
+	case PTXVM_ARRAY_2D_LAYERED: ad->height = v[1]; ad->layers = v[2]; break;
+	case PTXVM_ARRAY_CUBEMAP: ad->height = v[0]; break;
+	case PTXVM_ARRAY_CUBEMAP_LAYERED: ad->height = v[0]; ad->layers = v[1]; break;
+	default: break;
+	}
+	a->is_buf = 2;
+	return true;
+}
+
 static bool parse_arg(Arg *a)
 {
 	const char *s = a->spec, *colon = strchr(s, ':');
@@ -71,6 +148,8 @@ static bool parse_arg(Arg *a)
 		return false;
 	size_t tn = (size_t)(colon - s);
 	const char *v = colon + 1;
+	if (tn >= 6 && !strncmp(s, "surf", 4))
+		return parse_surface(a, s, tn, v);
 	if (tn == 3 && !strncmp(s, "buf", 3)) {
 		a->is_buf = 1;
 		char *copy = strdup(v), *save = NULL;
@@ -145,6 +224,41 @@ static int write_file(const char *path, const void *p, size_t n)
 	return 0;
 }
 
+static bool is_png(const char *path)
+{
+	size_t n = strlen(path);
+	return n >= 4 && !strcasecmp(path + n - 4, ".png");
+}
+
+/* An array's contents from a file: raw bytes, tightly packed, row-major,
+ * layer after layer; a shorter file leaves the rest zero. */
+static bool load_array(ptxvm_device *d, Arg *a)
+{
+	if (is_png(a->in)) {
+		fprintf(stderr, "ptxvm run: --arg '%s': PNG files are not supported yet; give raw bytes\n", a->spec);
+		return false;
+	}
+	size_t len, n = ptxvm_array_bytes(d, a->array);
+	char *data = slurp(a->in, &len);
+	if (!data)
+		return false;
+	uint8_t *img = calloc(n ? n : 1, 1);
+	memcpy(img, data, len < n ? len : n);
+	ptxvm_array_write(d, a->array, img, n);
+	free(img);
+	free(data);
+	return true;
+}
+
+static int save_image(const char *path, const void *p, size_t n)
+{
+	if (is_png(path)) {
+		fprintf(stderr, "ptxvm run: cannot write '%s': PNG files are not supported yet\n", path);
+		return 2;
+	}
+	return write_file(path, p, n);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	const char *file = NULL, *kname = NULL;
@@ -187,7 +301,9 @@ int cmd_run(int argc, char **argv)
 			args[nargs].spec = val;
 			if (!parse_arg(&args[nargs]))
 				return bad("bad --arg '%s': expected TYPE:VALUE (u8 u16 u32 u64 s8 s16 s32 s64 f32 "
-					   "f64) or buf:BYTES[:in=FILE][:out=FILE]", val);
+					   "f64), buf:BYTES[:in=FILE][:out=FILE] or KIND:FORMAT:DIMS[:in=FILE][:out=FILE] "
+					   "(KIND surf1d surf2d surf3d surf1dl surf2dl surfcube surfcubel; FORMAT e.g. "
+					   "u8x1, f32x4, unorm8x4; DIMS W, WxH or WxHxD)", val);
 			nargs++;
 		} else if (!strcmp(o, "--stats")) {
 			stats = true;
@@ -255,7 +371,27 @@ int cmd_run(int argc, char **argv)
 		ptxvm_param_info pi;
 		ptxvm_kernel_param(k, (size_t)i, &pi);
 		Arg *a = &args[i];
-		if (a->is_buf) {
+		if (a->is_buf == 2) {
+			uint64_t sobj;
+			if (pi.size != 8) {
+				fprintf(stderr, "ptxvm run: --arg '%s': parameter %d ('%s', .%s) is not 64 bits wide "
+					"and cannot take a surface object\n", a->spec, i, pi.name, pi.type);
+				rc = 2;
+				break;
+			}
+			if (ptxvm_array_create(d, &a->desc, &a->array) || ptxvm_surface_create(d, a->array, &sobj)) {
+				fprintf(stderr, "ptxvm run: --arg '%s': %s\n", a->spec, ptxvm_device_message(d));
+				rc = 2;
+				break;
+			}
+			if (a->in) {
+				if (!load_array(d, a)) {
+					rc = 2;
+					break;
+				}
+			}
+			memcpy(pbuf + pi.offset, &sobj, 8);
+		} else if (a->is_buf) {
 			if (pi.size != 8) {
 				fprintf(stderr, "ptxvm run: --arg '%s': parameter %d ('%s', .%s) is not 64 bits wide "
 					"and cannot take a buffer address\n", a->spec, i, pi.name, pi.type);
@@ -319,6 +455,15 @@ int cmd_run(int argc, char **argv)
 			Arg *a = &args[i];
 			if (!a->is_buf || !a->out)
 				continue;
+			if (a->is_buf == 2) {
+				size_t n = ptxvm_array_bytes(d, a->array);
+				uint8_t *host = malloc(n ? n : 1);
+				ptxvm_array_read(d, a->array, host, n);
+				if (save_image(a->out, host, n))
+					rc = 2;
+				free(host);
+				continue;
+			}
 			uint8_t *host = malloc(a->buf_bytes);
 			ptxvm_memcpy_dtoh(d, host, a->dptr, a->buf_bytes);
 			if (write_file(a->out, host, a->buf_bytes))
