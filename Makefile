@@ -20,6 +20,12 @@ WARN    += -Werror
 endif
 CFLAGS  += -std=gnu11 -D_GNU_SOURCE $(OPT) $(WARN) -fPIC
 LDLIBS  += -lpthread -lm
+
+# Optional: PNG images in `ptxvm run` (libpng-dev); without it they are refused.
+PNG_LIBS := $(shell pkg-config --libs libpng 2>/dev/null)
+ifneq ($(PNG_LIBS),)
+CLI_CFLAGS := -DPTXVM_HAVE_PNG $(shell pkg-config --cflags libpng)
+endif
 PREFIX  ?= /usr/local
 B       ?= build
 
@@ -43,8 +49,10 @@ $(B)/libptxvm.a: $(LIB_OBJ)
 $(B)/libptxvm.so: $(LIB_OBJ)
 	$(CC) -shared -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
+$(B)/obj/src/cli/%.o: CFLAGS += $(CLI_CFLAGS)
+
 $(B)/ptxvm: $(CLI_OBJ) $(B)/libptxvm.a
-	$(CC) -o $@ $^ $(LDFLAGS) $(LDLIBS)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PNG_LIBS) $(LDLIBS)
 
 # ---- tests ---------------------------------------------------------------
 TEST_BIN := $(B)/tests/runner

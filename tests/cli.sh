@@ -190,9 +190,21 @@ sys.exit(any(g[y * W + x] != sum(d[c(y + j, H) * W + c(x + i, W)] for j in (-1, 
 expect 2 "run: a bad surface SPEC" -- "$X" run examples/box_blur.ptx --grid 1 --block 1 \
 	--arg surf2d:u8x3:4x4 --arg surf2d:u8x1:4x4 --arg s32:4 --arg s32:4
 grep_in "$T/err" "bad --arg 'surf2d:u8x3:4x4'" "run: the bad surface SPEC is named"
-expect 2 "run: PNG not yet" -- "$X" run examples/box_blur.ptx --grid 1 --block 1 \
-	--arg surf2d:u8x1:4x4:in="$T/x.png" --arg surf2d:u8x1:4x4 --arg s32:4 --arg s32:4
-grep_in "$T/err" "PNG files are not supported yet" "run: PNG input says it is not supported yet"
+# PNG: written, then read back exactly (blurring the PNG gives what blurring
+# the same bytes raw gives); without libpng, a clear refusal
+blur() { "$X" run examples/box_blur.ptx --grid 2,2 --block 16,8 --arg surf2d:u8x1:29x13:in="$1" \
+	--arg surf2d:u8x1:29x13:out="$2" --arg s32:29 --arg s32:13; }
+if blur "$T/img.raw" "$T/blur.png" 2>"$T/err"; then
+	pass=$((pass + 1))
+	expect 0 "run: a PNG as input" -- blur "$T/blur.png" "$T/twice.raw"
+	expect 0 "run: the same bytes raw" -- blur "$T/blur.raw" "$T/twice2.raw"
+	if cmp -s "$T/twice.raw" "$T/twice2.raw"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL cli: a PNG does not read back exactly"; fi
+	expect 2 "run: a PNG of the wrong size" -- "$X" run examples/box_blur.ptx --grid 1 --block 1 \
+		--arg surf2d:u8x1:28x13:in="$T/blur.png" --arg surf2d:u8x1:4x4 --arg s32:4 --arg s32:4
+	grep_in "$T/err" "is a 29x13 gray image of 8 bits; the array needs 28x13 gray of 8 bits" "run: the PNG mismatch is named"
+else
+	grep_in "$T/err" "built without libpng" "run: PNG without libpng is refused clearly"
+fi
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

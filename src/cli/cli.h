@@ -3,6 +3,7 @@
 #define PTXVM_CLI_H
 
 #include "../../include/ptxvm.h"
+#include <stdint.h>
 
 extern const char usage[];
 
@@ -13,6 +14,13 @@ char *slurp(const char *path, size_t *len);
 ptxvm_module *load(const char *path, const ptxvm_check_opts *o, int *status);
 
 int cmd_run(int argc, char **argv);
+
+/* PNG images for surface arguments (png.c): rows x w samples of `channels`
+ * channels of `bits` (8 or 16) bits, little-endian in memory.  0, or -1
+ * after a message on stderr. */
+int image_read_png(const char *path, unsigned w, unsigned rows, unsigned channels, unsigned bits, uint8_t *dst);
+int image_write_png(const char *path, unsigned w, unsigned rows, unsigned channels, unsigned bits,
+		    const uint8_t *src);
 int cmd_sass(int argc, char **argv);
 
 #endif

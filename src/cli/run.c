@@ -230,15 +230,40 @@ static bool is_png(const char *path)
 	return n >= 4 && !strcasecmp(path + n - 4, ".png");
 }
 
-/* An array's contents from a file: raw bytes, tightly packed, row-major,
- * layer after layer; a shorter file leaves the rest zero. */
-static bool load_array(ptxvm_device *d, Arg *a)
+/* The image shape of an array for PNG: its width, and rows of every
+ * slice and layer; false (after a message) if its format has no PNG form. */
+static bool png_shape(const Arg *a, unsigned *w, unsigned *rows, unsigned *bits)
 {
-	if (is_png(a->in)) {
-		fprintf(stderr, "ptxvm run: --arg '%s': PNG files are not supported yet; give raw bytes\n", a->spec);
+	const ptxvm_array_desc *ad = &a->desc;
+	if (ad->format != PTXVM_FORMAT_U8 && ad->format != PTXVM_FORMAT_U16 &&
+	    ad->format != PTXVM_FORMAT_UNORM8 && ad->format != PTXVM_FORMAT_UNORM16) {
+		fprintf(stderr, "ptxvm run: --arg '%s': PNG images are for 8- and 16-bit unsigned formats\n", a->spec);
 		return false;
 	}
+	bool cube = ad->kind == PTXVM_ARRAY_CUBEMAP || ad->kind == PTXVM_ARRAY_CUBEMAP_LAYERED;
+	size_t layers = (ad->layers ? ad->layers : 1) * (cube ? 6 : 1);
+	*w = (unsigned)ad->width;
+	*rows = (unsigned)((ad->height ? ad->height : 1) * (ad->depth ? ad->depth : 1) * layers);
+	*bits = ad->format == PTXVM_FORMAT_U8 || ad->format == PTXVM_FORMAT_UNORM8 ? 8 : 16;
+	return true;
+}
+
+/* An array's contents from a file: a PNG image, or raw bytes, tightly
+ * packed, row-major, layer after layer (a shorter file leaves the rest
+ * zero). */
+static bool load_array(ptxvm_device *d, Arg *a)
+{
 	size_t len, n = ptxvm_array_bytes(d, a->array);
+	if (is_png(a->in)) {
+		unsigned w, rows, bits;
+		uint8_t *img = calloc(n ? n : 1, 1);
+		bool ok = png_shape(a, &w, &rows, &bits) &&
+			  image_read_png(a->in, w, rows, a->desc.channels, bits, img) == 0;
+		if (ok)
+			ptxvm_array_write(d, a->array, img, n);
+		free(img);
+		return ok;
+	}
 	char *data = slurp(a->in, &len);
 	if (!data)
 		return false;
@@ -250,13 +275,15 @@ static bool load_array(ptxvm_device *d, Arg *a)
 	return true;
 }
 
-static int save_image(const char *path, const void *p, size_t n)
+static int save_image(const Arg *a, const void *p, size_t n)
 {
-	if (is_png(path)) {
-		fprintf(stderr, "ptxvm run: cannot write '%s': PNG files are not supported yet\n", path);
-		return 2;
+	if (is_png(a->out)) {
+		unsigned w, rows, bits;
+		if (!png_shape(a, &w, &rows, &bits) || image_write_png(a->out, w, rows, a->desc.channels, bits, p))
+			return 2;
+		return 0;
 	}
-	return write_file(path, p, n);
+	return write_file(a->out, p, n);
 }
 
 int cmd_run(int argc, char **argv)
@@ -459,7 +486,7 @@ int cmd_run(int argc, char **argv)
 				size_t n = ptxvm_array_bytes(d, a->array);
 				uint8_t *host = malloc(n ? n : 1);
 				ptxvm_array_read(d, a->array, host, n);
-				if (save_image(a->out, host, n))
+				if (save_image(a, host, n))
 					rc = 2;
 				free(host);
 				continue;
