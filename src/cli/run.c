@@ -286,6 +286,9 @@ static int save_image(const Arg *a, const void *p, size_t n)
 	return write_file(a->out, p, n);
 }
 
+/* A usage error: the message, then exit status 2 after cleaning up. */
+#define USAGE(...) do { rc = bad(__VA_ARGS__); goto free_args; } while (0)
+
 int cmd_run(int argc, char **argv)
 {
 	const char *file = NULL, *kname = NULL;
@@ -294,7 +297,8 @@ int cmd_run(int argc, char **argv)
 	uint64_t shared = 0, workers = 0;
 	double timeout = 60;
 	Arg *args = calloc((size_t)argc, sizeof *args);
-	int nargs = 0;
+	int nargs = 0, rc = 0;
+	ptxvm_device *d = NULL;
 	for (int i = 2; i < argc; i++) {
 		const char *o = argv[i];
 		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -302,65 +306,64 @@ int cmd_run(int argc, char **argv)
 			     !strcmp(o, "--shared") || !strcmp(o, "--arg") || !strcmp(o, "--workers") ||
 			     !strcmp(o, "--timeout");
 		if (takes && !val)
-			return bad("%s needs a value", o);
+			USAGE("%s needs a value", o);
 		if (!strcmp(o, "--grid")) {
 			if (!dims(val, grid))
-				return bad("bad --grid '%s': expected X[,Y[,Z]] of positive numbers", val);
+				USAGE("bad --grid '%s': expected X[,Y[,Z]] of positive numbers", val);
 			have_grid = true;
 		} else if (!strcmp(o, "--block")) {
 			if (!dims(val, block))
-				return bad("bad --block '%s': expected X[,Y[,Z]] of positive numbers", val);
+				USAGE("bad --block '%s': expected X[,Y[,Z]] of positive numbers", val);
 			have_block = true;
 		} else if (!strcmp(o, "--kernel")) {
 			kname = val;
 		} else if (!strcmp(o, "--shared")) {
 			if (!parse_u64(val, &shared) || shared > (1u << 30))
-				return bad("bad --shared '%s': expected a byte count", val);
+				USAGE("bad --shared '%s': expected a byte count", val);
 		} else if (!strcmp(o, "--workers")) {
 			if (!parse_u64(val, &workers) || workers == 0 || workers > 1024)
-				return bad("bad --workers '%s': expected 1 to 1024", val);
+				USAGE("bad --workers '%s': expected 1 to 1024", val);
 		} else if (!strcmp(o, "--timeout")) {
 			char *e;
 			timeout = strtod(val, &e);
 			if (e == val || *e || timeout < 0)
-				return bad("bad --timeout '%s': expected seconds (0: no limit)", val);
+				USAGE("bad --timeout '%s': expected seconds (0: no limit)", val);
 		} else if (!strcmp(o, "--arg")) {
 			args[nargs].spec = val;
-			if (!parse_arg(&args[nargs]))
-				return bad("bad --arg '%s': expected TYPE:VALUE (u8 u16 u32 u64 s8 s16 s32 s64 f32 "
+			if (!parse_arg(&args[nargs++]))
+				USAGE("bad --arg '%s': expected TYPE:VALUE (u8 u16 u32 u64 s8 s16 s32 s64 f32 "
 					   "f64), buf:BYTES[:in=FILE][:out=FILE] or KIND:FORMAT:DIMS[:in=FILE][:out=FILE] "
 					   "(KIND surf1d surf2d surf3d surf1dl surf2dl surfcube surfcubel; FORMAT e.g. "
 					   "u8x1, f32x4, unorm8x4; DIMS W, WxH or WxHxD)", val);
-			nargs++;
 		} else if (!strcmp(o, "--stats")) {
 			stats = true;
 			continue;
 		} else if (o[0] == '-' && o[1]) {
-			return bad("unknown option '%s'", o);
+			USAGE("unknown option '%s'", o);
 		} else if (!file) {
 			file = o;
 			continue;
 		} else {
-			return bad("more than one input file ('%s')", o);
+			USAGE("more than one input file ('%s')", o);
 		}
 		i++;
 	}
 	if (!file)
-		return bad("%s", "no input file");
+		USAGE("%s", "no input file");
 	if (!have_grid || !have_block)
-		return bad("%s", "--grid and --block are required");
+		USAGE("%s", "--grid and --block are required");
 
 	ptxvm_check_opts co = { 0 };
 	int st = 0;
 	ptxvm_module *m = load(file, &co, &st);
 	if (st) {
 		ptxvm_module_free(m);
-		return st;
+		rc = st;
+		goto free_args;
 	}
 	ptxvm_device_opts dopts = { .workers = (unsigned)workers, .timeout = timeout };
-	ptxvm_device *d = ptxvm_device_create(&dopts);
+	d = ptxvm_device_create(&dopts);
 	ptxvm_program *p = NULL;
-	int rc = 0;
 	ptxvm_result r = ptxvm_program_load(d, m, &p);
 	ptxvm_module_free(m);
 	if (r) {
@@ -501,6 +504,7 @@ int cmd_run(int argc, char **argv)
 	free(pbuf);
 out:
 	ptxvm_device_destroy(d);
+free_args:
 	for (int i = 0; i < nargs; i++) {
 		free((char *)args[i].in);
 		free((char *)args[i].out);
