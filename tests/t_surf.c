@@ -10,6 +10,7 @@
  *   suq        every query on arrays of four kinds
  *   sured      reductions from 4 workers: exact sums, signed .p.min, and
  *   sust.p     components converted to six formats, missing ones written 0
+ *   static     a .surfref's initializer answers suq until it is bound
  */
 #include "test.h"
 
@@ -511,6 +512,59 @@ static void surf_sustp(ptxvm_device *d)
 		passed++;
 }
 
+/* A .surfref's static initializer answers suq until the variable is bound;
+ * a suld through it fails until then. */
+static void surf_static(ptxvm_device *d)
+{
+	static const char ptx[] =
+		".version 8.0\n.target sm_90\n.address_size 64\n"
+		".global .surfref gs = { width = 64, height = 32, channel_data_type = 0x10DE, channel_order = 0x10B5 };\n"
+		".visible .entry q(.param .u64 out)\n{\n"
+		"\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<2>;\n\tld.param.u64 %rd1, [out];\n"
+		"\tsuq.width.b32 %r1, [gs];\n\tst.global.u32 [%rd1], %r1;\n"
+		"\tsuq.height.b32 %r2, [gs];\n\tst.global.u32 [%rd1+4], %r2;\n"
+		"\tsuq.channel_data_type.b32 %r3, [gs];\n\tst.global.u32 [%rd1+8], %r3;\n"
+		"\tret;\n}\n"
+		".visible .entry r(.param .u64 out)\n{\n"
+		"\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<2>;\n\tld.param.u64 %rd1, [out];\n"
+		"\tsuld.b.2d.b32.trap %r1, [gs, {0, 0}];\n\tst.global.u32 [%rd1], %r1;\n\tret;\n}\n";
+	ptxvm_module *m = ptxvm_module_load("static.ptx", ptx, sizeof ptx - 1, NULL);
+	ptxvm_program *p = NULL;
+	if (ptxvm_module_errors(m) || ptxvm_program_load(d, m, &p)) {
+		char *diag = ptxvm_module_diagnostics(m);
+		fail("surf: static .surfref module: %s%s", ptxvm_device_message(d), diag ? diag : "");
+		free(diag);
+		ptxvm_module_free(m);
+		return;
+	}
+	ptxvm_module_free(m);
+	uint64_t out;
+	uint32_t got[3];
+	ptxvm_mem_alloc(d, sizeof got, &out);
+	ptxvm_launch_config one = { { 1, 1, 1 }, { 1, 1, 1 }, 0 };
+	int bad = 0;
+	if (ptxvm_launch(d, ptxvm_kernel_find(p, "q"), &one, (void *[]){ &out }, NULL))
+		bad++, fail("surf: suq of a static .surfref: %s", ptxvm_device_message(d));
+	else if (ptxvm_memcpy_dtoh(d, got, out, sizeof got), got[0] != 64 || got[1] != 32 || got[2] != 0x10DE)
+		bad++, fail("surf: suq of a static .surfref: %u %u 0x%x", got[0], got[1], got[2]);
+	int r = ptxvm_launch(d, ptxvm_kernel_find(p, "r"), &one, (void *[]){ &out }, NULL);
+	if (r != PTXVM_ERROR_ILLEGAL_ADDRESS || !strstr(ptxvm_device_message(d), "static description"))
+		bad++, fail("surf: suld through an unbound static .surfref gave %d: %s", r, ptxvm_device_message(d));
+	ptxvm_array_desc ad = { PTXVM_ARRAY_2D, PTXVM_FORMAT_U8, 4, 5, 7, 0, 0 };
+	uint64_t a, sobj;
+	ptxvm_array_create(d, &ad, &a);
+	ptxvm_surface_create(d, a, &sobj);
+	ptxvm_program_bind_surface(p, "gs", sobj);
+	if (ptxvm_launch(d, ptxvm_kernel_find(p, "q"), &one, (void *[]){ &out }, NULL))
+		bad++, fail("surf: suq of a bound .surfref: %s", ptxvm_device_message(d));
+	else if (ptxvm_memcpy_dtoh(d, got, out, sizeof got), got[0] != 5 || got[1] != 7 || got[2] != 0x10DA)
+		bad++, fail("surf: suq of a bound .surfref: %u %u 0x%x", got[0], got[1], got[2]);
+	if (!bad)
+		passed++;
+	ptxvm_array_destroy(d, a);
+	ptxvm_program_unload(p);
+}
+
 void test_surf(const char *root)
 {
 	ptxvm_device *d = ptxvm_device_create(NULL);
@@ -520,6 +574,7 @@ void test_surf(const char *root)
 	surf_ref(d);
 	surf_suq(d);
 	surf_sustp(d);
+	surf_static(d);
 	ptxvm_device_destroy(d);
 	surf_sured();
 }

@@ -253,6 +253,33 @@ static char *cluster_why(const Prog *p, const XFunc *f)
 	return NULL;
 }
 
+/* A .global .surfref with a static initializer starts out holding a
+ * description-only surface object, so that suq answers from its fields
+ * until the host binds the variable. */
+static void static_surfaces(ptxvm_device *d, const Prog *pg)
+{
+	static const char *const field[7] = { "width", "height", "depth", "channel_data_type", "channel_order",
+					       "array_size", "memory_layout" };
+	for (uint32_t i = 0; i < pg->nvars; i++) {
+		const XVar *v = &pg->vars[i];
+		const Init *in = v->d->init;
+		if (v->d->type != TY_surfref || !v->d->has_init || !in || in->kind != IN_FIELDS)
+			continue;
+		uint32_t q[7] = { 0, 0, 0, 0, 0, 0, 0 };
+		for (uint32_t k = 0; k < in->n; k++)
+			for (int f = 0; f < 7; f++)
+				if (str_eq(in->items[k].name, field[f]) && in->items[k].sub &&
+				    in->items[k].sub->kind == IN_INT)
+					q[f] = (uint32_t)in->items[k].sub->ival;
+		pthread_mutex_lock(&d->lock);
+		uint64_t h = surf_static_new(&d->surf, q);
+		uint8_t *host = h ? mem_host(&d->mem, v->addr, 8) : NULL;
+		if (host)
+			memcpy(host, &h, 8);
+		pthread_mutex_unlock(&d->lock);
+	}
+}
+
 ptxvm_result ptxvm_program_load(ptxvm_device *d, const ptxvm_module *m, ptxvm_program **out)
 {
 	if (!d || !m || !out)
@@ -283,6 +310,7 @@ ptxvm_result ptxvm_program_load(ptxvm_device *d, const ptxvm_module *m, ptxvm_pr
 		return r;
 	}
 	const Prog *pg = p->prog;
+	static_surfaces(d, pg);
 	p->k = calloc(pg->nfn + 1, sizeof *p->k);
 	uint8_t *seen = calloc(pg->nfn + 1, 1);
 	for (uint32_t i = 0; i < pg->nfn; i++)

@@ -58,7 +58,7 @@ uint64_t surf_array_new(SurfTable *t, unsigned kind, unsigned format, unsigned c
 	if (!a)
 		return 0;
 	*a = (SurfArray){ (uint8_t)kind, (uint8_t)format, (uint8_t)channels,
-			  surf_format_bytes(format, channels), w, h, d, layers, NULL, 0 };
+			  surf_format_bytes(format, channels), w, h, d, layers, NULL, 0, { 0 } };
 	a->bytes = (size_t)a->esize * w * h * d * layers;
 	a->data = calloc(a->bytes ? a->bytes : 1, 1);
 	if (!a->data) {
@@ -100,4 +100,15 @@ bool surf_object_free(SurfTable *t, uint64_t handle)
 		return false;
 	t->surf[(handle & 0xffffffffffffull) - 1] = 0;
 	return true;
+}
+
+uint64_t surf_static_new(SurfTable *t, const uint32_t q[7])
+{
+	SurfArray *a = calloc(1, sizeof *a);
+	if (!a)
+		return 0;
+	memcpy(a->q, q, sizeof a->q);
+	t->arr = xrealloc(t->arr, (t->narr + 1) * sizeof *t->arr);
+	t->arr[t->narr++] = a;
+	return surf_object_new(t, SURF_ARRAY_TAG | t->narr);
 }

@@ -22,9 +22,14 @@ typedef struct SurfArray {
 	uint32_t esize;         /* bytes of one element */
 	uint32_t width, height, depth;  /* in elements; 1 for unused dimensions */
 	uint32_t layers;        /* 1 for plain arrays; 6 x n for cubemaps */
-	uint8_t *data;
+	uint8_t *data;          /* NULL for a static description */
 	size_t bytes;
+	uint32_t q[7];          /* a static description's suq answers (SURF_Q_*) */
 } SurfArray;
+
+/* suq queries, in the order of a static description's answers. */
+enum { SURF_Q_WIDTH, SURF_Q_HEIGHT, SURF_Q_DEPTH, SURF_Q_CDT, SURF_Q_CORDER, SURF_Q_ARRAY_SIZE,
+       SURF_Q_LAYOUT };
 
 typedef struct SurfTable {
 	SurfArray **arr;        /* by array id - 1; NULL once destroyed */
@@ -56,5 +61,8 @@ bool surf_array_free(SurfTable *t, uint64_t id);
 /* A surface object for array id; 0 if there is no such array. */
 uint64_t surf_object_new(SurfTable *t, uint64_t id);
 bool surf_object_free(SurfTable *t, uint64_t handle);
+/* A surface object with no array, only the answers suq gives for it: what
+ * a .surfref's static initializer describes until the host binds it. */
+uint64_t surf_static_new(SurfTable *t, const uint32_t q[7]);
 
 #endif
