@@ -30,7 +30,8 @@ char *slurp(const char *path, size_t *len);
 	X(insn)         /* t_insn.c: each instruction x type x modifier against a reference */ \
 	X(atom)         /* t_atom.c: the atomic unit: operation x size table, concurrency */ \
 	X(sass)         /* t_sass.c: the SASS ATOM front end: syntax, rules, execution */ \
-	X(surf)         /* t_surf.c: arrays, surface objects, suld.b and sust.b */
+	X(surf)         /* t_surf.c: arrays, surface objects, suld.b and sust.b */ \
+	X(surfk)        /* t_surfk.c: the kernels of tests/cuda/surfaces*.cu against CPU references */
 
 #define X(name) void test_##name(const char *root);
 TEST_GROUPS(X)
