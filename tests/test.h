@@ -31,7 +31,8 @@ char *slurp(const char *path, size_t *len);
 	X(atom)         /* t_atom.c: the atomic unit: operation x size table, concurrency */ \
 	X(sass)         /* t_sass.c: the SASS ATOM front end: syntax, rules, execution */ \
 	X(surf)         /* t_surf.c: arrays, surface objects, suld.b and sust.b */ \
-	X(surfk)        /* t_surfk.c: the kernels of tests/cuda/surfaces*.cu against CPU references */
+	X(surfk)        /* t_surfk.c: the kernels of tests/cuda/surfaces*.cu against CPU references */ \
+	X(surfm)        /* t_surfm.c: every suld.b / sust.b variant x boundary case */
 
 #define X(name) void test_##name(const char *root);
 TEST_GROUPS(X)
