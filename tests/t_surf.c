@@ -7,10 +7,12 @@
  *   kernels    tests/ptx/surfaces.ptx: 1D reads and writes, .clamp and .zero
  *              boundaries, a read past the end under .trap
  *   surfref    a module-scope .surfref, unbound and then bound
- *   suq        every query on arrays of four kinds
+ *   suq        every query on every array kind and format
  *   sured      reductions from 4 workers: exact sums, signed .p.min, and
- *   sust.p     components converted to six formats, missing ones written 0
+ *   sust.p     components converted to every format, missing ones written 0
  *   static     a .surfref's initializer answers suq until it is bound
+ *   sured      every op x type of the ISA on edge values (.p on signed and
+ *              unsigned arrays)
  */
 #include "test.h"
 
@@ -333,6 +335,14 @@ static void surf_suq(ptxvm_device *d)
 		{ { PTXVM_ARRAY_2D_LAYERED, PTXVM_FORMAT_U16, 2, 9, 7, 0, 5 }, { 9, 7, 1, 0x10DB, 0x10B2, 5, 0 } },
 		{ { PTXVM_ARRAY_3D, PTXVM_FORMAT_UNORM8, 4, 4, 5, 6, 0 }, { 4, 5, 6, 0x10D2, 0x10B5, 0, 0 } },
 		{ { PTXVM_ARRAY_CUBEMAP_LAYERED, PTXVM_FORMAT_S8, 1, 8, 8, 0, 3 }, { 8, 8, 1, 0x10D7, 0x10B0, 3, 0 } },
+		{ { PTXVM_ARRAY_1D_LAYERED, PTXVM_FORMAT_U32, 1, 7, 0, 0, 4 }, { 7, 1, 1, 0x10DC, 0x10B0, 4, 0 } },
+		{ { PTXVM_ARRAY_2D, PTXVM_FORMAT_S16, 4, 3, 9, 0, 0 }, { 3, 9, 1, 0x10D8, 0x10B5, 0, 0 } },
+		{ { PTXVM_ARRAY_CUBEMAP, PTXVM_FORMAT_F16, 2, 5, 5, 0, 0 }, { 5, 5, 1, 0x10DD, 0x10B2, 0, 0 } },
+		{ { PTXVM_ARRAY_1D, PTXVM_FORMAT_S32, 2, 2, 0, 0, 0 }, { 2, 1, 1, 0x10D9, 0x10B2, 0, 0 } },
+		{ { PTXVM_ARRAY_1D, PTXVM_FORMAT_U8, 4, 2, 0, 0, 0 }, { 2, 1, 1, 0x10DA, 0x10B5, 0, 0 } },
+		{ { PTXVM_ARRAY_1D, PTXVM_FORMAT_UNORM16, 1, 2, 0, 0, 0 }, { 2, 1, 1, 0x10D3, 0x10B0, 0, 0 } },
+		{ { PTXVM_ARRAY_1D, PTXVM_FORMAT_SNORM8, 1, 2, 0, 0, 0 }, { 2, 1, 1, 0x10D0, 0x10B0, 0, 0 } },
+		{ { PTXVM_ARRAY_1D, PTXVM_FORMAT_SNORM16, 1, 2, 0, 0, 0 }, { 2, 1, 1, 0x10D1, 0x10B0, 0, 0 } },
 	};
 	uint64_t out;
 	ptxvm_mem_alloc(d, 28, &out);
@@ -469,6 +479,12 @@ static void surf_sustp(ptxvm_device *d)
 		{ PTXVM_FORMAT_SNORM16, 2, { 0xbf000000, 0x3f800000, 0xc0000000, 0x3e800000 },
 		  { 0xc000, 0x7fff, 0x8001, 0x2000 } },
 		{ PTXVM_FORMAT_F32, 4, { 1, 2, 3, 4 }, { 1, 2, 3, 4 } },
+		{ PTXVM_FORMAT_U8, 1, { 300, 5, 0xffffffff, 7 }, { 255, 5, 255, 7 } },
+		{ PTXVM_FORMAT_U32, 4, { 0xdeadbeef, 0, 1, 0xffffffff }, { 0xdeadbeef, 0, 1, 0xffffffff } },
+		{ PTXVM_FORMAT_S16, 2, { (uint32_t)-40000, 40000, (uint32_t)-5, 7 }, { 0x8000, 0x7fff, 0xfffb, 7 } },
+		{ PTXVM_FORMAT_S32, 4, { 0x80000000, 0x7fffffff, (uint32_t)-1, 0 }, { 0x80000000, 0x7fffffff, 0xffffffff, 0 } },
+		{ PTXVM_FORMAT_UNORM16, 2, { 0x3f000000, 0xbf800000, 0x40000000, 0x7fc00000 }, { 0x8000, 0, 0xffff, 0 } },
+		{ PTXVM_FORMAT_SNORM8, 1, { 0xbf000000, 0x3f800000, 0xc0000000, 0x3e800000 }, { 0xc0, 0x7f, 0x81, 0x20 } },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		ptxvm_array_desc ad = { PTXVM_ARRAY_1D, cases[i].f, 4, 3, 0, 0, 0 };
@@ -565,6 +581,107 @@ static void surf_static(ptxvm_device *d)
 	ptxvm_program_unload(p);
 }
 
+/* Every sured op x type the ISA has, on edge values, one thread each:
+ * the element afterwards against op(M, v) computed here. */
+static uint64_t sured_ref(const char *op, const char *ty, int p, int fmt_signed, uint64_t m, uint64_t v)
+{
+	int bits = strstr(ty, "64") ? 64 : 32;
+	uint64_t mask = bits == 64 ? ~0ull : 0xffffffffull;
+	m &= mask, v &= mask;
+	int sg = p ? fmt_signed : ty[0] == 's';
+	int64_t sm = bits == 64 ? (int64_t)m : (int32_t)m, sv = bits == 64 ? (int64_t)v : (int32_t)v;
+	if (!strcmp(op, "add"))
+		return (m + v) & mask;
+	if (!strcmp(op, "and"))
+		return m & v;
+	if (!strcmp(op, "or"))
+		return m | v;
+	int lt = sg ? sm < sv : m < v;
+	if (!strcmp(op, "min"))
+		return lt ? m : v;
+	return lt ? v : m;
+}
+
+static void surf_sured_matrix(ptxvm_device *d)
+{
+	static const struct { int p; const char *op, *ty; } forms[] = {
+		{ 0, "add", "u32" }, { 0, "add", "u64" }, { 0, "add", "s32" },
+		{ 0, "min", "u32" }, { 0, "min", "s32" }, { 0, "max", "u32" }, { 0, "max", "s32" },
+		{ 0, "min", "u64" }, { 0, "min", "s64" }, { 0, "max", "u64" }, { 0, "max", "s64" },
+		{ 0, "and", "b32" }, { 0, "or", "b32" },
+		{ 1, "add", "b32" }, { 1, "min", "b32" }, { 1, "max", "b32" }, { 1, "and", "b32" }, { 1, "or", "b32" },
+	};
+	static const uint64_t edge[] = { 0, 1, 0x7fffffff, 0x80000000, 0xffffffff, 0x8000000000000000ull,
+					 0x7fffffffffffffffull, 0xffffffffffffffffull, 0x123456789abcdef0ull };
+	int bad = 0;
+	for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
+		int b64 = strstr(forms[f].ty, "64") != NULL;
+		char ptx[1024];
+		int n = snprintf(ptx, sizeof ptx, ".version 8.1\n.target sm_90\n.address_size 64\n"
+				 ".visible .entry k(.param .u64 s, .param .u%d v)\n{\n"
+				 "\t.reg .b64 %%rd<2>;\n\t.reg .b%d %%v;\n\t.reg .b32 %%x;\n"
+				 "\tld.param.u64 %%rd1, [s];\n\tld.param.u%d %%v, [v];\n\tmov.u32 %%x, %d;\n"
+				 "\tsured.%s.%s.1d.%s.trap [%%rd1, {%%x}], %%v;\n\tret;\n}\n",
+				 b64 ? 64 : 32, b64 ? 64 : 32, b64 ? 64 : 32, forms[f].p ? 1 : (b64 ? 8 : 4),
+				 forms[f].p ? "p" : "b", forms[f].op, forms[f].ty);
+		ptxvm_module *m = ptxvm_module_load("sured.ptx", ptx, (size_t)n, NULL);
+		ptxvm_program *p = NULL;
+		if (ptxvm_module_errors(m) || ptxvm_program_load(d, m, &p)) {
+			char *dg = ptxvm_module_diagnostics(m);
+			fail("surf: sured.%s.%s.%s does not load: %s%s", forms[f].p ? "p" : "b", forms[f].op,
+			     forms[f].ty, ptxvm_device_message(d), dg);
+			free(dg);
+			ptxvm_module_free(m);
+			bad++;
+			continue;
+		}
+		ptxvm_module_free(m);
+		/* .p: a signed and an unsigned array; .b: the type decides */
+		for (int fs = 0; fs < (forms[f].p ? 2 : 1); fs++) {
+			ptxvm_array_desc ad = { PTXVM_ARRAY_1D, fs ? PTXVM_FORMAT_S32 : PTXVM_FORMAT_U32,
+						b64 ? 2 : 1, 3, 0, 0, 0 };
+			uint64_t a, so;
+			ptxvm_array_create(d, &ad, &a);
+			ptxvm_surface_create(d, a, &so);
+			for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++)
+				for (size_t j = 0; j < sizeof edge / sizeof edge[0]; j++) {
+					uint64_t img[3] = { 0, 0, 0 }, got[3];
+					size_t es = b64 ? 8 : 4;
+					memcpy((uint8_t *)img + es, &edge[i], es);
+					ptxvm_array_write(d, a, img, 3 * es);
+					uint64_t v = edge[j];
+					ptxvm_launch_config one = { { 1, 1, 1 }, { 1, 1, 1 }, 0 };
+					if (ptxvm_launch(d, ptxvm_kernel_at(p, 0), &one, (void *[]){ &so, &v }, NULL)) {
+						fail("surf: sured.%s.%s.%s: %s", forms[f].p ? "p" : "b", forms[f].op,
+						     forms[f].ty, ptxvm_device_message(d));
+						bad++;
+						i = j = 99;
+						break;
+					}
+					ptxvm_array_read(d, a, got, 3 * es);
+					uint64_t r = 0;
+					memcpy(&r, (uint8_t *)got + es, es);
+					uint64_t want = sured_ref(forms[f].op, forms[f].ty, forms[f].p, fs, edge[i], v);
+					if (r != want) {
+						fail("surf: sured.%s.%s.%s%s: M = 0x%llx, v = 0x%llx: got 0x%llx, expected 0x%llx",
+						     forms[f].p ? "p" : "b", forms[f].op, forms[f].ty,
+						     forms[f].p ? (fs ? " (s32 array)" : " (u32 array)") : "",
+						     (unsigned long long)(edge[i] & (b64 ? ~0ull : 0xffffffffull)),
+						     (unsigned long long)(v & (b64 ? ~0ull : 0xffffffffull)),
+						     (unsigned long long)r, (unsigned long long)want);
+						bad++;
+						i = j = 99;
+						break;
+					}
+				}
+			ptxvm_array_destroy(d, a);
+		}
+		ptxvm_program_unload(p);
+	}
+	if (!bad)
+		passed++;
+}
+
 void test_surf(const char *root)
 {
 	ptxvm_device *d = ptxvm_device_create(NULL);
@@ -575,6 +692,7 @@ void test_surf(const char *root)
 	surf_suq(d);
 	surf_sustp(d);
 	surf_static(d);
+	surf_sured_matrix(d);
 	ptxvm_device_destroy(d);
 	surf_sured();
 }
