@@ -7,6 +7,7 @@
  *   kernels    tests/ptx/surfaces.ptx: 1D reads and writes, .clamp and .zero
  *              boundaries, a read past the end under .trap
  *   surfref    a module-scope .surfref, unbound and then bound
+ *   param      a .param .surfref, and a .u64 holding a .surfref's address
  *   suq        every query on every array kind and format
  *   sured      reductions from 4 workers: exact sums, signed .p.min, and
  *   sust.p     components converted to every format, missing ones written 0
@@ -299,6 +300,44 @@ static void surf_ref(ptxvm_device *d)
 	else
 		passed++;
 	ptxvm_array_destroy(d, a);
+	ptxvm_program_unload(p);
+}
+
+/* A .param .surfref kernel parameter, and indirect access: a .u64 holding
+ * the address of a .surfref variable (mov.u64 %rd, gs). */
+static void surf_param(ptxvm_device *d)
+{
+	static const char ptx[] =
+		".version 8.0\n.target sm_90\n.address_size 64\n"
+		".global .surfref gs;\n"
+		".visible .entry k(.param .surfref sp, .param .u64 out)\n{\n"
+		"\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<3>;\n\tld.param.u64 %rd1, [out];\n"
+		"\tsuld.b.1d.b32.trap %r1, [sp, {4}];\n\tst.global.u32 [%rd1], %r1;\n"
+		"\tmov.u64 %rd2, gs;\n\tsuld.b.1d.b32.trap %r2, [%rd2, {8}];\n\tst.global.u32 [%rd1+4], %r2;\n"
+		"\tret;\n}\n";
+	ptxvm_module *m = ptxvm_module_load("param.ptx", ptx, sizeof ptx - 1, NULL);
+	ptxvm_program *p = NULL;
+	if (ptxvm_module_errors(m) || ptxvm_program_load(d, m, &p)) {
+		char *dg = ptxvm_module_diagnostics(m);
+		fail("surf: .param .surfref module: %s%s", ptxvm_device_message(d), dg ? dg : "");
+		free(dg);
+		ptxvm_module_free(m);
+		return;
+	}
+	ptxvm_module_free(m);
+	uint32_t v1[4] = { 10, 11, 12, 13 }, v2[4] = { 20, 21, 22, 23 }, got[2];
+	uint64_t s1, s2, out, a1 = array1d(d, PTXVM_FORMAT_U32, 4, v1, 4, &s1), a2 = array1d(d, PTXVM_FORMAT_U32, 4, v2, 4, &s2);
+	ptxvm_mem_alloc(d, sizeof got, &out);
+	ptxvm_program_bind_surface(p, "gs", s2);
+	ptxvm_launch_config one = { { 1, 1, 1 }, { 1, 1, 1 }, 0 };
+	if (ptxvm_launch(d, ptxvm_kernel_at(p, 0), &one, (void *[]){ &s1, &out }, NULL))
+		fail("surf: .param .surfref: %s", ptxvm_device_message(d));
+	else if (ptxvm_memcpy_dtoh(d, got, out, sizeof got), got[0] != 11 || got[1] != 22)
+		fail("surf: .param .surfref read %u (want 11), indirect .surfref read %u (want 22)", got[0], got[1]);
+	else
+		passed++;
+	ptxvm_array_destroy(d, a1);
+	ptxvm_array_destroy(d, a2);
 	ptxvm_program_unload(p);
 }
 
@@ -689,6 +728,7 @@ void test_surf(const char *root)
 	surf_box_blur(d, root);
 	surf_kernels(d, root);
 	surf_ref(d);
+	surf_param(d);
 	surf_suq(d);
 	surf_sustp(d);
 	surf_static(d);
