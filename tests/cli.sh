@@ -202,6 +202,54 @@ if blur "$T/img.raw" "$T/blur.png" 2>"$T/err"; then
 	expect 2 "run: a PNG of the wrong size" -- "$X" run examples/box_blur.ptx --grid 1 --block 1 \
 		--arg surf2d:u8x1:28x13:in="$T/blur.png" --arg surf2d:u8x1:4x4 --arg s32:4 --arg s32:4
 	grep_in "$T/err" "is a 29x13 gray image of 8 bits; the array needs 28x13 gray of 8 bits" "run: the PNG mismatch is named"
+	# 16-bit gray and 8-bit RGBA: raw -> PNG -> raw is exact
+	cat >"$T/copy.ptx" <<'P'
+.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry copy16(.param .u64 a, .param .u64 b)
+{
+	.reg .b32 %r<6>;
+	.reg .b64 %rd<3>;
+	ld.param.u64 %rd1, [a];
+	ld.param.u64 %rd2, [b];
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, %tid.y;
+	shl.b32 %r3, %r1, 1;
+	suld.b.2d.b16.trap %r4, [%rd1, {%r3, %r2}];
+	sust.b.2d.b16.trap [%rd2, {%r3, %r2}], %r4;
+	ret;
+}
+.visible .entry copy32(.param .u64 a, .param .u64 b)
+{
+	.reg .b32 %r<6>;
+	.reg .b64 %rd<3>;
+	ld.param.u64 %rd1, [a];
+	ld.param.u64 %rd2, [b];
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, %tid.y;
+	shl.b32 %r3, %r1, 2;
+	suld.b.2d.b32.trap %r4, [%rd1, {%r3, %r2}];
+	sust.b.2d.b32.trap [%rd2, {%r3, %r2}], %r4;
+	ret;
+}
+P
+	python3 -c 'import random,sys; random.seed(3); sys.stdout.buffer.write(bytes(random.randrange(256) for _ in range(8 * 6 * 4)))' >"$T/px.raw"
+	for spec in copy16:u16x1 copy32:u8x4; do
+		k=${spec%%:*} f=${spec#*:}
+		expect 0 "run: $f to PNG" -- "$X" run "$T/copy.ptx" --kernel $k --grid 1 --block 8,6 \
+			--arg surf2d:$f:8x6:in="$T/px.raw" --arg surf2d:$f:8x6:out="$T/$k.png"
+		expect 0 "run: $f from PNG" -- "$X" run "$T/copy.ptx" --kernel $k --grid 1 --block 8,6 \
+			--arg surf2d:$f:8x6:in="$T/$k.png" --arg surf2d:$f:8x6:out="$T/$k.raw"
+		n=$(($(wc -c <"$T/$k.raw")))
+		if head -c $n "$T/px.raw" | cmp -s - "$T/$k.raw"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL cli: $f does not survive a PNG round trip"; fi
+	done
+	# the IHDR's bit depth and colour type: 16-bit gray (0), 8-bit RGBA (6)
+	for want in "copy16 16 0" "copy32 8 6"; do
+		set -- $want
+		got=$(od -An -tu1 -j 24 -N 2 "$T/$1.png" | tr -s ' ' ' ' | sed 's/^ //')
+		if [ "$got" = "$2 $3" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL cli: $1.png has depth and colour type $got, expected $2 $3"; fi
+	done
 else
 	grep_in "$T/err" "built without libpng" "run: PNG without libpng is refused clearly"
 fi
