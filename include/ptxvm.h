@@ -221,6 +221,27 @@ ptxvm_result ptxvm_surface_destroy(ptxvm_device *d, uint64_t surface);
  * unbound reference fails the launch when it is used. */
 ptxvm_result ptxvm_program_bind_surface(ptxvm_program *p, const char *name, uint64_t surface);
 
+/* ---- builtins ----------------------------------------------------------
+ * NVIDIA's surface-store builtins (__nvvm_sust_b_{dim}_{type}_{oob}, IDs
+ * 474..638) and the PTX they lower to; docs/BUILTINS.md has the table. */
+typedef struct ptxvm_builtin {
+	unsigned id;
+	char name[48];          /* "__nvvm_sust_b_2d_v4i8_trap" */
+	char ptx[80];           /* "sust.b.2d.v4.b8.trap [a, {x, y}], {c0, c1, c2, c3};" */
+	const char *mode;       /* "clamp", "trap", "zero" */
+	const char *dim;        /* "1d", "1d_array", "2d", "2d_array", "3d" */
+	const char *type;       /* "i8" ... "v4i32" */
+} ptxvm_builtin;
+
+size_t ptxvm_builtin_count(void);
+/* The i-th builtin in ID order; -1 past the end. */
+int ptxvm_builtin_at(size_t i, ptxvm_builtin *out);
+/* A builtin by name or by decimal ID; -1 if there is none. */
+int ptxvm_builtin_find(const char *name_or_id, ptxvm_builtin *out);
+/* A complete PTX module whose kernel takes a .u64 surface object and stores
+ * through the builtin; the caller frees it.  NULL for an unknown ID. */
+char *ptxvm_builtin_module(unsigned id);
+
 /* ---- SASS ATOM ------------------------------------------------------------
  * A front end for the hardware ATOM instruction (SPA 5.0 syntax): a text
  * file of initial registers, memory regions and a sequence of ATOM

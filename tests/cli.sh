@@ -254,5 +254,25 @@ else
 	grep_in "$T/err" "built without libpng" "run: PNG without libpng is refused clearly"
 fi
 
+# builtins: the listing, one builtin, usage errors; every --module assembles
+# with ptxas where ptxas exists
+expect 0 "builtins" -- "$X" builtins
+if [ "$(wc -l <"$T/out")" -eq 165 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL cli: builtins lists $(wc -l <"$T/out") lines, expected 165"; fi
+grep_in "$T/out" "^612	__nvvm_sust_b_2d_v2i32_zero	sust.b.2d.v2.b32.zero \[a, {x, y}\], {c0, c1};$" "builtins: a line"
+expect 0 "builtins ID" -- "$X" builtins 529
+grep_in "$T/out" "^name	__nvvm_sust_b_1d_i8_trap$" "builtins: ID 529 decomposed"
+expect 2 "builtins: unknown" -- "$X" builtins 700
+PTXAS=${PTXAS:-$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)}
+if [ -x "$PTXAS" ]; then
+	bad=0
+	for id in $(seq 474 638); do
+		"$X" builtins --module $id >"$T/b.ptx" && "$PTXAS" -arch=sm_90 -o /dev/null "$T/b.ptx" 2>"$T/berr" ||
+			{ bad=$((bad + 1)); echo "FAIL cli: ptxas rejects builtins --module $id:"; head -3 "$T/berr"; }
+	done
+	if [ $bad -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+else
+	echo "cli: ptxas not found: the 165 builtin modules are not assembled (set PTXAS=...)"
+fi
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

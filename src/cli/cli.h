@@ -14,6 +14,7 @@ char *slurp(const char *path, size_t *len);
 ptxvm_module *load(const char *path, const ptxvm_check_opts *o, int *status);
 
 int cmd_run(int argc, char **argv);
+int cmd_builtins(int argc, char **argv);
 
 /* PNG images for surface arguments (png.c): rows x w samples of `channels`
  * channels of `bits` (8 or 16) bits, little-endian in memory.  0, or -1

@@ -21,9 +21,13 @@ const char usage[] =
 	"  run FILE --grid X[,Y[,Z]] --block X[,Y[,Z]] [--kernel NAME] [--shared BYTES]\n"
 	"      [--arg SPEC]... [--workers N] [--timeout SECONDS] [--stats]\n"
 	"                                 run a kernel; SPEC is TYPE:VALUE (u8..u64, s8..s64,\n"
-	"                                 f32, f64) or buf:BYTES[:in=FILE][:out=FILE]\n"
+	"                                 f32, f64), buf:BYTES[:in=FILE][:out=FILE], or\n"
+	"                                 KIND:FORMAT:DIMS[:in=FILE][:out=FILE] for a surface\n"
+	"                                 (surf2d:u8x1:640x480; .png files for 8/16-bit formats)\n"
 	"  sass FILE                      run SASS ATOM instructions on registers and a memory\n"
 	"                                 image (docs/ATOM.md); prints the final state\n"
+	"  builtins [[--module] NAME|ID]  the surface-store builtins (ID, name, PTX form);\n"
+	"                                 one with its decomposition; a module using it\n"
 	"  --help                         this text\n"
 	"  --version                      the version\n"
 	"\n"
@@ -153,6 +157,8 @@ int main(int argc, char **argv)
 		return cmd_fmt(argc, argv);
 	if (!strcmp(cmd, "run"))
 		return cmd_run(argc, argv);
+	if (!strcmp(cmd, "builtins"))
+		return cmd_builtins(argc, argv);
 	if (!strcmp(cmd, "sass"))
 		return cmd_sass(argc, argv);
 	fprintf(stderr, "ptxvm: unknown command '%s'\n%s", cmd, usage);
