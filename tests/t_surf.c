@@ -42,6 +42,21 @@ static ptxvm_program *load(ptxvm_device *d, const char *root, const char *rel)
 	return p;
 }
 
+/* Loads inline PTX onto d; NULL after reporting why. */
+static ptxvm_program *load_text(ptxvm_device *d, const char *name, const char *ptx, size_t len)
+{
+	ptxvm_module *m = ptxvm_module_load(name, ptx, len, NULL);
+	ptxvm_program *p = NULL;
+	if (ptxvm_module_errors(m) || ptxvm_program_load(d, m, &p)) {
+		char *dg = ptxvm_module_diagnostics(m);
+		fail("surf: %s does not load: %s%s", name, ptxvm_device_message(d), dg ? dg : "");
+		free(dg);
+		p = NULL;
+	}
+	ptxvm_module_free(m);
+	return p;
+}
+
 static uint64_t array2d_u8(ptxvm_device *d, unsigned w, unsigned h)
 {
 	ptxvm_array_desc ad = { PTXVM_ARRAY_2D, PTXVM_FORMAT_U8, 1, w, h, 0, 0 };
@@ -272,14 +287,9 @@ static void surf_ref(ptxvm_device *d)
 		"\tsuld.b.1d.b32.trap %r3, [gs, {%r2}];\n"
 		"\tld.param.u64 %rd1, [out];\n\tmul.wide.u32 %rd2, %r1, 4;\n\tadd.s64 %rd1, %rd1, %rd2;\n"
 		"\tst.global.u32 [%rd1], %r3;\n\tret;\n}\n";
-	ptxvm_module *m = ptxvm_module_load("surfref.ptx", ptx, sizeof ptx - 1, NULL);
-	ptxvm_program *p = NULL;
-	if (ptxvm_module_errors(m) || ptxvm_program_load(d, m, &p)) {
-		fail("surf: surfref module: %s", ptxvm_device_message(d));
-		ptxvm_module_free(m);
+	ptxvm_program *p = load_text(d, "surfref.ptx", ptx, sizeof ptx - 1);
+	if (!p)
 		return;
-	}
-	ptxvm_module_free(m);
 	uint32_t v[8] = { 5, 6, 7, 8, 9, 10, 11, 12 }, got[8] = { 0 };
 	uint64_t s, a = array1d(d, PTXVM_FORMAT_U32, 8, v, 4, &s), out;
 	ptxvm_mem_alloc(d, sizeof got, &out);
@@ -315,16 +325,9 @@ static void surf_param(ptxvm_device *d)
 		"\tsuld.b.1d.b32.trap %r1, [sp, {4}];\n\tst.global.u32 [%rd1], %r1;\n"
 		"\tmov.u64 %rd2, gs;\n\tsuld.b.1d.b32.trap %r2, [%rd2, {8}];\n\tst.global.u32 [%rd1+4], %r2;\n"
 		"\tret;\n}\n";
-	ptxvm_module *m = ptxvm_module_load("param.ptx", ptx, sizeof ptx - 1, NULL);
-	ptxvm_program *p = NULL;
-	if (ptxvm_module_errors(m) || ptxvm_program_load(d, m, &p)) {
-		char *dg = ptxvm_module_diagnostics(m);
-		fail("surf: .param .surfref module: %s%s", ptxvm_device_message(d), dg ? dg : "");
-		free(dg);
-		ptxvm_module_free(m);
+	ptxvm_program *p = load_text(d, "param.ptx", ptx, sizeof ptx - 1);
+	if (!p)
 		return;
-	}
-	ptxvm_module_free(m);
 	uint32_t v1[4] = { 10, 11, 12, 13 }, v2[4] = { 20, 21, 22, 23 }, got[2];
 	uint64_t s1, s2, out, a1 = array1d(d, PTXVM_FORMAT_U32, 4, v1, 4, &s1), a2 = array1d(d, PTXVM_FORMAT_U32, 4, v2, 4, &s2);
 	ptxvm_mem_alloc(d, sizeof got, &out);
@@ -355,16 +358,9 @@ static void surf_suq(ptxvm_device *d)
 		n += snprintf(ptx + n, sizeof ptx - (size_t)n, "\tsuq.%s.b32 %%r%d, [%%rd1];\n"
 			      "\tst.global.u32 [%%rd2+%d], %%r%d;\n", q[i], i, 4 * i, i);
 	n += snprintf(ptx + n, sizeof ptx - (size_t)n, "\tret;\n}\n");
-	ptxvm_module *m = ptxvm_module_load("suq.ptx", ptx, (size_t)n, NULL);
-	ptxvm_program *p = NULL;
-	if (ptxvm_module_errors(m) || ptxvm_program_load(d, m, &p)) {
-		char *diag = ptxvm_module_diagnostics(m);
-		fail("surf: suq module: %s%s", ptxvm_device_message(d), diag ? diag : "");
-		free(diag);
-		ptxvm_module_free(m);
+	ptxvm_program *p = load_text(d, "suq.ptx", ptx, (size_t)n);
+	if (!p)
 		return;
-	}
-	ptxvm_module_free(m);
 	/* kind, format, channels, w, h, d, layers -> the seven answers (OpenCL 1.0 enums) */
 	static const struct {
 		ptxvm_array_desc a;
@@ -429,17 +425,11 @@ static void surf_sured(void)
 		"\tret;\n}\n";
 	ptxvm_device_opts o = { .workers = 4 };
 	ptxvm_device *d = ptxvm_device_create(&o);
-	ptxvm_module *m = ptxvm_module_load("sured.ptx", ptx, sizeof ptx - 1, NULL);
-	ptxvm_program *p = NULL;
-	if (ptxvm_module_errors(m) || ptxvm_program_load(d, m, &p)) {
-		char *diag = ptxvm_module_diagnostics(m);
-		fail("surf: sured module: %s%s", ptxvm_device_message(d), diag ? diag : "");
-		free(diag);
-		ptxvm_module_free(m);
+	ptxvm_program *p = load_text(d, "sured.ptx", ptx, sizeof ptx - 1);
+	if (!p) {
 		ptxvm_device_destroy(d);
 		return;
 	}
-	ptxvm_module_free(m);
 	uint32_t zero[4] = { 0 }, ones[4] = { ~0u, ~0u, ~0u, ~0u };
 	int32_t big[4] = { 5, 5, 5, 5 };
 	uint64_t sa, sm, sb;
@@ -490,16 +480,9 @@ static void surf_sustp(ptxvm_device *d)
 		"\tsust.p.1d.v4.b32.trap [%rd1, {%r5}], {%r1, %r2, %r3, %r4};\n"
 		"\tsust.p.1d.v2.b32.trap [%rd2, {%r5}], {%r1, %r2};\n"
 		"\tret;\n}\n";
-	ptxvm_module *m = ptxvm_module_load("sustp.ptx", ptx, sizeof ptx - 1, NULL);
-	ptxvm_program *p = NULL;
-	if (ptxvm_module_errors(m) || ptxvm_program_load(d, m, &p)) {
-		char *diag = ptxvm_module_diagnostics(m);
-		fail("surf: sust.p module: %s%s", ptxvm_device_message(d), diag ? diag : "");
-		free(diag);
-		ptxvm_module_free(m);
+	ptxvm_program *p = load_text(d, "sustp.ptx", ptx, sizeof ptx - 1);
+	if (!p)
 		return;
-	}
-	ptxvm_module_free(m);
 	const ptxvm_kernel *k = ptxvm_kernel_at(p, 0);
 	int bad = 0;
 	/* a format, four 32-bit components, and the channels .v4 writes (as
@@ -583,16 +566,9 @@ static void surf_static(ptxvm_device *d)
 		".visible .entry r(.param .u64 out)\n{\n"
 		"\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<2>;\n\tld.param.u64 %rd1, [out];\n"
 		"\tsuld.b.2d.b32.trap %r1, [gs, {0, 0}];\n\tst.global.u32 [%rd1], %r1;\n\tret;\n}\n";
-	ptxvm_module *m = ptxvm_module_load("static.ptx", ptx, sizeof ptx - 1, NULL);
-	ptxvm_program *p = NULL;
-	if (ptxvm_module_errors(m) || ptxvm_program_load(d, m, &p)) {
-		char *diag = ptxvm_module_diagnostics(m);
-		fail("surf: static .surfref module: %s%s", ptxvm_device_message(d), diag ? diag : "");
-		free(diag);
-		ptxvm_module_free(m);
+	ptxvm_program *p = load_text(d, "static.ptx", ptx, sizeof ptx - 1);
+	if (!p)
 		return;
-	}
-	ptxvm_module_free(m);
 	uint64_t out;
 	uint32_t got[3];
 	ptxvm_mem_alloc(d, sizeof got, &out);
