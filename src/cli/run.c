@@ -67,6 +67,20 @@ static bool parse_u64(const char *s, uint64_t *v)
 	return !*e && !errno;
 }
 
+/* The rest of a SPEC after strtok_r: in=FILE and out=FILE, in any order. */
+static bool parse_files(Arg *a, char **save)
+{
+	for (char *tok; (tok = strtok_r(NULL, ":", save));) {
+		if (!strncmp(tok, "in=", 3) && tok[3] && !a->in)
+			a->in = strdup(tok + 3);
+		else if (!strncmp(tok, "out=", 4) && tok[4] && !a->out)
+			a->out = strdup(tok + 4);
+		else
+			return false;
+	}
+	return true;
+}
+
 /* KIND:FORMAT:DIMS[:in=FILE][:out=FILE] for a surface over a new array:
  * KIND surf1d surf2d surf3d surf1dl surf2dl surfcube surfcubel; FORMAT
  * TYPExC (u8 u16 u32 s8 s16 s32 f16 f32 unorm8 unorm16 snorm8 snorm16, C 1,
@@ -89,7 +103,7 @@ static bool parse_surface(Arg *a, const char *kind, size_t kn, const char *rest)
 	if (k < 0)
 		return false;
 	char *copy = strdup(rest), *save = NULL;
-	char *fmt = strtok_r(copy, ":", &save), *dims = fmt ? strtok_r(NULL, ":", &save) : NULL, *tok;
+	char *fmt = strtok_r(copy, ":", &save), *dims = fmt ? strtok_r(NULL, ":", &save) : NULL;
 	bool ok = fmt && dims;
 	char *x = fmt ? strrchr(fmt, 'x') : NULL;
 	int t = -1;
@@ -112,14 +126,7 @@ static bool parse_surface(Arg *a, const char *kind, size_t kn, const char *rest)
 		*e = c;
 	}
 	ok = ok && nv == ndims[k];
-	while (ok && (tok = strtok_r(NULL, ":", &save))) {
-		if (!strncmp(tok, "in=", 3) && tok[3])
-			a->in = strdup(tok + 3);
-		else if (!strncmp(tok, "out=", 4) && tok[4])
-			a->out = strdup(tok + 4);
-		else
-			ok = false;
-	}
+	ok = ok && parse_files(a, &save);
 	free(copy);
 	if (!ok)
 		return false;
@@ -157,14 +164,7 @@ static bool parse_arg(Arg *a)
 		uint64_t n = 0;
 		bool ok = tok && parse_u64(tok, &n) && n > 0 && n <= (1ull << 36);
 		a->buf_bytes = (size_t)n;
-		while (ok && (tok = strtok_r(NULL, ":", &save))) {
-			if (!strncmp(tok, "in=", 3) && tok[3])
-				a->in = strdup(tok + 3);
-			else if (!strncmp(tok, "out=", 4) && tok[4])
-				a->out = strdup(tok + 4);
-			else
-				ok = false;
-		}
+		ok = ok && parse_files(a, &save);
 		free(copy);
 		return ok;
 	}

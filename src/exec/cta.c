@@ -10,6 +10,7 @@
 #include "warp.h"
 #include "../../include/ptxvm.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -211,8 +212,21 @@ int launch_run(Launch *L)
 		if (!strcmp(L->p->fn[i].name, "vprintf"))
 			prints = true;
 	if (prints) {
+		/* device printf output is kept per CTA; without room for that, the
+		 * launch fails rather than drop output */
 		L->printf_out = calloc(L->ncta, sizeof *L->printf_out);
 		L->printf_len = calloc(L->ncta, sizeof *L->printf_len);
+		if (!L->printf_out || !L->printf_len) {
+			free(L->printf_out);
+			free(L->printf_len);
+			L->printf_out = NULL;
+			pthread_mutex_destroy(&L->lock);
+			L->code = PTXVM_ERROR_OUT_OF_MEMORY;
+			if (asprintf(&L->report, "CUDA_ERROR_OUT_OF_MEMORY: kernel '%s': no host memory to keep the "
+				     "device printf output of %llu CTAs", L->k->name, (unsigned long long)L->ncta) < 0)
+				L->report = NULL;
+			return L->code;
+		}
 	}
 	unsigned n = L->workers;
 	if ((uint64_t)n > L->ncta)

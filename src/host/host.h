@@ -10,4 +10,7 @@
  * caller frees the result (ptx_module_free), then *text and *file. */
 Module *host_module_copy(const ptxvm_module *pm, char **text, char **file);
 
+/* Diagnostic i of d for the public interface (ptxvm_diag); -1 if none. */
+int host_diag(const Diags *d, size_t i, ptxvm_diag *out);
+
 #endif

@@ -96,11 +96,11 @@ void ptxvm_module_free(ptxvm_module *pm)
 size_t ptxvm_module_errors(const ptxvm_module *pm) { return pm ? pm->m->diags.nerrors : 0; }
 size_t ptxvm_module_diag_count(const ptxvm_module *pm) { return pm ? pm->m->diags.n : 0; }
 
-int ptxvm_module_diag(const ptxvm_module *pm, size_t i, ptxvm_diag *out)
+int host_diag(const Diags *d, size_t i, ptxvm_diag *out)
 {
-	if (!pm || !out || i >= pm->m->diags.n)
+	if (!out || i >= d->n)
 		return -1;
-	const Diag *g = &pm->m->diags.v[i];
+	const Diag *g = &d->v[i];
 	out->level = (ptxvm_level)g->level;
 	out->line = g->pos.line;
 	out->col = g->pos.col;
@@ -108,19 +108,14 @@ int ptxvm_module_diag(const ptxvm_module *pm, size_t i, ptxvm_diag *out)
 	return 0;
 }
 
+int ptxvm_module_diag(const ptxvm_module *pm, size_t i, ptxvm_diag *out)
+{
+	return pm ? host_diag(&pm->m->diags, i, out) : -1;
+}
+
 char *ptxvm_module_diagnostics(const ptxvm_module *pm)
 {
-	Buf b = { 0 };
-	if (!pm)
-		return NULL;
-	const Diags *d = &pm->m->diags;
-	for (size_t i = 0; i < d->n; i++)
-		diag_format(d, &d->v[i], &b);
-	if (d->limit && d->nerrors > d->n)
-		buf_printf(&b, "%s: %zu more errors not shown\n", d->file, d->nerrors - d->n);
-	if (!b.p)
-		buf_puts(&b, "");
-	return b.p;
+	return pm ? diag_format_all(&pm->m->diags) : NULL;
 }
 
 char *ptxvm_module_format(const ptxvm_module *pm, size_t *len)

@@ -9,6 +9,7 @@
  * region's host bytes.
  */
 #include "sass.h"
+#include "../host/host.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -91,29 +92,12 @@ size_t ptxvm_sass_count(const ptxvm_sass *s) { return s ? s->nins : 0; }
 
 int ptxvm_sass_diag(const ptxvm_sass *s, size_t i, ptxvm_diag *out)
 {
-	if (!s || !out || i >= s->diags.n)
-		return -1;
-	const Diag *g = &s->diags.v[i];
-	out->level = (ptxvm_level)g->level;
-	out->line = g->pos.line;
-	out->col = g->pos.col;
-	out->message = g->msg;
-	return 0;
+	return s ? host_diag(&s->diags, i, out) : -1;
 }
 
 char *ptxvm_sass_diagnostics(const ptxvm_sass *s)
 {
-	if (!s)
-		return NULL;
-	Buf b = { 0 };
-	const Diags *d = &s->diags;
-	for (size_t i = 0; i < d->n; i++)
-		diag_format(d, &d->v[i], &b);
-	if (d->limit && d->nerrors > d->n)
-		buf_printf(&b, "%s: %zu more errors not shown\n", d->file, d->nerrors - d->n);
-	if (!b.p)
-		buf_puts(&b, "");
-	return b.p;
+	return s ? diag_format_all(&s->diags) : NULL;
 }
 
 const char *ptxvm_sass_message(const ptxvm_sass *s) { return s ? s->msg : ""; }

@@ -212,3 +212,15 @@ void diag_free(Diags *d)
 	d->v = NULL;
 	d->n = d->cap = d->nerrors = 0;
 }
+
+char *diag_format_all(const Diags *d)
+{
+	Buf b = { 0 };
+	for (size_t i = 0; i < d->n; i++)
+		diag_format(d, &d->v[i], &b);
+	if (d->limit && d->nerrors > d->n)
+		buf_printf(&b, "%s: %zu more errors not shown\n", d->file, d->nerrors - d->n);
+	if (!b.p)
+		buf_puts(&b, "");
+	return b.p;
+}

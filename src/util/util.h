@@ -78,6 +78,9 @@ void diag_add(Diags *d, DiagLevel lv, Pos p, const char *fmt, ...)
 void diag_vadd(Diags *d, DiagLevel lv, Pos p, const char *fmt, va_list ap);
 /* "FILE:LINE:COL: error: MSG\n<source line>\n<caret>\n" */
 void diag_format(const Diags *d, const Diag *g, Buf *out);
+/* Every diagnostic formatted, plus a line for those past the limit;
+ * malloc'd, "" when there are none. */
+char *diag_format_all(const Diags *d);
 void diag_free(Diags *d);
 
 #endif
