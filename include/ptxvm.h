@@ -222,25 +222,96 @@ ptxvm_result ptxvm_surface_destroy(ptxvm_device *d, uint64_t surface);
 ptxvm_result ptxvm_program_bind_surface(ptxvm_program *p, const char *name, uint64_t surface);
 
 /* ---- builtins ----------------------------------------------------------
- * NVIDIA's surface-store builtins (__nvvm_sust_b_{dim}_{type}_{oob}, IDs
- * 474..638) and the PTX they lower to; docs/BUILTINS.md has the table. */
+ * NVIDIA's surface and texture builtins and the PTX they lower to
+ * (docs/BUILTINS.md): the 165 surface stores __nvvm_sust_b_{dim}_{type}_{oob}
+ * (IDs 474..638), then the names __nv_tex_surf_handler (ID 647) dispatches
+ * to, an operation and an element type: "__isurf2Dread_int4",
+ * "__itex2DLod_float". */
 typedef struct ptxvm_builtin {
-	unsigned id;
-	char name[48];          /* "__nvvm_sust_b_2d_v4i8_trap" */
-	char ptx[80];           /* "sust.b.2d.v4.b8.trap [a, {x, y}], {c0, c1, c2, c3};" */
-	const char *mode;       /* "clamp", "trap", "zero" */
-	const char *dim;        /* "1d", "1d_array", "2d", "2d_array", "3d" */
-	const char *type;       /* "i8" ... "v4i32" */
+	unsigned id;            /* 474..638, or 647 for the handler's names */
+	char name[48];          /* "__nvvm_sust_b_2d_v4i8_trap", "__itex2D_float4" */
+	char ptx[160];          /* "sust.b.2d.v4.b8.trap [s, {x, y}], {c0, c1, c2, c3}" */
+	const char *mode;       /* store builtins: "clamp", "trap", "zero"; else NULL */
+	const char *dim;        /* store builtins: "1d" ... "3d"; else NULL */
+	const char *type;       /* store builtins: "i8" ... "v4i32"; else NULL */
+	const char *operation;  /* handler names: "__isurf2Dread"; else NULL */
+	const char *element;    /* handler names: "int4"; else NULL */
+	const char *argument;   /* what the call's int argument is: NULL, "mode"
+				   (cudaSurfaceBoundaryMode: 0 zero, 1 clamp,
+				   2 trap; the form shows trap) or "component"
+				   (0..3; the form shows 0) */
+	unsigned operands;      /* how many operands a call takes */
 } ptxvm_builtin;
 
 size_t ptxvm_builtin_count(void);
-/* The i-th builtin in ID order; -1 past the end. */
+/* The i-th builtin: the stores in ID order, then the handler's names;
+ * -1 past the end. */
 int ptxvm_builtin_at(size_t i, ptxvm_builtin *out);
-/* A builtin by name or by decimal ID; -1 if there is none. */
+/* A builtin by name or by decimal ID; -1 if there is none (then
+ * ptxvm_builtin_why says why, in a static string of this thread). */
 int ptxvm_builtin_find(const char *name_or_id, ptxvm_builtin *out);
-/* A complete PTX module whose kernel takes a .u64 surface object and stores
- * through the builtin; the caller frees it.  NULL for an unknown ID. */
-char *ptxvm_builtin_module(unsigned id);
+const char *ptxvm_builtin_why(void);
+/* The name of operand i of a call ("s", "x", "d0", "lod"); NULL past the end. */
+const char *ptxvm_builtin_operand(const ptxvm_builtin *b, unsigned i);
+/* A complete PTX module whose kernel takes a .u64 handle (a surface or
+ * texture object) and a .u64 buffer, and calls the builtin; the caller
+ * frees it.  NULL for an unknown builtin. */
+char *ptxvm_builtin_module(const char *name_or_id);
+
+/* ---- building modules ----------------------------------------------------
+ * A module built call by call and printed by the canonical writer: what a
+ * language front end written in C uses to emit PTX.  Every call returns 0,
+ * or -1 with the reason in ptxvm_builder_error; a failed call adds
+ * nothing.  Names and operands are PTX text ("%r1", "[%rd1+8]", "{%f1,
+ * %f2}", "0f3F800000"); each call adds one statement. */
+typedef struct ptxvm_builder ptxvm_builder;
+typedef struct ptxvm_builder_fn ptxvm_builder_fn;
+
+enum { PTXVM_TEXMODE_INDEPENDENT = 1 };
+/* target "sm_90" (NULL: sm_90), PTX version as major*10+minor (0: 8.0). */
+ptxvm_builder *ptxvm_builder_create(const char *target, unsigned ptx_version, int flags);
+void ptxvm_builder_destroy(ptxvm_builder *b);
+const char *ptxvm_builder_error(const ptxvm_builder *b);
+
+typedef enum { PTXVM_TEXREF = 1, PTXVM_SAMPLERREF, PTXVM_SURFREF } ptxvm_image;
+/* Sampler fields of a .samplerref (or .texref) initializer; NULL leaves a
+ * field out.  addr_mode: "wrap", "mirror", "clamp_to_edge",
+ * "clamp_to_border"; filter_mode: "nearest", "linear";
+ * force_unnormalized_coords: "0" or "1". */
+typedef struct ptxvm_sampler {
+	const char *addr_mode[3];
+	const char *filter_mode;
+	const char *force_unnormalized_coords;
+} ptxvm_sampler;
+/* .global .texref/.samplerref/.surfref NAME [= { ... }] */
+int ptxvm_build_image(ptxvm_builder *b, ptxvm_image kind, const char *name, const ptxvm_sampler *init);
+/* Any other module-scope declaration, without ';': ".global .u32 count". */
+int ptxvm_build_global(ptxvm_builder *b, const char *decl);
+
+/* A .visible .entry; parameters, registers and statements follow in order. */
+ptxvm_builder_fn *ptxvm_build_kernel(ptxvm_builder *b, const char *name);
+/* .param TYPE NAME, with TYPE one scalar or vector type: ".u64", ".v2 .f32". */
+int ptxvm_build_param(ptxvm_builder_fn *f, const char *type, const char *name);
+/* A handle parameter: .param .texref NAME, or by pointer,
+ * .param .u64 .ptr .texref NAME (likewise .surfref, .samplerref). */
+int ptxvm_build_image_param(ptxvm_builder_fn *f, ptxvm_image kind, int by_pointer, const char *name);
+/* .reg .TYPE PREFIX<COUNT>: ("b32", "%r", 8) declares %r0..%r7. */
+int ptxvm_build_regs(ptxvm_builder_fn *f, const char *type, const char *prefix, unsigned count);
+/* One instruction: the mnemonic with its modifiers (and a guard, "@%p1
+ * bra"), then its operands, then NULL. */
+int ptxvm_build_ins(ptxvm_builder_fn *f, const char *mnemonic, ...);
+int ptxvm_build_label(ptxvm_builder_fn *f, const char *name);
+/* A builtin call, lowered to its instruction: the operands as
+ * ptxvm_builtin_operand names them, then NULL; arg is the boundary mode or
+ * the gather component where the builtin takes one, else ignored.  The
+ * handle is checked against the image type it was declared with. */
+int ptxvm_build_builtin(ptxvm_builder_fn *f, const char *builtin, int arg, ...);
+
+/* The module's canonical text (the caller frees it), or NULL with the
+ * reason in ptxvm_builder_error. */
+char *ptxvm_builder_print(ptxvm_builder *b);
+/* The canonical text loaded as a module (as ptxvm_module_load), or NULL. */
+ptxvm_module *ptxvm_builder_module(ptxvm_builder *b, const ptxvm_check_opts *opts);
 
 /* ---- SASS ATOM ------------------------------------------------------------
  * A front end for the hardware ATOM instruction (SPA 5.0 syntax): a text

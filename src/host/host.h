@@ -13,4 +13,7 @@ Module *host_module_copy(const ptxvm_module *pm, char **text, char **file);
 /* Diagnostic i of d for the public interface (ptxvm_diag); -1 if none. */
 int host_diag(const Diags *d, size_t i, ptxvm_diag *out);
 
+/* ptxvm_build_builtin with its operands in an array. */
+int host_build_builtin(ptxvm_builder_fn *f, const char *name, int arg, const char *const *v, size_t n);
+
 #endif

@@ -18,6 +18,12 @@ void *xrealloc(void *p, size_t n)
 
 void *xmalloc(size_t n) { return xrealloc(NULL, n); }
 
+char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	return memcpy(xmalloc(n), s, n);
+}
+
 void *xcalloc(size_t n, size_t item)
 {
 	void *p = calloc(n ? n : 1, item ? item : 1);

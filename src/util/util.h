@@ -18,6 +18,7 @@
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t item);
 void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
 
 /* A whole file ('-' = standard input), NUL-terminated, malloc'd; NULL with
  * errno set when it cannot be read. */
