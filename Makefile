@@ -8,6 +8,7 @@
 #   make fuzz       the libFuzzer target for parser+checker (FUZZ_SECONDS=60)
 #   make bench      checker throughput against ptxas
 #   make fixtures   regenerate tests/ptx from tests/cuda (needs nvcc)
+#   make corpus     regenerate tests/corpus (the toolkit headers' device code) and its ptxas verdicts
 #   make ptxas-verify        confirm test expectations and fmt output with ptxas
 #   make ptxas-agree-regen   re-record ptxas verdicts (needs ptxas)
 #   make install PREFIX=/usr/local
@@ -103,6 +104,9 @@ bench: all
 fixtures:
 	tests/gen-fixtures.sh
 
+corpus:
+	python3 tests/corpus/gen.py
+
 # Where ptxas exists: the tests' expectations and fmt's output, confirmed by ptxas.
 ptxas-verify: all
 	python3 tests/check/ptxas-verify.py $(B)
@@ -123,4 +127,4 @@ install: all
 clean:
 	rm -rf build build-asan build-fuzz build-tsan
 
-.PHONY: all test demo asan tsan fuzz bench fixtures ptxas-verify ptxas-agree-regen install clean
+.PHONY: all test demo asan tsan fuzz bench fixtures corpus ptxas-verify ptxas-agree-regen install clean

@@ -33,6 +33,12 @@ typedef struct ptxvm_diag {
 
 typedef struct ptxvm_check_opts {
 	const char *arch;       /* the device, e.g. "sm_90" (NULL: sm_90) */
+	int compile_only;       /* relocatable code, as ptxas --compile-only
+				   judges it: functions called but defined in
+				   another module and .attribute(.unified)
+				   symbols are valid.  Such a module loads onto
+				   a device; a call to a function it does not
+				   define fails the launch that reaches it. */
 } ptxvm_check_opts;
 
 /* Parses and checks PTX text.  The text is copied; filename names it in

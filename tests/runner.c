@@ -11,6 +11,10 @@
  *   coverage   every opcode of the table is parsed, checked valid and
  *              printed by some test input (fixtures, verify files, the
  *              corpora); the number of forms so exercised is reported
+ *   corpus     every tests/corpus/ptx module (nvcc output for the toolkit's own
+ *              headers): ptxvm agrees with ptxas's recorded verdicts, as a
+ *              whole program and as relocatable code (-c); where valid,
+ *              `fmt` is a fixed point whose output checks
  *   agree      tests/ptxas-agree/cases.txt: ptxvm accepts exactly what
  *              ptxas accepted, except the cases listed with a reason in
  *              tests/ptxas-agree/exceptions.txt (a listed case that agrees
@@ -124,7 +128,7 @@ static void test_api(void)
 {
 	int bad = 0;
 	ptxvm_diag d;
-	ptxvm_check_opts wrong = { "sm_9000" };
+	ptxvm_check_opts wrong = { "sm_9000", 0 };
 	bad += ptxvm_module_load("x", NULL, 5, NULL) != NULL;          /* NULL text */
 	bad += ptxvm_module_load("x", "", 0, &wrong) != NULL;          /* unknown arch */
 	bad += ptxvm_module_errors(NULL) != 0 || ptxvm_module_diag_count(NULL) != 0;
@@ -145,10 +149,11 @@ static void test_api(void)
 }
 
 /* ---- round trip --------------------------------------------------------- */
-/* text must be valid; checks fmt's fixed point.  Returns true if it passed. */
-static bool round_trip(const char *name, const char *text, size_t len)
+/* text must be valid under opts; checks fmt's fixed point.  Returns true
+ * if it passed. */
+static bool round_trip_opts(const char *name, const char *text, size_t len, const ptxvm_check_opts *opts)
 {
-	ptxvm_module *m = ptxvm_module_load(name, text, len, NULL);
+	ptxvm_module *m = ptxvm_module_load(name, text, len, opts);
 	if (ptxvm_module_errors(m)) {
 		char *d = ptxvm_module_diagnostics(m);
 		fail("%s: expected valid PTX:\n%s", name, d);
@@ -159,8 +164,9 @@ static bool round_trip(const char *name, const char *text, size_t len)
 	size_t l1, l2;
 	char *t1 = ptxvm_module_format(m, &l1);
 	ptxvm_module_free(m);
-	cover(text, len);
-	ptxvm_module *m1 = ptxvm_module_load(name, t1, l1, NULL);
+	if (!opts)
+		cover(text, len);
+	ptxvm_module *m1 = ptxvm_module_load(name, t1, l1, opts);
 	if (ptxvm_module_errors(m1)) {
 		char *d = ptxvm_module_diagnostics(m1);
 		fail("%s: the formatted text is invalid:\n%s", name, d);
@@ -182,6 +188,63 @@ static bool round_trip(const char *name, const char *text, size_t len)
 	free(t1);
 	free(t2);
 	return ok;
+}
+
+static bool round_trip(const char *name, const char *text, size_t len)
+{
+	return round_trip_opts(name, text, len, NULL);
+}
+
+/* verdicts.txt: "NAME.ptx KERNELS WHOLE COMPILE_ONLY [# diagnostic]" per module */
+static void test_corpus(const char *root)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/tests/corpus/verdicts.txt", root);
+	size_t len;
+	char *v = slurp(path, &len);
+	if (!v) {
+		fail("corpus: cannot read %s", path);
+		return;
+	}
+	int modules = 0, kernels = 0, agree = 0, bytes = 0;
+	for (char *line = strtok(v, "\n"); line; line = strtok(NULL, "\n")) {
+		char name[256], verdict[2][16];
+		int nk;
+		if (sscanf(line, "%255s %d %15s %15s", name, &nk, verdict[0], verdict[1]) != 4) {
+			fail("corpus: malformed line in verdicts.txt: %s", line);
+			continue;
+		}
+		char file[4096];
+		snprintf(file, sizeof file, "%s/tests/corpus/ptx/%s", root, name);
+		size_t tl;
+		char *text = slurp(file, &tl);
+		if (!text) {
+			fail("corpus: cannot read %s", file);
+			continue;
+		}
+		modules++;
+		kernels += nk;
+		bytes += (int)tl;
+		for (int mode = 0; mode < 2; mode++) {
+			ptxvm_check_opts o = { NULL, mode };
+			ptxvm_module *m = ptxvm_module_load(file, text, tl, &o);
+			bool ours = ptxvm_module_errors(m) == 0, theirs = !strcmp(verdict[mode], "ok");
+			if (ours != theirs) {
+				char *d = ptxvm_module_diagnostics(m);
+				fail("corpus: %s%s: ptxas says %s, ptxvm says %s%.800s", name, mode ? " (-c)" : "",
+				     verdict[mode], ours ? "ok" : "error:\n", ours ? "" : d);
+				free(d);
+			} else if (!ours || round_trip_opts(file, text, tl, &o)) {
+				agree++;
+				passed++;
+			}
+			ptxvm_module_free(m);
+		}
+		free(text);
+	}
+	free(v);
+	printf("corpus: %d modules, %d kernels (%d KB of nvcc output): %d of %d verdicts agree with ptxas\n",
+	       modules, kernels, bytes / 1024, agree, 2 * modules);
 }
 
 static void test_fixtures(const char *dir)
@@ -354,9 +417,11 @@ static void test_agree(const char *what, const char *cases, const char *exceptio
 		if (!strcmp(verdict, "crash")) {
 			crashes++;      /* ptxas died: the spec decides; see exceptions */
 		}
-		ptxvm_module *m = ptxvm_module_load(name, body, blen, NULL);
+		/* a case named *.compile_only.* is relocatable code (ptxas --compile-only) */
+		ptxvm_check_opts o = { NULL, strstr(name, ".compile_only.") != NULL };
+		ptxvm_module *m = ptxvm_module_load(name, body, blen, &o);
 		bool ours = ptxvm_module_errors(m) == 0;
-		if (ours && ptxas_ok)
+		if (ours && ptxas_ok && !o.compile_only)
 			cover(body, blen);
 		bool same = ours == ptxas_ok;
 		Exception *x = NULL;
@@ -450,6 +515,8 @@ int main(int argc, char **argv)
 		snprintf(a, sizeof a, "%s/tests/check", root);
 		test_verify(a);
 	}
+	if (!only || !strcmp(only, "corpus"))
+		test_corpus(root);
 	/* the two corpora of ptxas verdicts: constructs, and instruction forms */
 	static const char *const corpora[] = { "ptxas-agree", "isa-forms" };
 	for (size_t i = 0; i < NELEM(corpora); i++)

@@ -434,6 +434,36 @@ static int opnd_type(const Opnd *o)
 	return -1;
 }
 
+/* The functions ptxas provides to a whole program (the device runtime's
+ * system calls): a module may declare them without defining them. */
+static bool system_function(Str name)
+{
+	static const char *const sys[] = { "vprintf", "malloc", "free", "__assertfail" };
+	for (size_t i = 0; i < NELEM(sys); i++)
+		if (str_eq(name, sys[i]))
+			return true;
+	return false;
+}
+
+/* A whole program must define every function it calls or takes the
+ * address of; relocatable code (compile_only) may leave an .extern one to
+ * the linker. */
+static void need_definition(Ck *c, const Opnd *o, bool address)
+{
+	const Func *f = o->ref;
+	if ((c->opt.compile_only && (f->linkage & L_EXTERN)) || f->has_body || system_function(f->name))
+		return;
+	if (c->opt.compile_only)
+		err(c, o->pos, "'%.*s' is neither defined nor declared .extern: only .extern functions are left to the linker",
+		    (int)o->name.n, o->name.p);
+	else if (address)
+		err(c, o->pos, "cannot take the address of '%.*s', which this module does not define (relocatable code, ptxvm check -c, may)",
+		    (int)o->name.n, o->name.p);
+	else
+		err(c, o->pos, "unresolved .extern function '%.*s': a whole program defines every function it calls (relocatable code, ptxvm check -c, may call it)",
+		    (int)o->name.n, o->name.p);
+}
+
 /* ---- declarations ------------------------------------------------------- */
 enum { SC_MODULE, SC_ENTRY_PARAM, SC_FUNC_PARAM, SC_FUNC_RET, SC_BODY, SC_PROTO };
 
@@ -704,8 +734,8 @@ static void check_decl(Ck *c, Decl *d, int scope)
 		    need_sm(c, d->attr_pos, 90, ".attribute(.unified)")) {
 			if (d->space != SP_GLOBAL)
 				err(c, d->attr_pos, ".unified applies only to .global variables and functions");
-			else
-				err(c, d->attr_pos, ".unified needs separate compilation (ptxas --compile-only); a whole program cannot use it");
+			else if (!c->opt.compile_only)
+				err(c, d->attr_pos, ".unified needs separate compilation (ptxvm check -c, ptxas --compile-only); a whole program cannot use it");
 		}
 	}
 	if (d->range >= 0) {
@@ -805,15 +835,15 @@ static int match_mods(const IsaForm *f, const Instr *in, Match *mt, int *missing
 	int next_slot_elem = 0, bad = -1;
 	*missing = -1;
 	*score = 0;
-	/* A required single word that opens the form is part of the name
-	 * (suld.b, sust.p, cp.async): ptxas wants it first. */
+	/* A leading element marked '^' is part of the name (suld.b, mul.hi,
+	 * cvta.to): ptxas wants its word first. */
 	const IsaElem *e0 = &f->elem[0];
-	if (f->nelem && !e0->optional && e0->slot < 0 && e0->single != MOD_NONE) {
+	if (f->lead && !e0->optional) {
 		if (!in->nmods) {
 			*missing = 0;
 			return 0;
 		}
-		if (in->mods[0] != e0->single)
+		if (!isa_set_has(e0->set, in->mods[0]))
 			return 0;
 	}
 	for (int i = 0; i < in->nmods; i++) {
@@ -834,7 +864,7 @@ static int match_mods(const IsaForm *f, const Instr *in, Match *mt, int *missing
 				next_slot_elem = hit + 1;
 		}
 		if (hit < 0)
-			for (int e = 0; e < f->nelem; e++)
+			for (int e = f->lead && i > 0; e < f->nelem; e++)
 				if (f->elem[e].slot < 0 && !(used >> e & 1) && isa_set_has(f->elem[e].set, m)) {
 					hit = e;
 					break;
@@ -876,8 +906,9 @@ static void check_scalar(Ck *c, const IsaOpnd *s, Opnd *o, int want, bool dest)
 {
 	char kind = s->kind;
 	bool relaxed = s->relaxed;
-	if (o->neg && kind != 'q') {
-		err(c, o->pos, "'!' applies only to predicate operands");
+	/* '!' negates a predicate source (mov.pred %p1, !%p2 too) */
+	if (o->neg && (dest || (kind != 'q' && want != TY_pred))) {
+		err(c, o->pos, "'!' applies only to predicate sources");
 		return;
 	}
 	switch (o->kind) {
@@ -890,16 +921,16 @@ static void check_scalar(Ck *c, const IsaOpnd *s, Opnd *o, int want, bool dest)
 			err(c, o->pos, "expected a register, found an immediate");
 			return;
 		}
-		if (kind == 'q') {
-			err(c, o->pos, "expected a predicate, found an immediate");
-			return;
-		}
-		if (want >= 0 && ty_kind(want) == TK_F)
+		/* a predicate source may be any integer (nonzero is true), as
+		 * nvcc writes mov.pred %p1, -1 */
+		if (kind != 'q' && want >= 0 && ty_kind(want) == TK_F)
 			err(c, o->pos, "integer immediate for a .%s operand (write a floating-point constant)", ty_name(want));
-		else if (want == TY_pred && o->ival > 1)
-			err(c, o->pos, "a predicate immediate is 0 or 1");
 		return;
 	case OK_FLOAT:
+		if (kind == 'q' || want == TY_pred) {
+			err(c, o->pos, "a predicate operand takes a register or an integer, not a floating-point constant");
+			return;
+		}
 		if (dest || kind != 'a') {
 			err(c, o->pos, "expected a register, found an immediate");
 			return;
@@ -947,6 +978,8 @@ static void check_scalar(Ck *c, const IsaOpnd *s, Opnd *o, int want, bool dest)
 			       is_int_type(want) && ty_bytes(want) >= 4 && r != R_LABEL;
 		if (!addr_ok)
 			err(c, o->pos, "'%.*s' is not a register", (int)o->name.n, o->name.p);
+		else if (r == R_FUNC)
+			need_definition(c, o, true);
 		return;
 	}
 	if (r == R_SREG && dest) {
@@ -974,8 +1007,6 @@ static void check_scalar(Ck *c, const IsaOpnd *s, Opnd *o, int want, bool dest)
 
 /* The state space an instruction names for its k-th memory operand
  * (cp.async.ca.shared.global [dst], [src]: dst in .shared, src in .global). */
-static int instr_space_nth(const Instr *in, int k);
-
 static int instr_space_nth(const Instr *in, int k)
 {
 	for (int i = 0; i < in->nmods; i++) {
@@ -999,6 +1030,26 @@ static int instr_space_nth(const Instr *in, int k)
 	return SP_NONE;         /* more memory operands than spaces named */
 }
 
+/* Operands that are shared memory whatever the modifiers say: ptxas takes
+ * a 32-bit shared-window address there (the mbarrier of cp.async.bulk,
+ * st.async and red.async, the matrices of ldmatrix/stmatrix). */
+static bool implies_shared(const Instr *in)
+{
+	switch (in->opc) {
+	case OPC_ldmatrix: case OPC_stmatrix:
+		return true;
+	case OPC_st: case OPC_red: case OPC_cp:
+		return has_mod(in, MOD_async);
+	}
+	return false;
+}
+
+int ptx_mem_space(const Instr *in, int k)
+{
+	int sp = instr_space_nth(in, k);
+	return sp == SP_NONE && implies_shared(in) ? SP_SHARED : sp;
+}
+
 static void check_mem(Ck *c, const Instr *in, Opnd *o, int nth)
 {
 	if (o->kind != OK_MEM || o->n != 1) {
@@ -1017,7 +1068,7 @@ static void check_mem(Ck *c, const Instr *in, Opnd *o, int nth)
 		return;
 	if (r == R_REG) {
 		int t = opnd_type(b);
-		int sp = instr_space_nth(in, nth);
+		int sp = ptx_mem_space(in, nth);
 		if (t == TY_pred || ty_kind(t) == TK_F || ty_bytes(t) < 4)
 			err(c, b->pos, "address register '%.*s' must be a 32- or 64-bit integer, not .%s",
 			    (int)b->name.n, b->name.p, ty_name(t));
@@ -1028,7 +1079,7 @@ static void check_mem(Ck *c, const Instr *in, Opnd *o, int nth)
 	}
 	if (r == R_VAR || r == R_PARAM) {
 		Decl *d = b->ref;
-		int sp = instr_space_nth(in, nth);
+		int sp = ptx_mem_space(in, nth);
 		/* ptxas takes prefetch of a surface or sampler handle (and crashes on a texture) */
 		if (d->type >= TY__COUNT && (d->type == TY_texref || (in->opc != OPC_prefetch && in->opc != OPC_prefetchu))) {
 			err(c, b->pos, "opaque variable '%.*s' cannot be accessed with %s", (int)b->name.n, b->name.p,
@@ -1324,6 +1375,7 @@ static void check_call(Ck *c, Instr *in)
 		}
 		if (extra)
 			err(c, extra->pos, "a direct call takes no prototype");
+		need_definition(c, fn, false);
 	} else if (r == R_REG) {
 		if (!extra) {
 			err(c, fn->pos, "an indirect call needs a .callprototype or .calltargets label");
@@ -1803,7 +1855,7 @@ size_t ptx_check(Module *m, const CheckOpts *opt)
 	Ck c = { 0 };
 	c.m = m;
 	c.d = &m->diags;
-	c.opt = opt ? *opt : (CheckOpts){ 90, 0 };
+	c.opt = opt ? *opt : (CheckOpts){ 90, 0, false };
 	if (!c.opt.arch)
 		c.opt.arch = 90;
 	check_header(&c);
@@ -1837,8 +1889,8 @@ size_t ptx_check(Module *m, const CheckOpts *opt)
 			if (f->managed)
 				err(&c, f->pos, ".managed applies only to .global variables");
 			if (f->unified && need_ptx(&c, f->pos, 80, ".attribute(.unified) on a function") &&
-			    need_sm(&c, f->pos, 90, ".attribute(.unified)"))
-				err(&c, f->pos, ".unified needs separate compilation (ptxas --compile-only); a whole program cannot use it");
+			    need_sm(&c, f->pos, 90, ".attribute(.unified)") && !c.opt.compile_only)
+				err(&c, f->pos, ".unified needs separate compilation (ptxvm check -c, ptxas --compile-only); a whole program cannot use it");
 			if ((f->linkage & L_WEAK))
 				need_ptx(&c, f->pos, 31, ".weak");
 			if ((f->linkage & L_EXTERN) && f->has_body)

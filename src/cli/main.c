@@ -16,8 +16,11 @@ const char usage[] =
 	"usage: ptxvm <command> [options] [FILE...]\n"
 	"\n"
 	"commands:\n"
-	"  check [--arch sm_NN] FILE...   check PTX modules as ptxas does; '-' reads stdin\n"
-	"  fmt [--arch sm_NN] FILE        print a valid module in canonical form\n"
+	"  check [--arch sm_NN] [-c] FILE...\n"
+	"                                 check PTX modules as ptxas does; '-' reads stdin;\n"
+	"                                 -c (--compile-only): relocatable code, whose calls\n"
+	"                                 and .unified symbols another module may define\n"
+	"  fmt [--arch sm_NN] [-c] FILE   print a valid module in canonical form\n"
 	"  run FILE --grid X[,Y[,Z]] --block X[,Y[,Z]] [--kernel NAME] [--shared BYTES]\n"
 	"      [--arg SPEC]... [--workers N] [--timeout SECONDS] [--stats]\n"
 	"                                 run a kernel; SPEC is TYPE:VALUE (u8..u64, s8..s64,\n"
@@ -57,6 +60,8 @@ static int parse_opts(int argc, char **argv, int i, ptxvm_check_opts *o)
 			o->arch = argv[++i];
 		} else if (!strncmp(argv[i], "--arch=", 7)) {
 			o->arch = argv[i] + 7;
+		} else if (!strcmp(argv[i], "-c") || !strcmp(argv[i], "--compile-only")) {
+			o->compile_only = 1;
 		} else if (!strcmp(argv[i], "--")) {
 			return i + 1;
 		} else if (argv[i][0] == '-' && argv[i][1]) {

@@ -1,6 +1,7 @@
 /* lex.c: the PTX lexer.
  *
  *   identifier  [a-zA-Z][a-zA-Z0-9_$]* | [_$%][a-zA-Z0-9_$]+
+ *               (WARP_SZ is not one: it is the integer constant 32)
  *   .word       '.' [a-zA-Z0-9_]+ ('::' [a-zA-Z0-9_]+)*
  *   integer     decimal | 0x hex | 0 octal | 0b binary, optional 'U'
  *   float       0f + 8 hex digits | 0d + 16 hex digits | decimal with '.' or exponent
@@ -216,6 +217,10 @@ Token lex_next(Lexer *lx)
 		while (lx->cur < lx->end && is_follow((unsigned char)*lx->cur))
 			lx->cur++;
 		t.kind = T_IDENT;
+		if (lx->cur - s == 7 && !memcmp(s, "WARP_SZ", 7)) {
+			t.kind = T_INT;         /* the predefined constant: the warp size */
+			t.ival = 32;
+		}
 	} else if (c == '_') {
 		lx->cur++;
 		t.kind = T_IDENT;       /* the sink "_" */

@@ -243,6 +243,13 @@ static bool parse_unary_(Parser *P, Val *v)
 	}
 	if (is_punct(&t, '-') || is_punct(&t, '+') || is_punct(&t, '~') || is_punct(&t, '!')) {
 		next(P);
+		/* ptxas's grammar has no sign on a 0f bit pattern (0d and
+		 * parenthesized ones are fine): -0f3F800000 is a syntax error */
+		if (P->tok.kind == T_FLOAT && P->tok.fkind == 'f') {
+			error_at(P, P->tok.pos, "'%c' cannot precede a 0f literal: write the bits of the value (0fBF800000), or -(0f...)",
+				 t.c);
+			return false;
+		}
 		if (!parse_unary(P, v))
 			return false;
 		if (v->is_float) {

@@ -37,7 +37,7 @@ const char *ptxvm_version(void) { return PTXVM_VERSION; }
 ptxvm_module *ptxvm_module_load(const char *filename, const char *text, size_t len,
 				const ptxvm_check_opts *opts)
 {
-	CheckOpts co = { 90, 0 };
+	CheckOpts co = { 90, 0, false };
 	if (!text && len)
 		return NULL;
 	if (!text)
@@ -50,6 +50,7 @@ ptxvm_module *ptxvm_module_load(const char *filename, const char *text, size_t l
 		co.arch = sm;
 		co.arch_suffix = suf;
 	}
+	co.compile_only = opts && opts->compile_only;
 	ptxvm_module *pm = calloc(1, sizeof *pm);
 	if (!pm)
 		return NULL;

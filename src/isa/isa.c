@@ -217,6 +217,10 @@ static void compile_form(const Row *r, IsaForm *f)
 	f->text = r->form;
 	f->ptx = r->ptx;
 	f->sm = r->sm;
+	if (*s == '^') {
+		f->lead = 1;
+		s++;
+	}
 	while (*s) {
 		if (f->nelem == ISA_MAXELEM) {
 			bad(r, "too many elements", s);

@@ -86,6 +86,8 @@ typedef struct IsaForm {
 	uint8_t vecmods;        /* some element can take .v2/.v4/.v8 */
 	uint8_t anyopnds;       /* operands "*": a variable list, checked by
 				   the opcode's own rule */
+	uint8_t lead;           /* '^': the first element is part of the name
+				   and must be written first (mul.hi, suld.b) */
 	const char *text;       /* the form string, for messages */
 	IsaElem elem[ISA_MAXELEM];
 	IsaOpnd opnd[ISA_MAXOPND];

@@ -8,6 +8,7 @@
 #include "prog.h"
 #include "../mem/mem.h"
 #include "../front/parse.h"
+#include "../check/check.h"
 #include "../exec/fp.h"
 
 #include <stdarg.h>
@@ -820,6 +821,8 @@ static void lower_instr(Lw *w, const Stmt *st)
 	}
 	uint16_t spm = pick(in, sel_space);
 	x.sp = space_of(spm);
+	if (x.sp == XS_GENERIC && ptx_mem_space(in, 0) == SP_SHARED)
+		x.sp = XS_SHARED;       /* cp.async.mbarrier.arrive.b64 [%r]: a shared address */
 	if (in->opc == OPC_cvta || in->opc == OPC_isspacep)
 		x.sub2 = x.sp;
 	if (x.sp == XS_KPARAM && !w->f->entry)

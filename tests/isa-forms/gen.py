@@ -97,7 +97,7 @@ def load_tables():
 
 def parse_form(form, mods, types, groups, ln):
     els = []
-    i = 0
+    i = 1 if form.startswith("^") else 0     # '^': the first element leads (ignored here)
     while i < len(form):
         opt = form[i] == "{"
         if opt:

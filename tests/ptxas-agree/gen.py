@@ -1461,6 +1461,115 @@ def gen_version():
             add("D.shape." + n, h + "\n.visible .entry k()\n{\n\tret;\n}\n")
 
 
+# ---------------------------------------------------------------------------
+# E. constructs nvcc writes (CUB, Thrust, cooperative groups, cuda_fp16.h,
+#    the device runtime): each regression of tests/corpus, one per case.
+#    A name with ".compile_only." is judged by ptxas --compile-only.
+# ---------------------------------------------------------------------------
+
+E_REGS = SURF_REGS + "\t.reg .pred %q<4>;\n"
+
+
+def gen_nvcc():
+    k = lambda body, decls="", funcs="", version="8.6": kernel_module(
+        body, decls, version=version, regs=E_REGS, funcs=funcs)
+    # WARP_SZ: the integer constant 32 wherever a constant may stand
+    for n, b in [("mov_u32", "mov.u32 %r1, WARP_SZ;"), ("mov_u16", "mov.u16 %rs1, WARP_SZ;"),
+                 ("mov_s64", "mov.s64 %rd1, WARP_SZ;"), ("mov_f32", "mov.f32 %f1, WARP_SZ;"),
+                 ("add", "add.s32 %r1, %r2, WARP_SZ;"), ("rem_first", "rem.u32 %r1, WARP_SZ, %r2;"),
+                 ("setp", "setp.lt.u32 %p1, %r2, WARP_SZ;"), ("shfl", "shfl.sync.idx.b32 %r1, %r2, 0, WARP_SZ, -1;"),
+                 ("expr", "mov.u32 %r1, WARP_SZ-1;"), ("expr_mul", "mov.u32 %r1, (WARP_SZ*2);"),
+                 ("mem_offset", "ld.global.u32 %r1, [%rd1+WARP_SZ];"), ("dest", "mov.u32 WARP_SZ, %r1;"),
+                 ("lower_case", "mov.u32 %r1, warp_sz;"), ("percent", "mov.u32 %r1, %WARP_SZ;"),
+                 ("bar_count", "bar.sync 0, WARP_SZ;"), ("vector_piece", "mov.b64 %rd1, {WARP_SZ, %r1};"),
+                 ("st_value", "st.global.u32 [%rd1], WARP_SZ;"), ("reg_name", ".reg .b32 WARP_SZ;"),
+                 ("mov_pred", "mov.pred %p1, WARP_SZ;")]:
+        add("E.warp_sz." + n, k(b))
+    add("E.warp_sz.array_dim", decl_module(".global .u32 a[WARP_SZ];"))
+    add("E.warp_sz.init", decl_module(".global .u32 a = WARP_SZ;"))
+    add("E.warp_sz.global_name", decl_module(".global .u32 WARP_SZ;"))
+    add("E.warp_sz.maxntid", header() + "\n.visible .entry k() .maxntid WARP_SZ\n{\n\tret;\n}\n")
+    # predicate immediates: any integer is a predicate source, nonzero is true
+    for v in ["-1", "0", "1", "2", "32", "0x100000000", "1U", "(1+1)", "0f3F800000", "1.0"]:
+        add("E.pred_imm.mov_" + slug(v), k("mov.pred %p1, " + v + ";"))
+    for n, b in [("and", "and.pred %p1, %p2, 1;"), ("and_neg1", "and.pred %p1, %p2, -1;"),
+                 ("or_first", "or.pred %p1, 0, %p2;"), ("xor_5", "xor.pred %p1, %p2, 5;"),
+                 ("not", "not.pred %p1, 1;"), ("selp", "selp.b32 %r1, %r2, %r3, 1;"),
+                 ("selp_float", "selp.b32 %r1, %r2, %r3, 1.0;"),
+                 ("setp_bool", "setp.eq.and.s32 %p1, %r1, %r2, -1;"), ("vote", "vote.sync.any.pred %p1, 3, -1;"),
+                 ("vote_ballot", "vote.sync.ballot.b32 %r1, 1, -1;"), ("bar_red", "bar.red.and.pred %p1, 0, 1;"),
+                 ("guard", "@1 bra L;\nL:"), ("mov_not", "mov.pred %p1, !%p2;"), ("and_not", "and.pred %p1, !%p2, %p3;"),
+                 ("not_not", "not.pred %p1, !%p2;"), ("mov_b32_not", "mov.b32 %r1, !%r2;"),
+                 ("setp_not_data", "setp.eq.s32 %p1, !%r1, %r2;"), ("vote_not", "vote.sync.any.pred %p1, !%p2, -1;"),
+                 ("dest_not", "mov.pred !%p1, %p2;")]:
+        add("E.pred_imm." + n, k(b))
+    # modifier order: ptxas takes most modifiers in any order, but some
+    # leading words are part of the name
+    for n, b in [("vote_ballot_sync", "vote.ballot.sync.b32 %r1, %p1, -1;"),
+                 ("vote_any_sync", "vote.any.sync.pred %p1, %p2, -1;"),
+                 ("shfl_idx_sync", "shfl.idx.sync.b32 %r1, %r2, 0, 31, -1;"),
+                 ("match_sync_any", "match.sync.any.b32 %r1, %r2, -1;"),
+                 ("redux_add_sync", "redux.add.sync.u32 %r1, %r2, -1;"),
+                 ("add_s32_sat", "add.s32.sat %r1, %r2, %r3;"), ("add_u32_cc", "add.u32.cc %r1, %r2, %r3;"),
+                 ("sin_f32_approx", "sin.f32.approx %f1, %f2;"), ("fma_f16_rn", "fma.f16.rn %rs1, %rs2, %rs3, %rs4;"),
+                 ("ld_global_volatile", "ld.global.volatile.u32 %r1, [%rd1];"),
+                 ("ld_nc_global", "ld.nc.global.u32 %r1, [%rd1];"),
+                 ("barrier_aligned_sync", "barrier.aligned.sync 0;"),
+                 ("min_s32_relu", "min.s32.relu %r1, %r2, %r3;"),
+                 ("mul_s32_hi", "mul.s32.hi %r1, %r2, %r3;"), ("mul_s32_lo", "mul.s32.lo %r1, %r2, %r3;"),
+                 ("mul_u32_wide", "mul.u32.wide %rd1, %r2, %r3;"), ("mad_u32_lo", "mad.u32.lo %r1, %r2, %r3, %r4;"),
+                 ("mul24_u32_lo", "mul24.u32.lo %r1, %r2, %r3;"), ("shf_wrap_l", "shf.wrap.l.b32 %r1, %r2, %r3, %r4;"),
+                 ("cvta_global_to", "cvta.global.to.u64 %rd1, %rd2;"), ("dp2a_u32_u32_lo", "dp2a.u32.u32.lo %r1, %r2, %r3, %r4;"),
+                 ("bar_popc_red", "bar.popc.red.u32 %r1, 0, %p1;"), ("barrier_popc_red", "barrier.popc.red.u32 %r1, 0, %p1;"),
+                 ("div_ftz_full", "div.ftz.full.f32 %f1, %f2, %f3;"), ("div_f32_approx", "div.f32.approx %f1, %f2, %f3;"),
+                 ("brx_uni_idx", "brx.uni.idx %r1, T;\nT: .branchtargets T2;\nT2:"),
+                 ("mbarrier_b64_init", "mbarrier.b64.init [%rd1], 1;"),
+                 ("cvt_sat_pack", "cvt.sat.pack.u16.s32 %r1, %r2, %r3;")]:
+        add("E.modorder." + n, k(b))
+    # addresses in the shared window, 32 bits, where the operand is shared memory
+    smem = ".shared .align 8 .b64 bar;\n.shared .align 16 .b8 buf[256];"
+    for n, b in [("bulk_g2s_mbarrier", "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], %r2, [%r3];"),
+                 ("bulk_s2s_mbarrier", "cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [%r1], [%r2], %r2, [%r3];"),
+                 ("st_async", "st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r1], %r2, [%r3];"),
+                 ("st_async_no_space", "st.async.mbarrier::complete_tx::bytes.u32 [%r1], %r2, [%r3];"),
+                 ("red_async", "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [%r1], %r2, [%r3];"),
+                 ("cp_async_mbarrier_arrive", "cp.async.mbarrier.arrive.b64 [%r1];"),
+                 ("ldmatrix", "ldmatrix.sync.aligned.m8n8.x1.b16 {%r1}, [%r2];"),
+                 ("mbarrier_init_generic", "mbarrier.init.b64 [%r1], 1;"),
+                 ("mbarrier_try_wait_generic", "mbarrier.try_wait.parity.b64 %p1, [%r1], %r2;"),
+                 ("prefetch_generic", "prefetch.L1 [%r1];"), ("ld_generic", "ld.u32 %r1, [%r2];"),
+                 ("atom_generic", "atom.add.u32 %r1, [%r2], 1;")]:
+        add("E.shared32." + n, k(b, smem))
+    # negative 0f bit patterns are a syntax error (0d and parenthesized ones are not)
+    for n, d in [("init_neg_f", ".global .f32 a = -0f3F800000;"), ("init_neg_d", ".global .f64 a = -0d3FF0000000000000;"),
+                 ("init_list_neg_f", ".global .f32 a[2] = {0f3F800000, -0f3F800000};"),
+                 ("init_plus_f", ".global .f32 a = +0f3F800000;"), ("init_paren_neg_f", ".global .f32 a = -(0f3F800000);"),
+                 ("init_neg_dec", ".global .f32 a = -1.5;"), ("init_neg_f_b32", ".global .b32 a = -0f3F800000;")]:
+        add("E.negfloat." + n, decl_module(d))
+    for n, b in [("mov_neg_f", "mov.f32 %f1, -0f3F800000;"), ("mov_tilde_f", "mov.f32 %f1, ~0f3F800000;"),
+                 ("mov_neg_dec", "mov.f32 %f1, -1.5;")]:
+        add("E.negfloat." + n, k(b))
+    # relocatable code: a whole program defines what it calls
+    ext = ".extern .func f();"
+    reloc = [("extern_unused", ext, "", ""), ("extern_called", ext, "", "call f;"),
+             ("decl_called", ".func f();", "", "call f;"), ("weak_decl_called", ".weak .func f();", "", "call f;"),
+             ("extern_address", ext, "", "mov.u64 %rd1, f;"),
+             ("extern_called_from_func", ext, ".func g()\n{\n\tcall f;\n\tret;\n}", ""),
+             ("extern_calltargets", ext, "", "ld.param.u64 %rd1, [%rd1];\nT: .calltargets f;\ncall %rd1, T;"),
+             ("system_functions", ".extern .func (.param .b32 r) vprintf(.param .b64 a, .param .b64 b);\n"
+                                  ".extern .func (.param .b64 r) malloc(.param .b64 n);\n.extern .func free(.param .b64 p);\n"
+                                  ".extern .func __assertfail(.param .b64 a, .param .b64 b, .param .b32 c, .param .b64 d, .param .b64 e);",
+              "", "{\n.param .b64 n;\n.param .b64 r;\nst.param.b64 [n], 8;\ncall (r), malloc, (n);\nld.param.b64 %rd1, [r];\n"
+                  ".param .b64 p;\nst.param.b64 [p], %rd1;\ncall free, (p);\n}"),
+             ("extern_var_used", ".extern .global .u32 g;", "", "ld.global.u32 %r1, [g];"),
+             ("unified_var", ".global .attribute(.unified(1,2)) .u32 g;", "", ""),
+             ("unified_func", "", ".visible .func .attribute(.unified(1,2)) f()\n{\n\tret;\n}", ""),
+             ("extern_unified_called", ".extern .func .attribute(.unified(1,2)) f();", "", "call f;")]
+    for n, decls, funcs, body in reloc:
+        for mode in ["whole", "compile_only"]:
+            add("E.reloc.%s.%s" % (mode, n), k(body, decls, funcs))
+
+
 def generate():
     del CASES[:]
     _NAMES.clear()
@@ -1468,6 +1577,7 @@ def generate():
     gen_decls()
     gen_opaque()
     gen_version()
+    gen_nvcc()
     return list(CASES)
 
 
