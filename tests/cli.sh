@@ -72,6 +72,10 @@ expect 2 "unknown --arch" -- "$X" check --arch sm_9000 "$T/ok.ptx"
 expect 2 "missing file" -- "$X" check "$T/nonexistent.ptx"
 grep_in "$T/err" "cannot open" "missing file is named"
 expect 0 "valid module" -- "$X" check "$T/ok.ptx"
+# relocatable code: -rdc=true output calls functions another module defines
+expect 1 "relocatable module as a whole program" -- "$X" check tests/corpus/ptx/rdc.ptx
+expect 0 "relocatable module with -c" -- "$X" check -c tests/corpus/ptx/rdc.ptx
+expect 0 "relocatable module with --compile-only" -- "$X" fmt --compile-only tests/corpus/ptx/rdc.ptx
 expect 0 "valid module from stdin" -- sh -c "\"$X\" check - < \"$T/ok.ptx\""
 expect 1 "invalid module" -- "$X" check "$T/bad.ptx"
 grep_in "$T/err" "bad.ptx:7:15: error: undefined identifier '%r9'" "file:line:col diagnostics"

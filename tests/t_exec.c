@@ -1224,6 +1224,67 @@ static void test_two_devices(void)
 }
 
 /* ---- the group ---------------------------------------------------------- */
+/* ---- what nvcc writes: WARP_SZ, predicate immediates, relocatable code ---- */
+static const char nvcc_ptx[] = HDR
+	".extern .func (.param .b32 r) elsewhere(.param .b32 a);\n"
+	".visible .entry consts(.param .u64 out)\n{\n"
+	"\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<4>;\n\t.reg .pred %p<4>;\n"
+	"\tld.param.u64 %rd1, [out];\n\tmov.u32 %r1, %tid.x;\n"
+	"\trem.u32 %r2, %r1, WARP_SZ;\n"                 /* lane */
+	"\tmov.pred %p1, -1;\n\tmov.pred %p2, 0;\n"
+	"\tsetp.lt.and.u32 %p3, %r1, WARP_SZ-16, 5;\n"  /* tid < 16, and true */
+	"\tselp.b32 %r3, 1, 0, %p1;\n\tselp.b32 %r4, 1, 0, %p2;\n\tselp.b32 %r5, 1, 0, %p3;\n"
+	"\tselp.b32 %r6, 1, 0, !%p2;\n"
+	"\tvote.sync.ballot.b32 %r7, 1, -1;\n"          /* every lane votes true */
+	"\tmul.wide.u32 %rd2, %r1, 32;\n\tadd.s64 %rd3, %rd1, %rd2;\n"
+	"\tst.global.v2.u32 [%rd3], {%r2, %r3};\n\tst.global.v4.u32 [%rd3+16], {%r4, %r5, %r6, %r7};\n"
+	"\tret;\n}\n"
+	".visible .entry calls_out(.param .u64 out)\n{\n"
+	"\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<2>;\n"
+	"\tld.param.u64 %rd1, [out];\n"
+	"\t{\n\t.param .b32 a;\n\t.param .b32 r;\n\tst.param.b32 [a], 1;\n"
+	"\tcall (r), elsewhere, (a);\n\tld.param.b32 %r1, [r];\n\t}\n"
+	"\tst.global.u32 [%rd1], %r1;\n\tret;\n}\n";
+
+static void test_nvcc(ptxvm_device *d)
+{
+	Sc s = { .name = "nvcc" };
+	/* a whole program may not call a function it does not define ... */
+	ptxvm_module *m = ptxvm_module_load("nvcc", nvcc_ptx, strlen(nvcc_ptx), NULL);
+	char *diag = ptxvm_module_diagnostics(m);
+	if (!diag || !strstr(diag, "unresolved .extern function 'elsewhere'"))
+		bad(&s, "a whole program calling an undefined function: %s", diag ? diag : "(none)");
+	free(diag);
+	ptxvm_module_free(m);
+	/* ... relocatable code may; it loads, runs, and the call fails loudly */
+	ptxvm_check_opts o = { NULL, 1 };
+	m = ptxvm_module_load("nvcc", nvcc_ptx, strlen(nvcc_ptx), &o);
+	ptxvm_program *p = NULL;
+	if (ptxvm_module_errors(m) || ptxvm_program_load(d, m, &p) != PTXVM_SUCCESS) {
+		bad(&s, "relocatable module does not load");
+		ptxvm_module_free(m);
+		done(&s);
+		return;
+	}
+	ptxvm_module_free(m);
+	uint32_t want[64 * 8];
+	for (unsigned t = 0; t < 64; t++) {
+		uint32_t w[8] = { t % 32, 1, SENT, SENT, 0, t < 16, 1, 0xffffffffu };
+		memcpy(want + 8 * t, w, sizeof w);
+	}
+	run_out32(&s, d, p, "consts", cfg3(1, 1, 1, 64, 1, 1, 0), want, 64 * 8);
+	uint64_t out = dbuf(&s, d, 4, NULL);
+	void *args[] = { &out };
+	const ptxvm_kernel *k = ptxvm_kernel_find(p, "calls_out");
+	ptxvm_launch_config c = cfg3(1, 1, 1, 32, 1, 1, 0);
+	ptxvm_result r = k ? ptxvm_launch(d, k, &c, args, NULL) : PTXVM_ERROR_NOT_FOUND;
+	if (r != PTXVM_ERROR_NOT_SUPPORTED || !strstr(ptxvm_device_message(d), "'elsewhere' has no body"))
+		bad(&s, "a call to an undefined function: %s: %s", ptxvm_result_name(r), ptxvm_device_message(d));
+	ptxvm_mem_free(d, out);
+	ptxvm_program_unload(p);
+	done(&s);
+}
+
 void test_exec(const char *root)
 {
 	g_root = root;
@@ -1239,6 +1300,7 @@ void test_exec(const char *root)
 	test_memory(d);
 	test_faults(d);
 	test_api_args(d);
+	test_nvcc(d);
 	ptxvm_device_destroy(d);
 	test_determinism();
 	test_two_devices();

@@ -1,5 +1,5 @@
 /* t_kernels.c: every kernel of tests/cuda/{intmath,floatmath,half,shared,
- * warp,functions,memory,constant,printf,atomics,sm90}.cu, run from its nvcc
+ * warp,functions,memory,constant,printf,atomics,sm90,cgtiles}.cu, run from its nvcc
  * output in tests/ptx through the public API and compared with a reference
  * computed here in C from what CUDA's documentation says the source means.
  *
@@ -4791,6 +4791,66 @@ static void group_constant(const char *root)
 	ctx_close(&c);
 }
 
+/* ---- cgtiles.cu: tiles wider than a warp in the reserved shared memory ------ */
+
+static void group_cgtiles(const char *root)
+{
+	Ctx c;
+	ctx_open(&c, root, "cgtiles");
+	seed(13);
+	enum { B = 256, G = 3, N = B * G };
+	int in[N];
+	for (int i = 0; i < N; i++)
+		in[i] = i % 37 == 5 ? 7 : rndint(-50, 50);
+	uint64_t din = up(&c, in, sizeof in), dout = zbuf(&c, 8 * N * sizeof(int));
+	if (LAUNCH(&c, "tile64", G, B, 0, &din, &dout)) {
+		int *got = down(&c, dout, 8 * N * sizeof(int));
+		int bad = 0;
+		for (int i = 0; i < N && !bad; i++) {
+			int t0 = i / 64 * 64, r = i % B, s = 0, m = INT_MIN, any = 0;
+			for (int k = t0; k < t0 + 64; k++) {
+				s += in[k];
+				m = in[k] > m ? in[k] : m;
+				any |= in[k] == 7;
+			}
+			int exp[8] = { s, m, any, in[t0], in[t0 + 37], r / 64, -in[i / B * B + (r ^ 1)], 64 };
+			for (int k = 0; k < 8 && !bad; k++)
+				if (got[8 * i + k] != exp[k]) {
+					fail("tile64: thread %d, value %d: expected %d, got %d", i, k, exp[k], got[8 * i + k]);
+					bad = 1;
+				}
+		}
+		ok(!bad);
+		free(got);
+	}
+	unsigned u[N], want[N];
+	for (int i = 0; i < N; i++)
+		u[i] = rnd32() >> 4;
+	for (int i = 0; i < N; i++)
+		want[i] = i % 128 ? want[i - 1] + u[i - 1] : 0;
+	din = up(&c, u, sizeof u);
+	dout = zbuf(&c, sizeof u);
+	if (LAUNCH(&c, "tile128_scan", G, B, 0, &din, &dout)) {
+		unsigned *got = down(&c, dout, sizeof u);
+		ok(cmp_u32("tile128_scan", want, got, N));
+		free(got);
+	}
+	dout = zbuf(&c, 6 * sizeof(unsigned));
+	if (LAUNCH(&c, "reserved_window", 1, 32, 0, &dout)) {
+		unsigned *got = down(&c, dout, 6 * sizeof(unsigned));
+		/* begin, end and cap as ptxas folds them (0, the driver's, 1 KB);
+		 * the variable lies above the window, inside the CTA's own part */
+		int good = got[0] == 0 && got[1] == 1024 && got[2] == 1024 && got[3] == 256 &&
+			   got[5] >= 1024 && got[5] + 16 <= 1024 + got[4];
+		if (!good)
+			fail("reserved_window: begin %u end %u cap %u offset_1 %u total %u, var at %u", got[0], got[1],
+			     got[2], got[3], got[4], got[5]);
+		ok(good);
+		free(got);
+	}
+	ctx_close(&c);
+}
+
 void test_kernels(const char *root)
 {
 	group_intmath(root);
@@ -4804,4 +4864,5 @@ void test_kernels(const char *root)
 	group_functions(root);
 	group_memory(root);
 	group_constant(root);
+	group_cgtiles(root);
 }

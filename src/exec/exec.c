@@ -265,10 +265,15 @@ void warp_init(Cta *c, Warp *w, uint32_t idx)
 			case SREG_lanemask_lt: v = (1u << l) - 1; break;
 			case SREG_lanemask_ge: v = FULL << l; break;
 			case SREG_lanemask_gt: v = l == 31 ? 0 : FULL << (l + 1); break;
-			case SREG_total_smem_size: v = L->shared_bytes; break;
+			case SREG_total_smem_size: v = L->shared_bytes - XSMEM_RESERVED; break;
 			case SREG_aggr_smem_size: v = L->shared_bytes; break;
 			case SREG_dynamic_smem_size: v = L->dyn_shared; break;
-			default: v = 0; break;     /* %pm*, %envreg*, reserved: zero */
+			case SREG_reserved_smem_offset_begin: v = 0; break;
+			case SREG_reserved_smem_offset_end: v = XSMEM_RESERVED; break;
+			case SREG_reserved_smem_offset_cap: v = XSMEM_RESERVED; break;
+			case SREG_reserved_smem_offset_0: v = 0; break;
+			case SREG_reserved_smem_offset_1: v = XSMEM_OFFSET_1; break;
+			default: v = 0; break;     /* %pm*, %envreg*: zero */
 			}
 			s[l] = v;
 		}

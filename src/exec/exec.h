@@ -24,7 +24,7 @@ typedef struct Launch {
 	uint32_t nthreads, nwarps;      /* per CTA */
 	uint64_t ncta;
 	uint32_t dyn_shared;            /* dynamic shared bytes */
-	uint32_t shared_bytes;          /* static + dynamic */
+	uint32_t shared_bytes;          /* reserved (XSMEM_RESERVED) + static + dynamic */
 	const uint8_t *params;
 	uint32_t param_bytes;
 	uint32_t stack_bytes;           /* per-thread call stack beyond the kernel frame */

@@ -429,11 +429,12 @@ ptxvm_result ptxvm_launch_packed(ptxvm_device *d, const ptxvm_kernel *k, const p
 		return say(d, PTXVM_ERROR_INVALID_VALUE,
 			   "a grid of %ux%ux%u CTAs: x below 2^31, y and z at most 65535", g[0], g[1], g[2]);
 	const Prog *pg = k->p->prog;
-	uint64_t sh = ((uint64_t)pg->shared_bytes + cfg->shared_bytes);
-	if (sh > MAX_SHARED)
+	uint64_t sh = ((uint64_t)pg->shared_bytes + cfg->shared_bytes);    /* with the reserved 1 KB */
+	if (sh - XSMEM_RESERVED > MAX_SHARED)
 		return say(d, PTXVM_ERROR_INVALID_VALUE,
 			   "%llu bytes of shared memory (%u static + %zu dynamic) exceed the %u a CTA can have",
-			   (unsigned long long)sh, pg->shared_bytes, cfg->shared_bytes, MAX_SHARED);
+			   (unsigned long long)(sh - XSMEM_RESERVED), pg->shared_bytes - XSMEM_RESERVED,
+			   cfg->shared_bytes, MAX_SHARED);
 	uint64_t local = ((uint64_t)k->f->frame_bytes + d->stack_bytes + 15) & ~15ull;
 	if (local > (1u << 24))
 		return say(d, PTXVM_ERROR_LAUNCH_OUT_OF_RESOURCES, "%llu bytes of local memory per thread",

@@ -297,7 +297,7 @@ static uint64_t write_init(Lw *w, const Init *it, unsigned ty, uint8_t *dst, uin
 static void place_vars(Lw *w)
 {
 	const Module *m = w->m;
-	uint64_t cbytes = 0, sbytes = 0, salign = 16;
+	uint64_t cbytes = 0, sbytes = XSMEM_RESERVED, salign = 16;
 	for (uint32_t i = 0; i < m->ntop; i++) {
 		const Decl *d = m->top[i].kind == TOP_DECL ? m->top[i].decl : NULL;
 		if (!d || (d->linkage & L_EXTERN && d->space != SP_SHARED))

@@ -19,6 +19,13 @@
 
 #include "../front/ast.h"
 
+/* The shared memory the driver reserves below a CTA's own (1 KB on sm_80
+ * and later, as ptxas compiles %reserved_smem_offset_cap): [0, 1024) of
+ * the shared window; .shared variables start above it.  Cooperative
+ * groups keep their tile scratch there, at %reserved_smem_offset_1. */
+#define XSMEM_RESERVED 1024u
+#define XSMEM_OFFSET_1 256u     /* the driver's choice; to confirm on hardware */
+
 /* Operand kinds: the first three index the slot bases of a warp. */
 enum {
 	XK_REG,         /* frame register slot */
@@ -142,7 +149,7 @@ typedef struct Prog {
 	uint32_t nfn;
 	XSreg *sregs;
 	uint32_t nsregs;
-	uint32_t shared_bytes;  /* static .shared of the module */
+	uint32_t shared_bytes;  /* the reserved window, then the static .shared of the module */
 	uint32_t shared_align;
 	uint64_t const_base;    /* device address of the .const bank */
 	uint64_t const_bytes;
