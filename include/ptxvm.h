@@ -227,6 +227,114 @@ ptxvm_result ptxvm_surface_destroy(ptxvm_device *d, uint64_t surface);
  * unbound reference fails the launch when it is used. */
 ptxvm_result ptxvm_program_bind_surface(ptxvm_program *p, const char *name, uint64_t surface);
 
+/* ---- region copies ---------------------------------------------------------
+ * A box of bytes copied between host memory, device memory and arrays, as
+ * CUDA's CUDA_MEMCPY3D describes one (cuMemcpy2D is the same with depth 1).
+ * Each side has a type and a start: x in bytes, y in rows, z in slices.
+ * Host and device memory are laid out by the side's pitch (bytes per row)
+ * and height (rows per slice); an array's rows and slices are its own, a
+ * slice being a depth slice of a 3D array, a layer of a layered one, a face
+ * of a cubemap (cube n's face f is slice 6n + f).  For an array, x and
+ * width_bytes must be whole elements.  Every row of both sides must lie in
+ * the side's memory: a host side is trusted, a device side must lie in one
+ * allocation, an array side in the array.  Overlapping sides copy as if
+ * through a temporary buffer.  A zero extent copies nothing. */
+typedef enum ptxvm_memory_type {
+	PTXVM_MEMORY_HOST = 1, PTXVM_MEMORY_DEVICE = 2, PTXVM_MEMORY_ARRAY = 3,
+} ptxvm_memory_type;    /* CUmemorytype's values */
+
+typedef struct ptxvm_copy3d {
+	size_t src_x_bytes, src_y, src_z;
+	ptxvm_memory_type src_type;
+	const void *src_host;   /* PTXVM_MEMORY_HOST */
+	uint64_t src_device;    /* PTXVM_MEMORY_DEVICE */
+	uint64_t src_array;     /* PTXVM_MEMORY_ARRAY */
+	size_t src_pitch;       /* host, device: bytes per row */
+	size_t src_height;      /* host, device: rows per slice (used when depth > 1) */
+	size_t dst_x_bytes, dst_y, dst_z;
+	ptxvm_memory_type dst_type;
+	void *dst_host;
+	uint64_t dst_device;
+	uint64_t dst_array;
+	size_t dst_pitch, dst_height;
+	size_t width_bytes, height, depth;      /* the box */
+} ptxvm_copy3d;
+
+ptxvm_result ptxvm_memcpy3d(ptxvm_device *d, const ptxvm_copy3d *copy);
+
+/* ---- mipmapped arrays -----------------------------------------------------
+ * A chain of arrays of one kind and format: level l is max(1, size >> l) in
+ * each of width, height and depth (layers and faces stay), CUDA's sizes.
+ * levels is 1 .. 1 + floor(log2(largest of width, height, depth)).  Each
+ * level is an ordinary array (written, read, copied, made a surface of)
+ * that lives and dies with the chain. */
+ptxvm_result ptxvm_mipmapped_array_create(ptxvm_device *d, const ptxvm_array_desc *desc, unsigned levels,
+					  uint64_t *mipmap);
+ptxvm_result ptxvm_mipmapped_array_destroy(ptxvm_device *d, uint64_t mipmap);
+ptxvm_result ptxvm_mipmapped_array_level(ptxvm_device *d, uint64_t mipmap, unsigned level, uint64_t *array);
+
+/* ---- textures and samplers --------------------------------------------------
+ * A texture object is a resource and a description of how it is sampled:
+ * its handle is the .u64 value a kernel's cudaTextureObject_t parameter
+ * takes.  The two descriptions follow CUDA's cudaResourceDesc and
+ * cudaTextureDesc field for field, with their enumerations' values, so a
+ * driver layer maps them one to one.  docs/TEXTURES.md has the sampling
+ * rules. */
+typedef enum ptxvm_resource_type {
+	PTXVM_RESOURCE_ARRAY, PTXVM_RESOURCE_MIPMAPPED_ARRAY, PTXVM_RESOURCE_LINEAR, PTXVM_RESOURCE_PITCH2D,
+} ptxvm_resource_type;
+
+typedef struct ptxvm_resource_desc {
+	ptxvm_resource_type type;
+	uint64_t array;         /* ARRAY: an array id */
+	uint64_t mipmap;        /* MIPMAPPED_ARRAY: a mipmapped array id */
+	uint64_t dptr;          /* LINEAR, PITCH2D: device memory */
+	ptxvm_format format;    /* LINEAR, PITCH2D: the elements */
+	unsigned channels;
+	size_t bytes;           /* LINEAR: the size in bytes */
+	size_t width, height;   /* PITCH2D: in elements and rows */
+	size_t pitch;           /* PITCH2D: bytes per row, a multiple of 32 */
+} ptxvm_resource_desc;
+
+typedef enum ptxvm_address_mode {
+	PTXVM_ADDRESS_WRAP, PTXVM_ADDRESS_CLAMP, PTXVM_ADDRESS_MIRROR, PTXVM_ADDRESS_BORDER,
+} ptxvm_address_mode;
+typedef enum ptxvm_filter_mode { PTXVM_FILTER_POINT, PTXVM_FILTER_LINEAR } ptxvm_filter_mode;
+typedef enum ptxvm_read_mode { PTXVM_READ_ELEMENT_TYPE, PTXVM_READ_NORMALIZED_FLOAT } ptxvm_read_mode;
+
+typedef struct ptxvm_texture_desc {
+	ptxvm_address_mode address_mode[3];     /* wrap and mirror need normalized_coords */
+	ptxvm_filter_mode filter_mode;          /* linear needs a floating-point result */
+	ptxvm_read_mode read_mode;              /* normalized float: 8- and 16-bit integer formats */
+	int srgb;                               /* sRGB to linear, 8-bit unsigned formats read as float */
+	float border_color[4];
+	int normalized_coords;
+	unsigned max_anisotropy;                /* tex.grad; 0 or 1: isotropic, at most 16 */
+	ptxvm_filter_mode mipmap_filter_mode;
+	float mipmap_level_bias;
+	float min_mipmap_level_clamp, max_mipmap_level_clamp;
+	int disable_trilinear_optimization;     /* ptxvm's trilinear filtering is always exact */
+	int seamless_cubemap;
+} ptxvm_texture_desc;
+
+/* *texture gets the object's handle.  The resource is checked against the
+ * description (PTXVM_ERROR_INVALID_VALUE with the reason): the object keeps
+ * naming the array, mipmapped array or device memory, and stops being
+ * valid for kernels when that is freed. */
+ptxvm_result ptxvm_texture_create(ptxvm_device *d, const ptxvm_resource_desc *resource,
+				  const ptxvm_texture_desc *desc, uint64_t *texture);
+ptxvm_result ptxvm_texture_destroy(ptxvm_device *d, uint64_t texture);
+/* A sampler object, for PTX's independent texture mode (.samplerref): the
+ * sampling fields of desc; its normalized_coords = 0 is the sampler's
+ * force_unnormalized_coords. */
+ptxvm_result ptxvm_sampler_create(ptxvm_device *d, const ptxvm_texture_desc *desc, uint64_t *sampler);
+ptxvm_result ptxvm_sampler_destroy(ptxvm_device *d, uint64_t sampler);
+/* Binds a module-scope .global .texref of a program to a texture object
+ * (the sampler fields its initializer names take precedence), and a
+ * .global .samplerref (independent mode) to a sampler object. */
+ptxvm_result ptxvm_program_bind_texture(ptxvm_program *p, const char *name, uint64_t texture);
+ptxvm_result ptxvm_program_bind_sampler(ptxvm_program *p, const char *name, uint64_t sampler);
+
 /* ---- builtins ----------------------------------------------------------
  * NVIDIA's surface and texture builtins and the PTX they lower to
  * (docs/BUILTINS.md): the 165 surface stores __nvvm_sust_b_{dim}_{type}_{oob}

@@ -11,6 +11,7 @@
 #include "printf.h"
 #include "../atom/atom.h"
 #include "../surf/surf.h"
+#include "../tex/tex.h"
 #include "../../include/ptxvm.h"
 
 #include <math.h>

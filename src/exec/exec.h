@@ -33,6 +33,7 @@ typedef struct Launch {
 	double timeout;                 /* seconds; 0: none */
 	FILE *out;                      /* device printf */
 	const struct SurfTable *surf;   /* the device's arrays and surface objects */
+	const struct TexTable *tex;     /* its texture and sampler objects */
 	uint64_t grid_id;
 
 	/* while running */

@@ -20,6 +20,7 @@
 struct ptxvm_device {
 	DevMem mem;
 	SurfTable surf;         /* arrays and surface objects, under lock */
+	TexTable tex;           /* texture and sampler objects, under lock */
 	pthread_mutex_t lock;   /* one launch or program change at a time */
 	unsigned workers;
 	double timeout;
@@ -94,6 +95,7 @@ ptxvm_device *ptxvm_device_create(const ptxvm_device_opts *opts)
 		return NULL;
 	mem_init(&d->mem);
 	surf_init(&d->surf);
+	tex_init(&d->tex);
 	pthread_mutex_init(&d->lock, NULL);
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	d->workers = opts && opts->workers ? opts->workers : n > 0 ? (unsigned)n : 1;
@@ -114,6 +116,7 @@ void ptxvm_device_destroy(ptxvm_device *d)
 	free(d->progs);
 	mem_fini(&d->mem);
 	surf_fini(&d->surf);
+	tex_fini(&d->tex);
 	pthread_mutex_destroy(&d->lock);
 	free(d->msg);
 	free(d);
@@ -311,6 +314,19 @@ ptxvm_result ptxvm_program_load(ptxvm_device *d, const ptxvm_module *m, ptxvm_pr
 	}
 	const Prog *pg = p->prog;
 	static_surfaces(d, pg);
+	char *bad = host_static_textures(d, pg);
+	if (bad) {
+		ptxvm_result r = say(d, PTXVM_ERROR_NOT_SUPPORTED, "%s", bad);
+		free(bad);
+		pthread_mutex_lock(&d->lock);
+		prog_free(p->prog, &d->mem);
+		pthread_mutex_unlock(&d->lock);
+		ptx_module_free(p->m);
+		free(p->text);
+		free(p->file);
+		free(p);
+		return r;
+	}
 	p->k = calloc(pg->nfn + 1, sizeof *p->k);
 	uint8_t *seen = calloc(pg->nfn + 1, 1);
 	for (uint32_t i = 0; i < pg->nfn; i++)
@@ -448,6 +464,7 @@ ptxvm_result ptxvm_launch_packed(ptxvm_device *d, const ptxvm_kernel *k, const p
 		.params = params, .param_bytes = (uint32_t)bytes,
 		.stack_bytes = (uint32_t)d->stack_bytes, .local_bytes = (uint32_t)local,
 		.workers = d->workers, .timeout = d->timeout, .out = d->out, .surf = &d->surf,
+		.tex = &d->tex,
 	};
 	pthread_mutex_lock(&d->lock);
 	L.grid_id = ++d->launches;
@@ -501,39 +518,12 @@ ptxvm_result ptxvm_array_create(ptxvm_device *d, const ptxvm_array_desc *a, uint
 {
 	if (!d || !a || !array)
 		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_array_create: NULL argument");
-	if (!surf_format_bytes(a->format, a->channels))
-		return say(d, PTXVM_ERROR_INVALID_VALUE, "array format %d with %u channels: expected a "
-			   "ptxvm_format and 1, 2 or 4 channels", (int)a->format, a->channels);
-	/* shape: which sizes each kind uses, and CUDA's largest for sm_90 */
-	size_t w = a->width, h = a->height, dp = a->depth, l = a->layers, cubes = 1;
-	size_t maxw, maxh = 1, maxd = 1, maxl = 1;
-	bool need_h = false, need_d = false, need_l = false;
-	switch (a->kind) {
-	case PTXVM_ARRAY_1D: maxw = 32768; break;
-	case PTXVM_ARRAY_2D: maxw = 131072; maxh = 65536; need_h = true; break;
-	case PTXVM_ARRAY_3D: maxw = maxh = maxd = 16384; need_h = need_d = true; break;
-	case PTXVM_ARRAY_1D_LAYERED: maxw = 32768; maxl = 2048; need_l = true; break;
-	case PTXVM_ARRAY_2D_LAYERED: maxw = maxh = 32768; maxl = 2048; need_h = need_l = true; break;
-	case PTXVM_ARRAY_CUBEMAP: maxw = maxh = 32768; need_h = true; break;
-	case PTXVM_ARRAY_CUBEMAP_LAYERED: maxw = maxh = 32768; maxl = 2046 / 6; need_h = need_l = true; break;
-	default:
-		return say(d, PTXVM_ERROR_INVALID_VALUE, "array kind %d is not a ptxvm_array_kind", (int)a->kind);
-	}
-	if (!need_h) h = h ? h : 1;
-	if (!need_d) dp = dp ? dp : 1;
-	if (!need_l) l = l ? l : 1;
-	bool cube = a->kind == PTXVM_ARRAY_CUBEMAP || a->kind == PTXVM_ARRAY_CUBEMAP_LAYERED;
-	if (!w || w > maxw || !h || h > maxh || !dp || dp > maxd || !l || l > maxl || (cube && w != h) ||
-	    (!need_h && h != 1) || (!need_d && dp != 1) || (!need_l && l != 1))
-		return say(d, PTXVM_ERROR_INVALID_VALUE,
-			   "array of %zu x %zu x %zu, %zu layers: not a valid shape for its kind (sizes from 1 "
-			   "to %zu x %zu x %zu, %zu layers%s; unused sizes 0 or 1)", a->width, a->height, a->depth,
-			   a->layers, maxw, maxh, maxd, maxl, cube ? ", square faces" : "");
-	if (cube)
-		cubes = 6;
+	uint32_t sz[4];
+	char why[256];
+	if (surf_shape(a, sz, why, sizeof why))
+		return say(d, PTXVM_ERROR_INVALID_VALUE, "%s", why);
 	pthread_mutex_lock(&d->lock);
-	uint64_t id = surf_array_new(&d->surf, a->kind, a->format, a->channels, (uint32_t)w, (uint32_t)h,
-				     (uint32_t)dp, (uint32_t)(l * cubes));
+	uint64_t id = surf_array_new(&d->surf, a->kind, a->format, a->channels, sz[0], sz[1], sz[2], sz[3]);
 	pthread_mutex_unlock(&d->lock);
 	if (!id)
 		return say(d, PTXVM_ERROR_OUT_OF_MEMORY, "no host memory for the array");
@@ -631,4 +621,24 @@ ptxvm_result ptxvm_program_bind_surface(ptxvm_program *p, const char *name, uint
 	if (!ok)
 		return say(d, PTXVM_ERROR_INVALID_HANDLE, "0x%llx is not a surface object", (unsigned long long)surface);
 	return say(d, PTXVM_SUCCESS, NULL);
+}
+
+/* ---- for the interface's other files (host.h) ----------------------------- */
+HostDev host_dev(ptxvm_device *d) { return (HostDev){ &d->mem, &d->surf, &d->tex, &d->lock }; }
+ptxvm_device *host_prog_device(const ptxvm_program *p) { return p->d; }
+const Prog *host_prog(const ptxvm_program *p) { return p->prog; }
+
+ptxvm_result host_say(ptxvm_device *d, ptxvm_result r, const char *fmt, ...)
+{
+	char *s = NULL;
+	if (fmt) {
+		va_list ap;
+		va_start(ap, fmt);
+		if (vasprintf(&s, fmt, ap) < 0)
+			s = NULL;
+		va_end(ap);
+	}
+	say(d, r, s ? "%s" : NULL, s);
+	free(s);
+	return r;
 }

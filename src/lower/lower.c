@@ -679,13 +679,18 @@ static unsigned opnd_type(const IsaForm *f, unsigned i, const uint8_t *tys)
 	return tys[0];
 }
 
-/* A .surfref variable or parameter named directly: it holds a surface
- * object's handle (0 until the host binds one), loaded into a temporary. */
-static XOpd surfref_handle(Lw *w, const Instr *in, const Opnd *o)
+/* An opaque variable or parameter named directly (.surfref, .texref,
+ * .samplerref): it holds an object's handle (0 until the host binds one),
+ * loaded into a temporary.  A register holds a handle or, for indirect
+ * access, the address of such a variable. */
+static XOpd image_handle(Lw *w, const Instr *in, const Opnd *o)
 {
+	if (o->kind == OK_SYM && o->res == R_REG)
+		return opnd(w, in, o, TY_u64);
 	uint64_t lv;
-	if (!pmap_get(&w->map, o->ref, &lv) || (LV_KIND(lv) != LV_GLOBAL && LV_KIND(lv) != LV_KPARAM)) {
-		lw_err(w, o->pos, "'%.*s' is not a surface ptxvm can use yet", (int)o->name.n, o->name.p);
+	if (o->kind != OK_SYM || !pmap_get(&w->map, o->ref, &lv) ||
+	    (LV_KIND(lv) != LV_GLOBAL && LV_KIND(lv) != LV_KPARAM)) {
+		lw_err(w, o->pos, "'%.*s' is not an image ptxvm can use yet", (int)o->name.n, o->name.p);
 		return (XOpd){ XK_NONE, 0, 0, 0 };
 	}
 	XOpd t = temp_slot(w);
@@ -696,6 +701,48 @@ static XOpd surfref_handle(Lw *w, const Instr *in, const Opnd *o)
 			.sp = LV_KIND(lv) == LV_GLOBAL ? XS_GLOBAL : XS_KPARAM, .imm = (int64_t)LV_VAL(lv),
 			.src = in, .line = in->pos.line, .sub = MOD_NONE, .sub2 = MOD_NONE });
 	return t;
+}
+
+/* tex and tld4: d{|p}, [t, {s,} c] {, lod | dPdx, dPdy} {, offsets} {, depth}
+ * into the layout TXO_*. */
+static void lower_tex(Lw *w, const Instr *in, const XIns *x, OpList *l)
+{
+	for (unsigned i = 0; i < TXO__COUNT; i++)
+		l->v[i] = (XOpd){ XK_NONE, 0, 0, 0 };
+	l->n = TXO__COUNT;
+	const Opnd *d = &in->opnd[0];
+	if (d->kind == OK_PIPE) {
+		l->v[TXO_P] = opnd(w, in, &d->elems[1], TY_pred);
+		d = &d->elems[0];
+	}
+	for (uint32_t k = 0; k < d->n && k < 4; k++)
+		l->v[TXO_D + k] = opnd(w, in, &d->elems[k], x->ty);
+	const Opnd *m = &in->opnd[1];
+	l->v[TXO_T] = image_handle(w, in, &m->elems[0]);
+	if (m->n == 3)
+		l->v[TXO_S] = image_handle(w, in, &m->elems[1]);
+	const Opnd *c = &m->elems[m->n - 1];
+	bool layered = x->sub == MOD_a1d || x->sub == MOD_a2d || x->sub == MOD_acube || x->sub == MOD_g2dms ||
+		       x->sub == MOD_a2dms;
+	unsigned nc = c->kind == OK_VEC ? c->n : 1;
+	for (unsigned k = 0; k < nc && k < 4; k++)
+		l->v[TXO_C + k] = opnd(w, in, c->kind == OK_VEC ? &c->elems[k] : c, layered && k == 0 ? TY_u32 : x->ty2);
+	unsigned i = 2;
+	if (x->sub2 == MOD_level && i < in->nopnd)
+		l->v[TXO_LOD] = opnd(w, in, &in->opnd[i++], x->ty2);
+	for (unsigned g = 0; x->sub2 == MOD_grad && g < 2 && i < in->nopnd; g++, i++) {
+		const Opnd *v = &in->opnd[i];
+		unsigned n = v->kind == OK_VEC ? v->n : 1;
+		for (unsigned k = 0; k < n && k < 4; k++)
+			l->v[(g ? TXO_DY : TXO_DX) + k] = opnd(w, in, v->kind == OK_VEC ? &v->elems[k] : v, TY_f32);
+	}
+	if (i < in->nopnd && in->opnd[i].kind == OK_VEC) {
+		const Opnd *v = &in->opnd[i++];
+		for (unsigned k = 0; k < v->n && k < 4; k++)
+			l->v[TXO_OFF + k] = opnd(w, in, &v->elems[k], TY_s32);
+	}
+	if (i < in->nopnd)
+		l->v[TXO_DEPTH] = opnd(w, in, &in->opnd[i], TY_f32);
 }
 
 static void lower_instr(Lw *w, const Stmt *st)
@@ -774,6 +821,25 @@ static void lower_instr(Lw *w, const Stmt *st)
 		x.sub = pick(in, (const uint16_t[]){ MOD_width, MOD_height, MOD_depth, MOD_channel_data_type,
 			MOD_channel_order, MOD_array_size, MOD_memory_layout, MOD_NONE });
 		break;
+	case OPC_tex:
+	case OPC_tld4:
+		x.sub = pick(in, (const uint16_t[]){ MOD_g1d, MOD_g2d, MOD_g3d, MOD_a1d, MOD_a2d, MOD_cube, MOD_acube,
+			MOD_g2dms, MOD_a2dms, MOD_NONE });
+		x.sub2 = in->opc == OPC_tex ? pick(in, (const uint16_t[]){ MOD_base, MOD_level, MOD_grad, MOD_NONE })
+			 : pick(in, (const uint16_t[]){ MOD_r, MOD_g, MOD_b, MOD_a, MOD_NONE });
+		x.irnd = w->m->texmode_independent;
+		break;
+	case OPC_txq:
+		x.sub = pick(in, (const uint16_t[]){ MOD_width, MOD_height, MOD_depth, MOD_channel_data_type,
+			MOD_channel_order, MOD_normalized_coords, MOD_force_unnormalized_coords, MOD_filter_mode,
+			MOD_addr_mode_0, MOD_addr_mode_1, MOD_addr_mode_2, MOD_array_size, MOD_num_mipmap_levels,
+			MOD_num_samples, MOD_NONE });
+		x.sub2 = has(in, MOD_level) ? MOD_level : MOD_NONE;
+		x.irnd = w->m->texmode_independent;
+		break;
+	case OPC_istypep:
+		x.sub = pick(in, (const uint16_t[]){ MOD_texref, MOD_samplerref, MOD_surfref, MOD_NONE });
+		break;
 	case OPC_sured:
 		x.imm = pick(in, sel_atom);     /* the reduction */
 		/* geometry, boundary mode and .p as for suld/sust */
@@ -830,9 +896,12 @@ static void lower_instr(Lw *w, const Stmt *st)
 
 	/* operands */
 	OpList l = { .n = 0 };
+	bool fixed = in->opc == OPC_tex || in->opc == OPC_tld4;
+	if (fixed)
+		lower_tex(w, in, &x, &l);
 	const Stmt *label = NULL;
 	unsigned nmem = 0;
-	for (unsigned i = 0; i < in->nopnd; i++) {
+	for (unsigned i = 0; !fixed && i < in->nopnd; i++) {
 		const Opnd *o = &in->opnd[i];
 		unsigned ty = opnd_type(f, i, tys);
 		if (in->opc == OPC_call || (f && f->anyopnds))
@@ -845,7 +914,7 @@ static void lower_instr(Lw *w, const Stmt *st)
 				lw_err(w, o->pos, "this surface operand is not executable yet");
 				continue;
 			}
-			add(&l, sf->res == R_REG ? opnd(w, in, sf, TY_u64) : surfref_handle(w, in, sf));
+			add(&l, image_handle(w, in, sf));
 			const Opnd *cv = o->n > 1 ? &o->elems[1] : NULL;
 			unsigned nc = 0;
 			if (cv && cv->kind == OK_VEC)
@@ -854,6 +923,10 @@ static void lower_instr(Lw *w, const Stmt *st)
 			else if (cv)
 				add(&l, opnd(w, in, cv, TY_s32)), nc = 1;
 			x.target = nc;
+			continue;
+		}
+		if (o->kind == OK_MEM && in->opc == OPC_txq) {
+			add(&l, o->n ? image_handle(w, in, &o->elems[0]) : (XOpd){ XK_NONE, 0, 0, 0 });
 			continue;
 		}
 		switch (o->kind) {

@@ -60,6 +60,18 @@ enum {
 };
 enum { X_SR_CLOCK, X_SR_CLOCK64, X_SR_GTIMER, X_SR_GTIMER_LO, X_SR_GTIMER_HI };
 
+/* tex and tld4 operands, in a fixed layout (XK_NONE where absent): the
+ * results, the residency predicate, the texture and sampler handles, the
+ * coordinates (an array's layer first), the level, the gradients, the
+ * offsets and the depth compare value.  sub: the geometry (MOD_g1d ...);
+ * sub2: tex's mipmap mode (MOD_base, MOD_level, MOD_grad or MOD_NONE),
+ * tld4's component (MOD_r ...); irnd: the module is in independent
+ * texture mode (txq too). */
+enum {
+	TXO_D = 0, TXO_P = 4, TXO_T, TXO_S, TXO_C, TXO_LOD = TXO_C + 4, TXO_DX, TXO_DY = TXO_DX + 4,
+	TXO_OFF = TXO_DY + 4, TXO_DEPTH = TXO_OFF + 4, TXO__COUNT
+};
+
 /* Instruction flags. */
 enum {
 	XF_FTZ = 1, XF_SAT = 2, XF_CC = 4, XF_NAN = 8, XF_UNI = 16, XF_APPROX = 32,

@@ -5,7 +5,8 @@
  * private (row-major, layer after layer, cube faces as layers).  A surface
  * object is a 64-bit handle naming an array; kernels receive handles as
  * .u64 values and the executor resolves them here, so a guest can reach
- * nothing but the arrays of its own device.
+ * nothing but the arrays of its own device.  A mipmapped array is a chain
+ * of arrays, its levels, which live and die with it.
  */
 #ifndef PTXVM_SURF_H
 #define PTXVM_SURF_H
@@ -25,7 +26,15 @@ typedef struct SurfArray {
 	uint8_t *data;          /* NULL for a static description */
 	size_t bytes;
 	uint32_t q[7];          /* a static description's suq answers (SURF_Q_*) */
+	uint32_t mip;           /* the mipmapped array it is a level of (index + 1), or 0 */
 } SurfArray;
+
+#define SURF_MAX_LEVELS 16      /* 1 + log2(32768), the largest mipmapped array */
+
+typedef struct SurfMip {
+	uint32_t nlevels;
+	uint64_t level[SURF_MAX_LEVELS];        /* array ids */
+} SurfMip;
 
 /* suq queries, in the order of a static description's answers. */
 enum { SURF_Q_WIDTH, SURF_Q_HEIGHT, SURF_Q_DEPTH, SURF_Q_CDT, SURF_Q_CORDER, SURF_Q_ARRAY_SIZE,
@@ -36,12 +45,15 @@ typedef struct SurfTable {
 	size_t narr;
 	uint32_t *surf;         /* by surface id - 1: its array id, 0 once destroyed */
 	size_t nsurf;
+	SurfMip **mip;          /* by mipmapped array id - 1; NULL once destroyed */
+	size_t nmip;
 } SurfTable;
 
 /* Handles: array ids and surface objects are small numbers with a tag in
  * the high bits, so that a pointer or an integer is not taken for one. */
 #define SURF_ARRAY_TAG   0x4172000000000000ull    /* "Ar" */
 #define SURF_OBJECT_TAG  0x5375000000000000ull    /* "Su" */
+#define SURF_MIP_TAG     0x4d70000000000000ull    /* "Mp" */
 
 void surf_init(SurfTable *t);
 void surf_fini(SurfTable *t);
@@ -51,13 +63,37 @@ SurfArray *surf_array(const SurfTable *t, uint64_t id);
 
 /* Element size of a format with n channels, 0 if the pair is invalid. */
 unsigned surf_format_bytes(unsigned format, unsigned channels);
+/* OpenCL 1.0's channel data type of a format and channel order of 1, 2 or
+ * 4 channels (seed 002): what suq and txq answer. */
+uint32_t surf_cl_type(unsigned format);
+uint32_t surf_cl_order(unsigned channels);
 
+struct ptxvm_array_desc;
+/* The sizes an array description asks for -- width, height, depth, and
+ * layers (6 per cube) -- after checking them against the kind and CUDA's
+ * limits for sm_90; -1 with the reason in why (n bytes). */
+int surf_shape(const struct ptxvm_array_desc *a, uint32_t sz[4], char *why, size_t n);
 /* A new zero-filled array; returns its id, or 0 when out of memory. The
  * caller has validated the shape. */
 uint64_t surf_array_new(SurfTable *t, unsigned kind, unsigned format, unsigned channels, uint32_t w,
 			uint32_t h, uint32_t d, uint32_t layers);
-/* Frees an array and every surface object naming it; false if no array. */
+/* Frees an array and every surface object naming it; false if no array or
+ * if it is a level of a mipmapped array. */
 bool surf_array_free(SurfTable *t, uint64_t id);
+/* A mipmapped array of n levels (the caller has validated shape and n):
+ * level l is max(1, size >> l) in width, height and depth.  Returns its
+ * id, or 0 when out of memory. */
+uint64_t surf_mip_new(SurfTable *t, unsigned kind, unsigned format, unsigned channels, uint32_t w, uint32_t h,
+		      uint32_t d, uint32_t layers, unsigned n);
+const SurfMip *surf_mip(const SurfTable *t, uint64_t id);
+/* Frees the chain and its levels; false if there is no such chain. */
+bool surf_mip_free(SurfTable *t, uint64_t id);
+/* The host address of row y of slice z (a depth slice or a layer) of an
+ * array with data. */
+static inline uint8_t *surf_row(const SurfArray *a, size_t y, size_t z)
+{
+	return a->data + ((size_t)z * a->height + y) * a->width * a->esize;
+}
 /* A surface object for array id; 0 if there is no such array. */
 uint64_t surf_object_new(SurfTable *t, uint64_t id);
 bool surf_object_free(SurfTable *t, uint64_t handle);

@@ -1,0 +1,307 @@
+/* tex.c: texture and sampler objects, their resolution for a launch, and
+ * txq (tex.h).  Every effective-sampler rule is applied here, once, in
+ * view_rules(). */
+#include "tex.h"
+#include "../mem/mem.h"
+#include "../util/util.h"
+#include "../../include/ptxvm.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void tex_init(TexTable *t) { memset(t, 0, sizeof *t); }
+
+void tex_fini(TexTable *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		free(t->obj[i]);
+	free(t->obj);
+}
+
+uint64_t tex_add(TexTable *t, const TexObj *o)
+{
+	TexObj *c = xmalloc(sizeof *c);
+	*c = *o;
+	t->obj = xrealloc(t->obj, (t->n + 1) * sizeof *t->obj);
+	t->obj[t->n++] = c;
+	return (o->sampler_only ? TEX_SAMPLER_TAG : TEX_OBJECT_TAG) | t->n;
+}
+
+TexObj *tex_obj(const TexTable *t, uint64_t h)
+{
+	uint64_t tag = h & 0xffff000000000000ull, i = (h & 0xffffffffffffull) - 1;
+	if ((tag != TEX_OBJECT_TAG && tag != TEX_SAMPLER_TAG) || i >= t->n || !t->obj[i])
+		return NULL;
+	TexObj *o = t->obj[i];
+	return (tag == TEX_SAMPLER_TAG) == (o->sampler_only != 0) ? o : NULL;
+}
+
+bool tex_free(TexTable *t, uint64_t h)
+{
+	TexObj *o = tex_obj(t, h);
+	if (!o)
+		return false;
+	t->obj[(h & 0xffffffffffffull) - 1] = NULL;
+	free(o);
+	return true;
+}
+
+/* A handle, or (PTX's indirect access) the address of a variable holding one. */
+static TexObj *lookup(const TexTable *t, const DevMem *m, uint64_t h, uint64_t *handle)
+{
+	TexObj *o = tex_obj(t, h);
+	const uint8_t *p;
+	if (!o && m && (p = mem_host(m, h, 8))) {
+		memcpy(&h, p, 8);
+		o = tex_obj(t, h);
+	}
+	*handle = h;
+	return o;
+}
+
+/* The sampling state an object gives: a reference's named fields over its
+ * bound object's (or, unbound, over CUDA's zero-filled cudaTextureDesc; a
+ * .samplerref's force_unnormalized_coords defaults to 0). */
+static int sampler_of(const TexTable *t, const TexObj *o, TexSampler *s, const TexObj **res, char *why,
+		      size_t n)
+{
+	*res = NULL;
+	if (!o->is_ref) {
+		*s = o->s;
+		*res = o;
+		return 0;
+	}
+	const TexObj *b = o->base ? tex_obj(t, o->base) : NULL;
+	if (o->base && !b) {
+		snprintf(why, n, "the object bound to this %s was destroyed", o->sampler_only ? ".samplerref"
+			 : ".texref");
+		return -1;
+	}
+	if (b) {
+		*s = b->s;
+		*res = b;
+	} else {
+		memset(s, 0, sizeof *s);
+		s->normalized = o->sampler_only;
+	}
+	for (int k = 0; k < 3; k++)
+		if (o->set & (TEX_SET_ADDR0 << k))
+			s->addr[k] = o->s.addr[k];
+	if (o->set & TEX_SET_FILTER)
+		s->filter = o->s.filter;
+	if (o->set & TEX_SET_NORMALIZED)
+		s->normalized = o->s.normalized;
+	return 0;
+}
+
+/* The resource's levels as host memory. */
+static int view_resource(const SurfTable *st, const DevMem *m, const TexObj *o, TexView *v, char *why, size_t n)
+{
+	const SurfArray *lv[SURF_MAX_LEVELS] = { NULL };
+	unsigned nl = 1;
+	switch (o->rtype) {
+	case TEX_RES_ARRAY:
+		lv[0] = surf_array(st, o->res);
+		if (!lv[0] || !lv[0]->data) {
+			snprintf(why, n, "the array of this texture was destroyed");
+			return -1;
+		}
+		break;
+	case TEX_RES_MIP: {
+		const SurfMip *mp = surf_mip(st, o->res);
+		if (!mp) {
+			snprintf(why, n, "the mipmapped array of this texture was destroyed");
+			return -1;
+		}
+		nl = mp->nlevels;
+		for (unsigned l = 0; l < nl; l++)
+			lv[l] = surf_array(st, mp->level[l]);
+		break;
+	}
+	default: {      /* device memory: one level */
+		unsigned es = surf_format_bytes(o->format, o->channels);
+		bool lin = o->rtype == TEX_RES_LINEAR;
+		size_t w = lin ? o->bytes / es : o->width, h = lin ? 1 : o->height;
+		size_t bytes = lin ? o->bytes : o->pitch * (h - 1) + w * es;
+		const uint8_t *p = mem_host(m, o->dptr, bytes);
+		if (!p) {
+			snprintf(why, n, "the device memory of this texture, [0x%llx, +%zu), is no longer allocated",
+				 (unsigned long long)o->dptr, bytes);
+			return -1;
+		}
+		v->kind = lin ? PTXVM_ARRAY_1D : PTXVM_ARRAY_2D;
+		v->linear = lin;
+		v->format = o->format;
+		v->channels = o->channels;
+		v->esize = (uint8_t)es;
+		v->layers = 1;
+		v->nlevels = 1;
+		v->lv[0] = (TexLevel){ p, (uint32_t)w, (uint32_t)h, 1, lin ? w * es : o->pitch, 0, 0 };
+		return 0;
+	}
+	}
+	const SurfArray *a = lv[0];
+	v->kind = a->kind;
+	v->format = a->format;
+	v->channels = a->channels;
+	v->esize = (uint8_t)a->esize;
+	v->layers = a->layers;
+	v->nlevels = (uint8_t)nl;
+	for (unsigned l = 0; l < nl; l++) {
+		const SurfArray *b = lv[l];
+		size_t row = (size_t)b->width * b->esize;
+		v->lv[l] = (TexLevel){ b->data, b->width, b->height, b->depth, row, row * b->height,
+				       row * b->height * b->depth };
+	}
+	return 0;
+}
+
+/* CUDA's rules on the sampling state, in one place (docs/TEXTURES.md):
+ * texels of 8- and 16-bit integers read as normalized floats in that read
+ * mode; linear filtering only where the result is floating point; wrap
+ * and mirror only with normalized coordinates (else clamp); linear memory
+ * is read texel by texel, zero outside. */
+static void view_rules(TexView *v, const TexObj *o)
+{
+	unsigned f = v->format;
+	bool small_int = f == PTXVM_FORMAT_U8 || f == PTXVM_FORMAT_U16 || f == PTXVM_FORMAT_S8 ||
+			 f == PTXVM_FORMAT_S16;
+	v->norm = (o && o->read_norm && small_int) || f >= PTXVM_FORMAT_UNORM8;
+	v->srgb = o && o->srgb && v->norm && (f == PTXVM_FORMAT_U8 || f == PTXVM_FORMAT_UNORM8);
+	v->fresult = v->norm || f == PTXVM_FORMAT_F16 || f == PTXVM_FORMAT_F32;
+	TexSampler *s = &v->s;
+	if (!v->fresult) {
+		s->filter = s->mipfilter = 0;
+		s->max_aniso = 1;
+	}
+	for (int k = 0; k < 3; k++)
+		if (!s->normalized && (s->addr[k] == TEX_WRAP || s->addr[k] == TEX_MIRROR))
+			s->addr[k] = TEX_CLAMP;
+	if (v->linear) {
+		s->filter = s->mipfilter = 0;
+		s->normalized = 0;
+		for (int k = 0; k < 3; k++)
+			s->addr[k] = TEX_BORDER;
+		memset(s->border, 0, sizeof s->border);
+	}
+	if (s->max_aniso < 1)
+		s->max_aniso = 1;
+}
+
+int tex_resolve(const TexTable *t, const SurfTable *st, const DevMem *m, uint64_t h, uint64_t smp, bool sample,
+		TexView *v, char *why, size_t n)
+{
+	memset(v, 0, sizeof *v);
+	uint64_t hh;
+	const TexObj *o = lookup(t, m, h, &hh), *res;
+	if (!o || o->sampler_only) {
+		snprintf(why, n, "0x%llx is not a texture object", (unsigned long long)h);
+		return -1;
+	}
+	if (sampler_of(t, o, &v->s, &res, why, n))
+		return -1;
+	if (!res) {
+		if (sample) {
+			snprintf(why, n, "the texture reference has only its static description: bind it to a texture");
+			return -1;
+		}
+		v->q = o->q;
+	} else {
+		if (view_resource(st, m, res, v, why, n))
+			return -1;
+		v->has_res = 1;
+	}
+	if (smp) {      /* independent mode: the sampler object samples */
+		const TexObj *so = lookup(t, m, smp, &hh), *sres;
+		TexSampler ss;
+		if (!so || !so->sampler_only) {
+			snprintf(why, n, "0x%llx is not a sampler object", (unsigned long long)smp);
+			return -1;
+		}
+		if (sampler_of(t, so, &ss, &sres, why, n))
+			return -1;
+		v->force_unnorm = !ss.normalized;
+		ss.normalized = v->s.normalized && ss.normalized;
+		v->s = ss;
+		v->independent = 1;
+	}
+	view_rules(v, res);
+	return 0;
+}
+
+int tex_resolve_sampler(const TexTable *t, const DevMem *m, uint64_t h, TexView *v, char *why, size_t n)
+{
+	memset(v, 0, sizeof *v);
+	uint64_t hh;
+	const TexObj *o = lookup(t, m, h, &hh), *res;
+	if (!o || !o->sampler_only) {
+		snprintf(why, n, "0x%llx is not a sampler object", (unsigned long long)h);
+		return -1;
+	}
+	if (sampler_of(t, o, &v->s, &res, why, n))
+		return -1;
+	v->force_unnorm = !v->s.normalized;
+	v->independent = 1;
+	v->fresult = 1;
+	return 0;
+}
+
+bool tex_is_type(const TexTable *t, const SurfTable *st, uint64_t h, int type)
+{
+	if (type == 2)
+		return surf_lookup(st, h) != NULL;
+	const TexObj *o = tex_obj(t, h);
+	return o && (o->sampler_only != 0) == (type == 1);
+}
+
+const char *tex_geom_check(const TexView *v, unsigned g)
+{
+	static const uint8_t want[] = { [TEX_G1D] = PTXVM_ARRAY_1D, [TEX_G2D] = PTXVM_ARRAY_2D,
+					[TEX_G3D] = PTXVM_ARRAY_3D, [TEX_GA1D] = PTXVM_ARRAY_1D_LAYERED,
+					[TEX_GA2D] = PTXVM_ARRAY_2D_LAYERED, [TEX_GCUBE] = PTXVM_ARRAY_CUBEMAP,
+					[TEX_GACUBE] = PTXVM_ARRAY_CUBEMAP_LAYERED };
+	static const char *const why[] = {
+		"a 1D geometry on a texture that is not 1D", "a 2D geometry on a texture that is not 2D",
+		"a 3D geometry on a texture that is not 3D", "an a1d geometry on a texture that is not 1D layered",
+		"an a2d geometry on a texture that is not 2D layered", "a cube geometry on a texture that is not a cubemap",
+		"an acube geometry on a texture that is not a layered cubemap" };
+	return g < NELEM(want) && want[g] == v->kind ? NULL : g < NELEM(why) ? why[g] : "an unknown geometry";
+}
+
+uint32_t tex_query(const TexView *v, unsigned field, int level)
+{
+	const TexSampler *s = &v->s;
+	static const uint8_t ptx_addr[] = { [TEX_WRAP] = 0, [TEX_MIRROR] = 1, [TEX_CLAMP_OGL] = 2, [TEX_CLAMP] = 3,
+					    [TEX_BORDER] = 4 };  /* PTX's enum: wrap, mirror, clamp_ogl, clamp_to_edge, clamp_to_border */
+	switch (field) {
+	case TEX_Q_NORMALIZED: return s->normalized;
+	case TEX_Q_FORCE_UNNORM: return v->force_unnorm;
+	case TEX_Q_FILTER: return s->filter;
+	case TEX_Q_ADDR0: case TEX_Q_ADDR1: case TEX_Q_ADDR2: return ptx_addr[s->addr[field - TEX_Q_ADDR0]];
+	}
+	if (!v->has_res)
+		return v->q && field < TEX_Q_DESC && level <= 0 ? v->q[field] : 0;
+	const TexLevel *lv = &v->lv[level > 0 ? level : 0];
+	bool layered = v->kind == PTXVM_ARRAY_1D_LAYERED || v->kind == PTXVM_ARRAY_2D_LAYERED ||
+		       v->kind == PTXVM_ARRAY_CUBEMAP_LAYERED;
+	if (level >= (int)v->nlevels)
+		return 0;
+	switch (field) {
+	case TEX_Q_WIDTH: return lv->w;
+	case TEX_Q_HEIGHT: return lv->h;
+	case TEX_Q_DEPTH: return lv->d;
+	case TEX_Q_CDT: {
+		unsigned f = v->format;
+		if (v->norm && f < PTXVM_FORMAT_UNORM8)     /* an integer format read as normalized */
+			f = f == PTXVM_FORMAT_U8 ? PTXVM_FORMAT_UNORM8 : f == PTXVM_FORMAT_U16 ? PTXVM_FORMAT_UNORM16
+			    : f == PTXVM_FORMAT_S8 ? PTXVM_FORMAT_SNORM8 : PTXVM_FORMAT_SNORM16;
+		return surf_cl_type(f);
+	}
+	case TEX_Q_CORDER: return surf_cl_order(v->channels);
+	case TEX_Q_ARRAY_SIZE:
+		return !layered ? 0 : v->kind == PTXVM_ARRAY_CUBEMAP_LAYERED ? v->layers / 6 : v->layers;
+	case TEX_Q_LEVELS: return v->nlevels;
+	default: return 0;      /* num_samples: no texture is multi-sample */
+	}
+}
