@@ -33,6 +33,7 @@ char *slurp(const char *path, size_t *len);
 	X(surf)         /* t_surf.c: arrays, surface objects, suld.b and sust.b */ \
 	X(surfk)        /* t_surfk.c: the kernels of tests/cuda/surfaces*.cu against CPU references */ \
 	X(surfm)        /* t_surfm.c: every suld.b / sust.b variant x boundary case */ \
+	X(tex)          /* t_tex.c: the sampler against a reference model: kinds x formats x modes */ \
 	X(builtins)     /* t_builtins.c: the surface-store builtin table, cicc, modules */
 
 #define X(name) void test_##name(const char *root);

@@ -125,10 +125,14 @@ static int cube_face(double x, double y, double z, double *sc, double *tc, doubl
 {
 	double ax = fabs(x), ay = fabs(y), az = fabs(z);
 	int f = ax >= ay && ax >= az ? (x >= 0 ? 0 : 1) : ay >= az ? (y >= 0 ? 2 : 3) : (z >= 0 ? 4 : 5);
-	const double d[3] = { x, y, z };
-	*sc = d[0] * face_s[f][0] + d[1] * face_s[f][1] + d[2] * face_s[f][2];
-	*tc = d[0] * face_t[f][0] + d[1] * face_t[f][1] + d[2] * face_t[f][2];
-	*ma = f < 2 ? ax : f < 4 ? ay : az;
+	switch (f) {    /* the components the face's s and t axes pick (no products: a component may be infinite) */
+	case 0: *sc = -z; *tc = -y; *ma = ax; break;
+	case 1: *sc = z; *tc = -y; *ma = ax; break;
+	case 2: *sc = x; *tc = z; *ma = ay; break;
+	case 3: *sc = x; *tc = -z; *ma = ay; break;
+	case 4: *sc = x; *tc = -y; *ma = az; break;
+	default: *sc = -x; *tc = -y; *ma = az; break;
+	}
 	return f;
 }
 
@@ -286,7 +290,7 @@ static inline double coord(uint32_t b)
  * first (exactly), so that far coordinates keep their place. */
 static double reduce(double x, unsigned mode)
 {
-	if (isinf(x))
+	if (isinf(x) && (mode == TEX_WRAP || mode == TEX_MIRROR))
 		return 0;
 	if (mode == TEX_WRAP)
 		return x - floor(x);
@@ -319,7 +323,7 @@ static double texel_coord(const Look *k, unsigned l, unsigned d, double x)
 	double n = d == 0 ? lv->w : d == 1 ? lv->h : lv->d;
 	double n0 = d == 0 ? k->v->lv[0].w : d == 1 ? k->v->lv[0].h : k->v->lv[0].d;
 	double u = k->normalized ? reduce(x, k->mode[d]) * n : l ? x * n / n0 : x;
-	u = u < -LIM ? -LIM : u > LIM ? LIM : u;
+	u = isnan(u) ? 0 : u < -LIM ? -LIM : u > LIM ? LIM : u;
 	return u + (k->face >= 0 ? 0 : k->q->off[d]);
 }
 
@@ -394,9 +398,9 @@ static unsigned grad_lod(const Look *k, const double gx[3], const double gy[3], 
 	const TexLevel *l0 = &v->lv[0];
 	double n0[3] = { l0->w, l0->h, l0->d }, px = 0, py = 0;
 	for (unsigned d = 0; d < k->dims; d++) {
-		double sc = k->normalized ? n0[d] : 1;
-		px += gx[d] * sc * gx[d] * sc;
-		py += gy[d] * sc * gy[d] * sc;
+		double sc = k->normalized ? n0[d] : 1, a = gx[d] * sc, b = gy[d] * sc;
+		px += a * a;
+		py += b * b;
 	}
 	px = sqrt(px);
 	py = sqrt(py);
@@ -524,6 +528,9 @@ void tex_sample(const TexView *v, const TexQuery *q, uint32_t out[4])
 		k.x[0] = ma > 0 ? (sc / ma + 1) / 2 : 0.5;
 		k.x[1] = ma > 0 ? (tc / ma + 1) / 2 : 0.5;
 		k.x[2] = 0;
+		for (int d = 0; d < 2; d++)
+			if (isnan(k.x[d]))      /* two infinite components */
+				k.x[d] = 0;
 		if (ma > 0) {
 			gx[0] = (dsx * ma - sc * dmx) / (2 * ma * ma);
 			gx[1] = (dtx * ma - tc * dmx) / (2 * ma * ma);

@@ -1,0 +1,1367 @@
+/* t_tex.c: textures against a reference model written here from the rules
+ * of docs/TEXTURES.md, in double precision with the documented
+ * quantisation (alpha and the level of detail rounded to 8 fractional
+ * bits, the weights nested dimension by dimension, one rounding to f32).
+ *
+ *   matrix   every resource kind (1D, 2D, 3D, 1D and 2D layered, cubemap,
+ *            layered cubemap, linear and pitch-2D memory) x format x
+ *            channel count x address mode x filter x normalized or not x
+ *            read mode, at coordinates inside, on texel centres and edges,
+ *            just outside, far outside, negative, NaN and +-inf, with
+ *            alpha's rounding probed at odd multiples of 1/512; a
+ *            combination CUDA forbids must be refused instead
+ *   mip      mipmapped arrays: tex.level and tex.grad (isotropic and
+ *            anisotropic), both mipmap filters, bias and clamps
+ *   gather   tld4, every component, on 2D, layered and cubemap textures
+ *   fetch    .s32 coordinates (texel fetches, tex1Dfetch), with offsets
+ *   extras   offsets, depth compare, f16 and f16x2 results, the |p
+ *            predicate, seamless cubemaps, sRGB, independent mode
+ *   api      txq, istypep, refusals, region copies, binding
+ *
+ * The texels of float formats are chosen so that every weighted sum is
+ * exact in double (17-bit f32 values, f16 of a bounded exponent range);
+ * special values (NaN, inf, subnormals) are tested point-sampled.
+ * Prints the number of lookups compared.
+ */
+#include "test.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint32_t seed = 0x9e3779b9u;
+static uint32_t rnd(void)
+{
+	seed ^= seed << 13;
+	seed ^= seed >> 17;
+	seed ^= seed << 5;
+	return seed;
+}
+
+static float fbits(uint32_t b)
+{
+	float f;
+	memcpy(&f, &b, 4);
+	return f;
+}
+
+static uint32_t bitsf(float f)
+{
+	uint32_t b;
+	memcpy(&b, &f, 4);
+	return b;
+}
+
+static ptxvm_device *dv;
+static long lookups, bad_lookups;
+static int case_bad;
+
+#define CFAIL(...) do { if (!case_bad++) fail(__VA_ARGS__); } while (0)
+
+/* ---- the reference model ------------------------------------------------------ */
+
+enum { K1D, K2D, K3D, K1DL, K2DL, KCUBE, KCUBEL, KLIN, KPITCH, NKIND };
+static const char *const kind_name[NKIND] = { "1D", "2D", "3D", "1D layered", "2D layered", "cubemap",
+					      "layered cubemap", "linear", "pitch-2D" };
+static const char *const fmt_name[] = { "u8", "u16", "u32", "s8", "s16", "s32", "f16", "f32", "unorm8",
+					"unorm16", "snorm8", "snorm16" };
+static const int fmt_size[] = { 1, 2, 4, 1, 2, 4, 2, 4, 1, 2, 1, 2 };
+
+enum { AW, AC, AM, AB, AOGL };  /* wrap, clamp, mirror, border (CUDA's values), clamp_ogl */
+
+typedef struct Ref {
+	int kind, fmt, ch, es;
+	int nl;                         /* mipmap levels */
+	int w[16], h[16], d[16];
+	int layers;                     /* cubemaps: 6 per cube */
+	uint8_t *lv[16];                /* texels of each level: rows of pitch[l] bytes */
+	size_t pitch[16];
+	int addr[3], filter, mipfilter, norm, readnorm, srgb, seamless, aniso;
+	float border[4], bias, minlod, maxlod;
+} Ref;
+
+/* A lookup as the kernel makes it. */
+typedef struct Q {
+	int geom;                       /* 0 1d, 1 2d, 2 3d, 3 a1d, 4 a2d, 5 cube, 6 acube */
+	int icoord, mip;                /* mip: 0 none, 1 level, 2 grad */
+	int gather;                     /* -1, or the component */
+	int has_depth, has_off;
+	uint32_t layer, c[3], lod, dx[3], dy[3], depth;
+	int32_t off[3];
+} Q;
+
+static int floatfmt(int f) { return f == PTXVM_FORMAT_F16 || f == PTXVM_FORMAT_F32 || f >= PTXVM_FORMAT_UNORM8; }
+static int small_int(int f)
+{
+	return f == PTXVM_FORMAT_U8 || f == PTXVM_FORMAT_U16 || f == PTXVM_FORMAT_S8 || f == PTXVM_FORMAT_S16;
+}
+/* The result is floating point: float formats, or 8/16-bit integers in
+ * normalized-float read mode. */
+static int fres(const Ref *R) { return floatfmt(R->fmt) || (R->readnorm && small_int(R->fmt)); }
+static int signed_fmt(int f) { return f == PTXVM_FORMAT_S8 || f == PTXVM_FORMAT_S16 || f == PTXVM_FORMAT_S32; }
+
+/* An f16 bit pattern as a double, from its fields. */
+static double half_value(uint16_t h)
+{
+	int e = h >> 10 & 31, m = h & 1023;
+	double s = h & 0x8000 ? -1 : 1;
+	if (e == 31)
+		return m ? NAN : s * INFINITY;
+	return e ? s * ldexp(1024 + m, e - 25) : s * ldexp(m, -24);
+}
+
+/* A double rounded to f16, nearest even. */
+static uint16_t to_half(double x)
+{
+	if (isnan(x))
+		return 0x7fff;
+	uint16_t s = signbit(x) ? 0x8000 : 0;
+	x = fabs(x);
+	if (x >= 65520)
+		return s | 0x7c00;
+	int e;
+	frexp(x, &e);                   /* x = f * 2^e, f in [0.5, 1) */
+	int q = e - 11 < -24 ? -24 : e - 11;    /* the quantum's exponent */
+	double r = nearbyint(ldexp(x, -q));
+	double v = ldexp(r, q);
+	if (v == 0)
+		return s;
+	/* encode v */
+	int ve;
+	frexp(v, &ve);
+	if (ve - 1 < -14)               /* subnormal */
+		return s | (uint16_t)ldexp(v, 24);
+	if (ve - 1 > 15)
+		return s | 0x7c00;
+	return s | (uint16_t)((ve - 1 + 15) << 10) | (uint16_t)(ldexp(v, 11 - ve) - 1024);
+}
+
+/* Component k of the texel at p, as the 32 bits the lookup returns. */
+static uint32_t rdecode(const Ref *R, const uint8_t *p, int k)
+{
+	int fl = fres(R);
+	if (k >= R->ch)
+		return k < 3 ? 0 : fl ? 0x3f800000u : 1;
+	int cs = fmt_size[R->fmt];
+	p += k * cs;
+	uint32_t raw = 0;
+	for (int i = 0; i < cs; i++)
+		raw |= (uint32_t)p[i] << 8 * i;
+	int norm = R->fmt >= PTXVM_FORMAT_UNORM8 || (R->readnorm && small_int(R->fmt));
+	switch (R->fmt) {
+	case PTXVM_FORMAT_U8: case PTXVM_FORMAT_UNORM8:
+		if (norm && R->srgb && k < 3) {
+			double c = raw / 255.0;
+			return bitsf((float)(c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)));
+		}
+		return norm ? bitsf((float)(raw / 255.0)) : raw;
+	case PTXVM_FORMAT_U16: case PTXVM_FORMAT_UNORM16:
+		return norm ? bitsf((float)(raw / 65535.0)) : raw;
+	case PTXVM_FORMAT_S8: case PTXVM_FORMAT_SNORM8: {
+		int v = raw >= 128 ? (int)raw - 256 : (int)raw;
+		return norm ? bitsf(v == -128 ? -1.0f : (float)(v / 127.0)) : (uint32_t)v;
+	}
+	case PTXVM_FORMAT_S16: case PTXVM_FORMAT_SNORM16: {
+		int v = raw >= 32768 ? (int)raw - 65536 : (int)raw;
+		return norm ? bitsf(v == -32768 ? -1.0f : (float)(v / 32767.0)) : (uint32_t)v;
+	}
+	case PTXVM_FORMAT_F16: {
+		double v = half_value((uint16_t)raw);
+		return isnan(v) ? 0x7fc00000u | (raw & 0x8000) << 16 | (raw & 0x1ff) << 13 : bitsf((float)v);
+	}
+	default:
+		return raw;
+	}
+}
+
+/* As a double (integers by the format's signedness). */
+static double dval(const Ref *R, uint32_t b)
+{
+	return fres(R) ? (double)fbits(b) : signed_fmt(R->fmt) ? (double)(int32_t)b : (double)b;
+}
+
+/* ---- addressing and faces (doubles throughout) ---- */
+
+/* -1: the border colour. */
+static double raddr(double i, double n, int mode)
+{
+	if (i >= 0 && i < n)
+		return i;
+	if (mode == AW)
+		return i - n * floor(i / n);
+	if (mode == AM) {
+		double m = i - 2 * n * floor(i / (2 * n));
+		return m < n ? m : 2 * n - 1 - m;
+	}
+	if (mode == AC)
+		return i < 0 ? 0 : n - 1;
+	return -1;
+}
+
+/* The Programming Guide's cubemap table: the face, sc, tc and |ma|. */
+static int rface3(double x, double y, double z, double *sc, double *tc, double *ma)
+{
+	double ax = fabs(x), ay = fabs(y), az = fabs(z);
+	if (ax >= ay && ax >= az) {
+		*ma = ax;
+		*tc = -y;
+		*sc = x >= 0 ? -z : z;
+		return x >= 0 ? 0 : 1;
+	}
+	if (ay >= az) {
+		*ma = ay;
+		*sc = x;
+		*tc = y >= 0 ? z : -z;
+		return y >= 0 ? 2 : 3;
+	}
+	*ma = az;
+	*tc = -y;
+	*sc = z >= 0 ? x : -x;
+	return z >= 0 ? 4 : 5;
+}
+
+/* The face and (s, t) in [-1, 1]. */
+static int rface(double x, double y, double z, double *s, double *t)
+{
+	double sc, tc, ma;
+	int f = rface3(x, y, z, &sc, &tc, &ma);
+	*s = ma > 0 ? sc / ma : 0;
+	*t = ma > 0 ? tc / ma : 0;
+	return f;
+}
+
+/* Face f's point (s, t) (in [-1, 1] on the face) as a direction. */
+static void face_dir(int f, double s, double t, double v[3])
+{
+	switch (f) {
+	case 0: v[0] = 1; v[1] = -t; v[2] = -s; break;
+	case 1: v[0] = -1; v[1] = -t; v[2] = s; break;
+	case 2: v[0] = s; v[1] = 1; v[2] = t; break;
+	case 3: v[0] = s; v[1] = -1; v[2] = -t; break;
+	case 4: v[0] = s; v[1] = -t; v[2] = 1; break;
+	default: v[0] = -s; v[1] = -t; v[2] = -1; break;
+	}
+}
+
+typedef struct Where {
+	const Ref *R;
+	int l;
+	double layer;                   /* cubes: the first face's layer */
+	int face;                       /* seamless: the face, else -1 */
+	int mode[3];
+	const uint32_t *depth;
+} Where;
+
+/* The texel (all four components, bits) at raw indices. */
+static void rtexel_bits(const Where *W, double x, double y, double z, uint32_t o[4])
+{
+	const Ref *R = W->R;
+	int l = W->l;
+	double layer = W->layer;
+	if (W->face >= 0 && (x < 0 || x >= R->w[l] || y < 0 || y >= R->h[l])) {
+		/* the texel centre beyond the face, projected onto the cube */
+		double n = R->w[l], v[3], s, t;
+		face_dir(W->face, (2 * x + 1) / n - 1, (2 * y + 1) / n - 1, v);
+		int g = rface(v[0], v[1], v[2], &s, &t);
+		x = floor((s + 1) / 2 * n);
+		y = floor((t + 1) / 2 * n);
+		layer += g;
+	} else {
+		x = raddr(x, R->w[l], W->mode[0]);
+		y = raddr(y, R->h[l], W->mode[1]);
+		z = raddr(z, R->d[l], W->mode[2]);
+		if (W->face >= 0)
+			layer += W->face;
+	}
+	if (x < 0 || y < 0 || z < 0) {
+		for (int k = 0; k < 4; k++)
+			o[k] = bitsf(R->border[k]);
+		return;
+	}
+	size_t row = (((size_t)layer * R->d[l] + (size_t)z) * R->h[l] + (size_t)y);
+	const uint8_t *p = R->lv[l] + row * R->pitch[l] + (size_t)x * R->es;
+	for (int k = 0; k < 4; k++)
+		o[k] = rdecode(R, p, k);
+}
+
+static void rtexel(const Where *W, double x, double y, double z, double o[4])
+{
+	const Ref *R = W->R;
+	double n = R->w[W->l];
+	if (W->face >= 0 && (x < 0 || x >= n) && (y < 0 || y >= n)) {
+		double xi = x < 0 ? 0 : n - 1, yi = y < 0 ? 0 : n - 1, a[4], b[4], c[4];
+		rtexel(W, xi, yi, z, a);
+		rtexel(W, x, yi, z, b);
+		rtexel(W, xi, y, z, c);
+		for (int k = 0; k < 4; k++)
+			o[k] = (a[k] + b[k] + c[k]) / 3;
+		return;
+	}
+	uint32_t b[4];
+	rtexel_bits(W, x, y, z, b);
+	for (int k = 0; k < 4; k++)
+		o[k] = dval(R, b[k]);
+	if (W->depth) {
+		o[0] = fbits(*W->depth) <= o[0] ? 1 : 0;
+		o[1] = o[2] = 0;
+		o[3] = 1;
+	}
+}
+
+/* (256 - a) x + a y, a texel of weight 0 left out */
+static double mix(double x, double y, int a)
+{
+	if (a == 0)
+		return 256 * x;
+	if (a == 256)
+		return 256 * y;
+	return (256 - a) * x + a * y;
+}
+
+/* Texel coordinates of dimension k at level l. */
+static double tcoord(const Ref *R, int l, int k, double x, int normalized, int mode, double off)
+{
+	double n = k == 0 ? R->w[l] : k == 1 ? R->h[l] : R->d[l];
+	double n0 = k == 0 ? R->w[0] : k == 1 ? R->h[0] : R->d[0];
+	double u;
+	if (normalized) {
+		if (isinf(x) && (mode == AW || mode == AM))
+			x = 0;
+		if (mode == AW)
+			x -= floor(x);
+		else if (mode == AM)
+			x -= 2 * floor(x / 2);
+		u = x * n;
+	} else {
+		u = l ? x * n / n0 : x;
+	}
+	if (isnan(u))
+		u = 0;
+	if (isinf(u))                   /* an infinite coordinate saturates */
+		u = copysign(1e30, u);
+	return u + off;
+}
+
+/* Filtered at level l: doubles. */
+static void rlevel(const Ref *R, const Where *W0, int dims, const double x[3], int normalized, const double off[3],
+		   double r[4])
+{
+	Where W = *W0;
+	double u[3] = { 0, 0, 0 };
+	for (int k = 0; k < dims; k++) {
+		u[k] = tcoord(R, W.l, k, x[k], normalized, W.mode[k], off[k]);
+		if (W.mode[k] == AOGL) {
+			double n = k == 0 ? R->w[W.l] : k == 1 ? R->h[W.l] : R->d[W.l];
+			u[k] = u[k] < 0 ? 0 : u[k] > n ? n : u[k];
+		}
+	}
+	if (!R->filter) {
+		rtexel(&W, floor(u[0]), floor(u[1]), floor(u[2]), r);
+		return;
+	}
+	double i[3] = { 0, 0, 0 };
+	int a[3] = { 0, 0, 0 };
+	for (int k = 0; k < dims; k++) {
+		double xb = u[k] - 0.5;
+		i[k] = floor(xb);
+		a[k] = (int)floor((xb - i[k]) * 256 + 0.5);
+	}
+	double t[2][2][2][4];
+	for (int dz = 0; dz < (dims > 2 ? 2 : 1); dz++)
+		for (int dy = 0; dy < (dims > 1 ? 2 : 1); dy++)
+			for (int dx = 0; dx < 2; dx++)
+				rtexel(&W, i[0] + dx, i[1] + dy, i[2] + dz, t[dz][dy][dx]);
+	for (int k = 0; k < 4; k++) {
+		if (dims == 1) {
+			r[k] = mix(t[0][0][0][k], t[0][0][1][k], a[0]) / 256;
+		} else {
+			double p0 = mix(mix(t[0][0][0][k], t[0][0][1][k], a[0]), mix(t[0][1][0][k], t[0][1][1][k], a[0]), a[1]);
+			if (dims == 2) {
+				r[k] = p0 / 65536;
+			} else {
+				double p1 = mix(mix(t[1][0][0][k], t[1][0][1][k], a[0]), mix(t[1][1][0][k], t[1][1][1][k], a[0]),
+						a[1]);
+				r[k] = mix(p0, p1, a[2]) / 16777216;
+			}
+		}
+	}
+}
+
+static double fc(uint32_t b)
+{
+	float f = fbits(b);
+	return isnan(f) ? 0 : f;
+}
+
+/* The expected result of a lookup. */
+static void rlook(const Ref *R, const Q *q, uint32_t out[4])
+{
+	static const int gdims[] = { 1, 2, 3, 1, 2, 2, 2 };
+	int g = q->geom, dims = gdims[g], cube = g >= 5, layered = g == 3 || g == 4 || g == 6;
+	int normalized = R->norm, mode[3] = { R->addr[0], R->addr[1], R->addr[2] }, fl = fres(R);
+	int filter = R->filter, mipfilter = R->mipfilter;
+	if (R->kind == KLIN) {
+		normalized = 0;
+		mode[0] = mode[1] = mode[2] = AB;
+	}
+	for (int k = 0; k < 3; k++)
+		if (!normalized && (mode[k] == AW || mode[k] == AM))
+			mode[k] = AC;
+	Ref RR = *R;
+	if (!fl || R->kind == KLIN)
+		filter = mipfilter = 0;
+	RR.filter = filter;
+	RR.mipfilter = mipfilter;
+	if (R->kind == KLIN)
+		memset(RR.border, 0, sizeof RR.border);
+	R = &RR;
+	double layer = 0;
+	if (layered) {
+		double nlay = g == 6 ? R->layers / 6 : R->layers;
+		layer = q->layer < nlay ? q->layer : nlay - 1;
+	}
+	uint32_t dep = q->depth;
+	Where W = { R, 0, layer, -1, { mode[0], mode[1], mode[2] }, q->has_depth ? &dep : NULL };
+	double off[3] = { 0, 0, 0 };
+	for (int k = 0; k < 3; k++)
+		off[k] = q->has_off ? q->off[k] : 0;
+	if (q->icoord) {
+		int l = q->mip == 1 ? (int32_t)q->lod : 0;
+		W.l = l < 0 ? 0 : l >= R->nl ? R->nl - 1 : l;
+		double i[3] = { 0, 0, 0 };
+		for (int k = 0; k < dims; k++)
+			i[k] = (int32_t)q->c[k] + off[k];
+		if (!q->has_depth) {
+			rtexel_bits(&W, i[0], i[1], i[2], out);
+			return;
+		}
+		double r[4];
+		rtexel(&W, i[0], i[1], i[2], r);
+		for (int k = 0; k < 4; k++)
+			out[k] = bitsf((float)r[k]);
+		return;
+	}
+	double x[3] = { fc(q->c[0]), fc(q->c[1]), fc(q->c[2]) };
+	double gx[3] = { fc(q->dx[0]), fc(q->dx[1]), fc(q->dx[2]) }, gy[3] = { fc(q->dy[0]), fc(q->dy[1]), fc(q->dy[2]) };
+	if (q->mip != 2)
+		memset(gx, 0, sizeof gx), memset(gy, 0, sizeof gy);
+	if (cube) {
+		double sc, tc, ma;
+		int f = rface3(x[0], x[1], x[2], &sc, &tc, &ma);
+		/* face axes: derivative of s = sc / ma, with sc, ma linear in the direction */
+		double v0[3], vs[3], vt[3];
+		face_dir(f, 0, 0, v0);
+		face_dir(f, 1, 0, vs);
+		face_dir(f, 0, 1, vt);
+		double S[3], T[3], M[3];
+		for (int k = 0; k < 3; k++)
+			M[k] = v0[k], S[k] = vs[k] - v0[k], T[k] = vt[k] - v0[k];
+		double dsx = 0, dtx = 0, dmx = 0, dsy = 0, dty = 0, dmy = 0;
+		for (int k = 0; k < 3; k++) {
+			dsx += gx[k] * S[k]; dtx += gx[k] * T[k]; dmx += gx[k] * M[k];
+			dsy += gy[k] * S[k]; dty += gy[k] * T[k]; dmy += gy[k] * M[k];
+		}
+		if (ma > 0) {
+			gx[0] = (dsx * ma - sc * dmx) / (2 * ma * ma);
+			gx[1] = (dtx * ma - tc * dmx) / (2 * ma * ma);
+			gy[0] = (dsy * ma - sc * dmy) / (2 * ma * ma);
+			gy[1] = (dty * ma - tc * dmy) / (2 * ma * ma);
+		}
+		gx[2] = gy[2] = 0;
+		x[0] = ma > 0 ? (sc / ma + 1) / 2 : 0.5;
+		x[1] = ma > 0 ? (tc / ma + 1) / 2 : 0.5;
+		for (int k = 0; k < 2; k++)
+			if (isnan(x[k]))        /* two infinite components */
+				x[k] = 0;
+		x[2] = 0;
+		normalized = 1;
+		W.mode[0] = W.mode[1] = W.mode[2] = AC;
+		W.layer = layer * 6;
+		W.face = f;
+		if (!R->seamless) {
+			W.layer += f;
+			W.face = -1;
+		}
+		off[0] = off[1] = off[2] = 0;
+	}
+	if (q->gather >= 0) {
+		double u[2];
+		for (int k = 0; k < 2; k++)
+			u[k] = tcoord(R, 0, k, x[k], normalized, W.mode[k], off[k]);
+		double i0 = floor(u[0] - 0.5), j0 = floor(u[1] - 0.5);
+		static const int di[4] = { 0, 1, 1, 0 }, dj[4] = { 1, 1, 0, 0 };
+		for (int t = 0; t < 4; t++) {
+			double xx = i0 + di[t], yy = j0 + dj[t];
+			int corner = W.face >= 0 && (xx < 0 || xx >= R->w[0]) && (yy < 0 || yy >= R->h[0]);
+			if (q->has_depth || corner) {
+				double r[4];
+				rtexel(&W, xx, yy, 0, r);
+				double v = r[q->has_depth ? 0 : q->gather];
+				out[t] = fl || q->has_depth ? bitsf((float)v) : (uint32_t)(int64_t)v;
+			} else {
+				uint32_t b[4];
+				rtexel_bits(&W, xx, yy, 0, b);
+				out[t] = b[q->gather];
+			}
+		}
+		return;
+	}
+	/* the level of detail */
+	double lam = (q->mip == 1 ? fc(q->lod) : 0) + R->bias;
+	int probes = 1;
+	const double *major = gx;
+	if (q->mip == 2) {
+		double px = 0, py = 0;
+		for (int k = 0; k < (cube ? 2 : dims); k++) {
+			double n = k == 0 ? R->w[0] : k == 1 ? R->h[0] : R->d[0], sc = normalized ? n : 1;
+			px += (gx[k] * sc) * (gx[k] * sc);
+			py += (gy[k] * sc) * (gy[k] * sc);
+		}
+		px = sqrt(px);
+		py = sqrt(py);
+		double pmax = px > py ? px : py, pmin = px > py ? py : px;
+		int an = fl && R->aniso > 1 ? R->aniso : 1;
+		if (an > 1 && pmax > 0) {
+			double nn = pmin > 0 ? ceil(pmax / pmin) : an;
+			probes = nn < an ? (int)nn : an;
+		}
+		lam = log2(pmax / probes) + R->bias;
+		major = px >= py ? gx : gy;
+	}
+	if (isnan(lam))
+		lam = 0;
+	if (lam < R->minlod)
+		lam = R->minlod;
+	if (lam > R->maxlod)
+		lam = R->maxlod;
+	lam = floor(lam * 256 + 0.5) / 256;
+	int l0 = 0, la = 0;
+	if (lam > 0 && R->nl > 1) {
+		if (!mipfilter) {
+			double l = lam <= 0.5 ? 0 : ceil(lam + 0.5) - 1;
+			l0 = l > R->nl - 1 ? R->nl - 1 : (int)l;
+		} else if (floor(lam) >= R->nl - 1) {
+			l0 = R->nl - 1;
+		} else {
+			l0 = (int)floor(lam);
+			la = (int)((lam - l0) * 256);
+		}
+	}
+	if (probes == 1 && !la && !filter && !q->has_depth) {
+		double u[3] = { 0, 0, 0 };
+		W.l = l0;
+		for (int k = 0; k < dims; k++)
+			u[k] = floor(tcoord(R, l0, k, x[k], normalized, W.mode[k], off[k]));
+		if (W.face >= 0) {      /* point sampling never leaves the face */
+			W.layer += W.face;
+			W.face = -1;
+		}
+		rtexel_bits(&W, u[0], u[1], u[2], out);
+		return;
+	}
+	double acc[4] = { 0, 0, 0, 0 };
+	for (int p = 1; p <= probes; p++) {
+		double xp[3], r0[4], r1[4];
+		double tt = probes > 1 ? (double)p / (probes + 1) - 0.5 : 0;
+		for (int k = 0; k < 3; k++)
+			xp[k] = probes > 1 ? x[k] + tt * major[k] : x[k];
+		W.l = l0;
+		rlevel(R, &W, dims, xp, normalized, off, r0);
+		if (la) {
+			W.l = l0 + 1;
+			rlevel(R, &W, dims, xp, normalized, off, r1);
+			for (int k = 0; k < 4; k++)
+				r0[k] = mix(r0[k], r1[k], la) / 256;
+		}
+		for (int k = 0; k < 4; k++)
+			acc[k] = probes > 1 ? acc[k] + r0[k] : r0[k];
+	}
+	for (int k = 0; k < 4; k++)
+		out[k] = bitsf((float)(probes > 1 ? acc[k] / probes : acc[k]));
+}
+
+/* ---- kernels -------------------------------------------------------------------- */
+
+static const char *const gname[] = { "1d", "2d", "3d", "a1d", "a2d", "cube", "acube" };
+static const int gcoords[] = { 1, 2, 4, 2, 4, 4, 4 }, ggrad[] = { 1, 2, 4, 1, 2, 4, 4 };
+
+typedef struct Kern {
+	char key[96];
+	ptxvm_program *p;
+} Kern;
+static Kern kerns[512];
+static int nkerns;
+
+/* The kernel of one instruction variant: each lane reads a record of 16
+ * words -- c0..c3 (the PTX coordinate vector), lod, dx0..2, dy0..2,
+ * depth, off0..2, - -- and writes 8: the four results, the predicate. */
+static ptxvm_program *kernel(const char *op, int g, int icoord, int mip, const char *dty, int off, int depth,
+			     int pred, int independent)
+{
+	char key[96];
+	snprintf(key, sizeof key, "%s.%d.%d.%d.%s.%d.%d.%d.%d", op, g, icoord, mip, dty, off, depth, pred, independent);
+	for (int i = 0; i < nkerns; i++)
+		if (!strcmp(kerns[i].key, key))
+			return kerns[i].p;
+	const char *ct = icoord ? "s32" : "f32";
+	int f16 = !strcmp(dty, "f16"), f16x2 = !strcmp(dty, "f16x2"), fl = !strcmp(dty, "f32");
+	char ins[512], co[128] = "", d[96], gr[160] = "", of[96] = "";
+	int layered = g == 3 || g == 4 || g == 6;
+	for (int k = 0; k < gcoords[g]; k++) {
+		char e[16];
+		snprintf(e, sizeof e, "%s%s%d", k ? ", " : "", layered && k == 0 ? "%r" : icoord ? "%r" : "%f", 10 + k);
+		strcat(co, e);
+	}
+	if (f16x2)
+		snprintf(d, sizeof d, "{%%r30, %%r31}");
+	else if (f16)
+		snprintf(d, sizeof d, "{%%h0, %%h1, %%h2, %%h3}");
+	else if (fl)
+		snprintf(d, sizeof d, "{%%f30, %%f31, %%f32, %%f33}");
+	else
+		snprintf(d, sizeof d, "{%%r30, %%r31, %%r32, %%r33}");
+	if (mip == 1)
+		snprintf(gr, sizeof gr, ", %s14", icoord ? "%r" : "%f");
+	else if (mip == 2) {
+		int n = ggrad[g];
+		snprintf(gr, sizeof gr, ", {%%f15%s%s}, {%%f18%s%s}", n > 1 ? ", %f16" : "", n > 2 ? ", %f17, %f17" : "",
+			 n > 1 ? ", %f19" : "", n > 2 ? ", %f20, %f20" : "");
+	}
+	if (off) {
+		int n = g == 0 || g == 3 ? 1 : g == 2 ? 4 : 2;
+		snprintf(of, sizeof of, ", {%%r22%s%s}", n > 1 ? ", %r23" : "", n > 2 ? ", %r24, %r24" : "");
+	}
+	snprintf(ins, sizeof ins, "%s%s.%s.%s.%s.%s %s%s, [%%rd1, %s{%s}]%s%s%s;", op,
+		 !strcmp(op, "tex") && mip ? (mip == 1 ? ".level" : mip == 2 ? ".grad" : ".base") : "", gname[g],
+		 f16x2 ? "v2" : "v4", dty, ct, d, pred ? "|%p2" : "", independent ? "%rd9, " : "", co, gr, of,
+		 depth ? ", %f21" : "");
+	char ptx[4096];
+	const char *st;
+	if (f16x2)
+		st = "st.global.v2.b32 [%rd7], {%r30, %r31};";
+	else if (f16)
+		st = "st.global.b16 [%rd7], %h0; st.global.b16 [%rd7+4], %h1; st.global.b16 [%rd7+8], %h2; "
+		     "st.global.b16 [%rd7+12], %h3;";
+	else if (fl)
+		st = "st.global.v4.f32 [%rd7], {%f30, %f31, %f32, %f33};";
+	else
+		st = "st.global.v4.b32 [%rd7], {%r30, %r31, %r32, %r33};";
+	snprintf(ptx, sizeof ptx,
+		 ".version 8.0\n.target sm_90%s\n.address_size 64\n"
+		 ".visible .entry k(.param .u64 t, .param .u64 s, .param .u64 in, .param .u64 out, .param .u32 n)\n{\n"
+		 ".reg .b32 %%r<40>; .reg .f32 %%f<40>; .reg .b64 %%rd<12>; .reg .pred %%p<3>; .reg .f16 %%h<4>;\n"
+		 "ld.param.u64 %%rd1, [t]; ld.param.u64 %%rd9, [s]; ld.param.u64 %%rd2, [in]; ld.param.u64 %%rd3, [out];\n"
+		 "ld.param.u32 %%r1, [n];\n"
+		 "mov.u32 %%r2, %%ctaid.x; mov.u32 %%r3, %%ntid.x; mov.u32 %%r4, %%tid.x; mad.lo.u32 %%r5, %%r2, %%r3, %%r4;\n"
+		 "setp.ge.u32 %%p1, %%r5, %%r1; @%%p1 bra DONE;\n"
+		 "mul.wide.u32 %%rd4, %%r5, 64; add.u64 %%rd5, %%rd2, %%rd4;\n"
+		 "ld.global.v4.b32 {%%r10, %%r11, %%r12, %%r13}, [%%rd5];\n"
+		 "ld.global.v4.b32 {%%r14, %%r15, %%r16, %%r17}, [%%rd5+16];\n"
+		 "ld.global.v4.b32 {%%r18, %%r19, %%r20, %%r21}, [%%rd5+32];\n"
+		 "ld.global.v4.b32 {%%r22, %%r23, %%r24, %%r25}, [%%rd5+48];\n"
+		 "mov.b32 %%f10, %%r10; mov.b32 %%f11, %%r11; mov.b32 %%f12, %%r12; mov.b32 %%f13, %%r13;\n"
+		 "mov.b32 %%f14, %%r14; mov.b32 %%f15, %%r15; mov.b32 %%f16, %%r16; mov.b32 %%f17, %%r17;\n"
+		 "mov.b32 %%f18, %%r18; mov.b32 %%f19, %%r19; mov.b32 %%f20, %%r20; mov.b32 %%f21, %%r21;\n"
+		 "setp.eq.u32 %%p2, %%r1, 0;\n"
+		 "mul.wide.u32 %%rd6, %%r5, 32; add.u64 %%rd7, %%rd3, %%rd6;\n"
+		 "%s\n%s\n"
+		 "selp.u32 %%r35, 1, 0, %%p2; st.global.u32 [%%rd7+16], %%r35;\n"
+		 "DONE:\nret;\n}\n", independent ? ", texmode_independent" : "", ins, st);
+	ptxvm_module *m = ptxvm_module_load(key, ptx, strlen(ptx), NULL);
+	ptxvm_program *p = NULL;
+	if (ptxvm_module_errors(m) || ptxvm_program_load(dv, m, &p)) {
+		char *dg = ptxvm_module_diagnostics(m);
+		fail("tex: the kernel of %s does not load: %s%s\n%s", key, ptxvm_device_message(dv), dg ? dg : "", ptx);
+		free(dg);
+		p = NULL;
+	}
+	ptxvm_module_free(m);
+	if (nkerns < (int)(sizeof kerns / sizeof kerns[0])) {
+		snprintf(kerns[nkerns].key, sizeof kerns[nkerns].key, "%s", key);
+		kerns[nkerns++].p = p;
+	}
+	return p;
+}
+
+/* ---- textures on the device --------------------------------------------------------- */
+
+typedef struct Dev {
+	uint64_t tex, arr, mip, dptr;
+} Dev;
+
+static const ptxvm_array_kind akind[] = { PTXVM_ARRAY_1D, PTXVM_ARRAY_2D, PTXVM_ARRAY_3D, PTXVM_ARRAY_1D_LAYERED,
+					  PTXVM_ARRAY_2D_LAYERED, PTXVM_ARRAY_CUBEMAP, PTXVM_ARRAY_CUBEMAP_LAYERED,
+					  PTXVM_ARRAY_1D, PTXVM_ARRAY_2D };
+
+/* A float value whose weighted sums are exact: 17-bit multiples of 1/64. */
+static float nice_f32(void) { return (float)((int32_t)(rnd() % 131071u) - 65535) / 64.0f; }
+/* An f16 of exponent 2^-4 .. 2^10, either sign. */
+static uint16_t nice_f16(void)
+{
+	return (uint16_t)((rnd() & 0x8000) | (uint32_t)(11 + rnd() % 15) << 10 | (rnd() & 1023));
+}
+
+/* Random texels for the reference's levels (sizes already set). */
+static void fill(Ref *R)
+{
+	for (int l = 0; l < R->nl; l++) {
+		size_t rows = (size_t)R->h[l] * R->d[l] * R->layers;
+		R->pitch[l] = R->kind == KPITCH ? ((size_t)R->w[l] * R->es + 63) / 64 * 64 : (size_t)R->w[l] * R->es;
+		R->lv[l] = calloc(rows * R->pitch[l] + 1, 1);
+		for (size_t r = 0; r < rows; r++)
+			for (int x = 0; x < R->w[l] * R->ch; x++) {
+				uint8_t *p = R->lv[l] + r * R->pitch[l] + (size_t)x * fmt_size[R->fmt];
+				if (R->fmt == PTXVM_FORMAT_F32) {
+					float f = nice_f32();
+					memcpy(p, &f, 4);
+				} else if (R->fmt == PTXVM_FORMAT_F16) {
+					uint16_t h = nice_f16();
+					memcpy(p, &h, 2);
+				} else {
+					for (int i = 0; i < fmt_size[R->fmt]; i++)
+						p[i] = (uint8_t)rnd();
+				}
+			}
+	}
+}
+
+static void unref(Ref *R)
+{
+	for (int l = 0; l < R->nl; l++)
+		free(R->lv[l]);
+}
+
+/* The device's copy of the reference's texels, and a texture object over
+ * it with the reference's sampling.  0, or the result of a refusal. */
+static ptxvm_result make(const Ref *R, Dev *D)
+{
+	memset(D, 0, sizeof *D);
+	ptxvm_array_desc ad = { akind[R->kind], (ptxvm_format)R->fmt, (unsigned)R->ch, (size_t)R->w[0], 0, 0, 0 };
+	int cube = R->kind == KCUBE || R->kind == KCUBEL;
+	if (R->kind != K1D && R->kind != K1DL && R->kind != KLIN)
+		ad.height = (size_t)R->h[0];
+	if (R->kind == K3D)
+		ad.depth = (size_t)R->d[0];
+	if (R->kind == K1DL || R->kind == K2DL || R->kind == KCUBEL)
+		ad.layers = (size_t)(cube ? R->layers / 6 : R->layers);
+	ptxvm_resource_desc rd;
+	memset(&rd, 0, sizeof rd);
+	if (R->kind == KLIN || R->kind == KPITCH) {
+		size_t bytes = R->pitch[0] * (size_t)R->h[0];
+		if (ptxvm_mem_alloc(dv, bytes, &D->dptr) || ptxvm_memcpy_htod(dv, D->dptr, R->lv[0], bytes))
+			return PTXVM_ERROR_OUT_OF_MEMORY;
+		rd.type = R->kind == KLIN ? PTXVM_RESOURCE_LINEAR : PTXVM_RESOURCE_PITCH2D;
+		rd.dptr = D->dptr;
+		rd.format = (ptxvm_format)R->fmt;
+		rd.channels = (unsigned)R->ch;
+		rd.bytes = bytes;
+		rd.width = (size_t)R->w[0];
+		rd.height = (size_t)R->h[0];
+		rd.pitch = R->pitch[0];
+	} else if (R->nl > 1) {
+		if (ptxvm_mipmapped_array_create(dv, &ad, (unsigned)R->nl, &D->mip))
+			return PTXVM_ERROR_INVALID_VALUE;
+		for (int l = 0; l < R->nl; l++) {
+			uint64_t a;
+			size_t bytes = R->pitch[l] * (size_t)R->h[l] * (size_t)R->d[l] * (size_t)R->layers;
+			if (ptxvm_mipmapped_array_level(dv, D->mip, (unsigned)l, &a) || ptxvm_array_bytes(dv, a) != bytes ||
+			    ptxvm_array_write(dv, a, R->lv[l], bytes))
+				return PTXVM_ERROR_INVALID_VALUE;
+		}
+		rd.type = PTXVM_RESOURCE_MIPMAPPED_ARRAY;
+		rd.mipmap = D->mip;
+	} else {
+		if (ptxvm_array_create(dv, &ad, &D->arr))
+			return PTXVM_ERROR_INVALID_VALUE;
+		size_t bytes = R->pitch[0] * (size_t)R->h[0] * (size_t)R->d[0] * (size_t)R->layers;
+		if (ptxvm_array_write(dv, D->arr, R->lv[0], bytes))
+			return PTXVM_ERROR_INVALID_VALUE;
+		rd.type = PTXVM_RESOURCE_ARRAY;
+		rd.array = D->arr;
+	}
+	ptxvm_texture_desc td;
+	memset(&td, 0, sizeof td);
+	for (int k = 0; k < 3; k++)
+		td.address_mode[k] = (ptxvm_address_mode)R->addr[k];
+	td.filter_mode = (ptxvm_filter_mode)R->filter;
+	td.mipmap_filter_mode = (ptxvm_filter_mode)R->mipfilter;
+	td.read_mode = R->readnorm ? PTXVM_READ_NORMALIZED_FLOAT : PTXVM_READ_ELEMENT_TYPE;
+	td.srgb = R->srgb;
+	td.normalized_coords = R->norm;
+	td.seamless_cubemap = R->seamless;
+	td.max_anisotropy = (unsigned)R->aniso;
+	memcpy(td.border_color, R->border, sizeof td.border_color);
+	td.mipmap_level_bias = R->bias;
+	td.min_mipmap_level_clamp = R->minlod;
+	td.max_mipmap_level_clamp = R->maxlod;
+	return ptxvm_texture_create(dv, &rd, &td, &D->tex);
+}
+
+static void unmake(Dev *D)
+{
+	if (D->tex)
+		ptxvm_texture_destroy(dv, D->tex);
+	if (D->arr)
+		ptxvm_array_destroy(dv, D->arr);
+	if (D->mip)
+		ptxvm_mipmapped_array_destroy(dv, D->mip);
+	if (D->dptr)
+		ptxvm_mem_free(dv, D->dptr);
+}
+
+/* Runs the lookups through the kernel and compares each with the
+ * reference.  what names the case in a failure. */
+static void run(const Ref *R, uint64_t tex, uint64_t smp, const Q *qs, int n, const char *op, int mip,
+		const char *dty, int off, int depth, int pred, const char *what)
+{
+	const Q *q0 = &qs[0];
+	ptxvm_program *p = kernel(op, q0->geom, q0->icoord, mip, dty, off, depth, pred, smp != 0);
+	if (!p) {
+		case_bad++;
+		return;
+	}
+	uint32_t *in = calloc((size_t)n * 16, 4), *out = calloc((size_t)n * 8, 4);
+	for (int i = 0; i < n; i++) {
+		const Q *q = &qs[i];
+		uint32_t *w = in + i * 16;
+		int layered = q->geom == 3 || q->geom == 4 || q->geom == 6;
+		int k = 0;
+		if (layered)
+			w[k++] = q->layer;
+		for (int j = 0; k < 4; j++)
+			w[k++] = j < 3 ? q->c[j] : 0;
+		w[4] = q->lod;
+		for (int j = 0; j < 3; j++)
+			w[5 + j] = q->dx[j], w[8 + j] = q->dy[j], w[12 + j] = (uint32_t)q->off[j];
+		w[11] = q->depth;
+	}
+	uint64_t din, dout;
+	ptxvm_mem_alloc(dv, (size_t)n * 64, &din);
+	ptxvm_mem_alloc(dv, (size_t)n * 32, &dout);
+	ptxvm_memcpy_htod(dv, din, in, (size_t)n * 64);
+	unsigned un = (unsigned)n;
+	void *args[] = { &tex, &smp, &din, &dout, &un };
+	ptxvm_launch_config cfg = { { (un + 63) / 64, 1, 1 }, { 64, 1, 1 }, 0 };
+	ptxvm_result r = ptxvm_launch(dv, ptxvm_kernel_at(p, 0), &cfg, args, NULL);
+	if (r) {
+		CFAIL("tex: %s: the launch failed: %s", what, ptxvm_device_message(dv));
+	} else {
+		ptxvm_memcpy_dtoh(dv, out, dout, (size_t)n * 32);
+		for (int i = 0; i < n; i++) {
+			uint32_t want[4], got[4];
+			rlook(R, &qs[i], want);
+			int f16 = !strcmp(dty, "f16"), f16x2 = !strcmp(dty, "f16x2");
+			int fl = fres(R) || qs[i].has_depth;
+			for (int k = 0; k < 4; k++) {
+				got[k] = out[i * 8 + k];
+				if (f16 || f16x2) {
+					uint16_t h = fl ? to_half(fbits(want[k])) : (uint16_t)want[k];
+					if (fl && isnan(fbits(want[k])))
+						h = (uint16_t)(want[k] >> 16 & 0x8000) | 0x7e00 | (uint16_t)(want[k] >> 13 & 0x1ff);
+					want[k] = h;
+				}
+			}
+			if (f16) {
+				for (int k = 0; k < 4; k++)
+					got[k] &= 0xffff;
+			} else if (f16x2) {
+				uint32_t a = out[i * 8], b = out[i * 8 + 1];
+				got[0] = a & 0xffff, got[1] = a >> 16, got[2] = b & 0xffff, got[3] = b >> 16;
+			} else if (!strcmp(dty, "s32") || !strcmp(dty, "u32") || !strcmp(dty, "f32")) {
+				/* bits as they are */
+			}
+			int same = 1;
+			for (int k = 0; k < 4; k++) {
+				uint32_t a = got[k], b = want[k];
+				int nan = !f16 && !f16x2 && fl && isnan(fbits(a)) && isnan(fbits(b));
+				same &= a == b || nan;
+			}
+			if (pred && out[i * 8 + 4] != 1)
+				same = 0;
+			lookups++;
+			if (!same) {
+				bad_lookups++;
+				const Q *q = &qs[i];
+				CFAIL("tex: %s: lookup %d (layer %u, c %08x %08x %08x = %g %g %g, lod %g, off %d %d %d): "
+				      "got %08x %08x %08x %08x, want %08x %08x %08x %08x", what, i, q->layer, q->c[0], q->c[1],
+				      q->c[2], fbits(q->c[0]), fbits(q->c[1]), fbits(q->c[2]), fbits(q->lod), q->off[0],
+				      q->off[1], q->off[2], got[0], got[1], got[2], got[3], want[0], want[1], want[2], want[3]);
+			}
+		}
+	}
+	ptxvm_mem_free(dv, din);
+	ptxvm_mem_free(dv, dout);
+	free(in);
+	free(out);
+}
+
+/* ---- coordinates ------------------------------------------------------------------- */
+
+/* Interesting positions on an axis of n texels, in texels: centres, edges,
+ * inside, just outside, negative, far outside, NaN, infinities, and
+ * alpha's rounding probes (odd multiples of 1/512 past a centre). */
+static int axis_values(int n, double *v)
+{
+	int k = 0;
+	double N = n;
+	double list[] = { 0.5, 1.5, N - 0.5, 0, 1, N, N / 2 + 0.3, 1.25, 2.75, -0.01, N + 0.01, -0.5, N + 0.5,
+			  -2.7, -N - 1.3, 1e6, -1e6, 3 * N + 0.3, NAN, INFINITY, -INFINITY,
+			  1.5 + 1.0 / 512, 1.5 + 3.0 / 512, 0.5 + 255.0 / 512, 1.5 - 1.0 / 512, 2.0 + 1.0 / 1024,
+			  N - 1 + 0.5 + 129.0 / 512, 0.999, 7.25 };
+	for (size_t i = 0; i < sizeof list / sizeof list[0]; i++)
+		v[k++] = list[i];
+	return k;
+}
+
+/* A coordinate's bits: texels, or divided by the size when normalized. */
+static uint32_t cbits(double t, int n, int normalized)
+{
+	float f = (float)(normalized && isfinite(t) ? t / n : t);
+	return bitsf(f);
+}
+
+/* Cube directions: near each face's centre and edges, the diagonals (ties
+ * of the major axis), random ones, zero, NaN and infinite components. */
+static int cube_dirs(float (*v)[3])
+{
+	static const float fixed[][3] = {
+		{ 1, 0.2f, -0.3f }, { -1, 0.5f, 0.25f }, { 0.1f, 1, -0.7f }, { -0.3f, -1, 0.6f }, { 0.45f, 0.2f, 1 },
+		{ -0.6f, 0.9f, -1 }, { 1, 1, 0 }, { 1, 1, 1 }, { -1, 1, -1 }, { 0, -1, -1 }, { 1, 0.999f, 0.2f },
+		{ 2, -1.999f, 1.5f }, { 0, 0, 0 }, { NAN, 1, 0.5f }, { INFINITY, 1, 0 }, { 0.5f, -INFINITY, 0.1f },
+		{ 1, 0.9999f, -0.9999f }, { -3, 0.01f, 2.99f }, { 0.25f, 0.5f, -1 }, { 1e-3f, 1e-3f, -2e-3f },
+	};
+	int n = 0;
+	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++, n++)
+		memcpy(v[n], fixed[i], sizeof fixed[i]);
+	for (int i = 0; i < 28; i++, n++)
+		for (int k = 0; k < 3; k++)
+			v[n][k] = (float)((int)(rnd() % 2001) - 1000) / 500.0f;
+	return n;
+}
+
+static const uint32_t layer_list[] = { 0, 1, 2, 3, 1000000, 0xffffffffu };
+
+/* Lookups of geometry g over the reference's texture. */
+static int make_queries(const Ref *R, int g, int icoord, Q *qs)
+{
+	int n = 0;
+	if (g >= 5) {
+		float dirs[64][3];
+		int nd = cube_dirs(dirs);
+		for (int i = 0; i < nd; i++, n++) {
+			memset(&qs[n], 0, sizeof qs[n]);
+			qs[n].geom = g;
+			qs[n].gather = -1;
+			for (int k = 0; k < 3; k++)
+				qs[n].c[k] = bitsf(dirs[i][k]);
+			qs[n].layer = layer_list[i % 6];
+		}
+		return n;
+	}
+	int dims = g == 0 || g == 3 ? 1 : g == 2 ? 3 : 2;
+	double v[3][40];
+	int nv[3];
+	int size[3] = { R->w[0], R->h[0], R->d[0] };
+	for (int k = 0; k < dims; k++)
+		nv[k] = axis_values(size[k], v[k]);
+	int total = 2 * nv[0];
+	for (int i = 0; i < total; i++, n++) {
+		Q *q = &qs[n];
+		memset(q, 0, sizeof *q);
+		q->geom = g;
+		q->gather = -1;
+		q->icoord = icoord;
+		for (int k = 0; k < dims; k++) {
+			int j = k == 0 ? i % nv[0] : k == 1 ? (i * 7 + 3) % nv[1] : (i * 13 + 5) % nv[2];
+			double t = v[k][j];
+			if (icoord)
+				q->c[k] = (uint32_t)(int32_t)(isfinite(t) ? (fabs(t) > 1e5 ? (t > 0 ? 70000 : -70000) : floor(t)) : -3);
+			else
+				q->c[k] = cbits(t, size[k], R->norm && R->kind != KLIN);
+		}
+		q->layer = layer_list[i % 6];
+	}
+	return n;
+}
+
+/* ---- the matrix ------------------------------------------------------------------- */
+
+static void shape(Ref *R, int kind)
+{
+	memset(R, 0, sizeof *R);
+	R->kind = kind;
+	R->nl = 1;
+	R->w[0] = 5;
+	R->h[0] = R->d[0] = 1;
+	R->layers = 1;
+	switch (kind) {
+	case K2D: R->h[0] = 4; break;
+	case K3D: R->h[0] = 4; R->d[0] = 3; break;
+	case K1DL: R->layers = 3; break;
+	case K2DL: R->h[0] = 3; R->layers = 3; break;
+	case KCUBE: R->w[0] = R->h[0] = 4; R->layers = 6; break;
+	case KCUBEL: R->w[0] = R->h[0] = 3; R->layers = 12; break;
+	case KLIN: R->w[0] = 7; break;
+	case KPITCH: R->w[0] = 6; R->h[0] = 3; break;
+	}
+}
+
+static const int kind_geom[] = { 0, 1, 2, 3, 4, 5, 6, 0, 1 };
+
+/* The dtype a kernel uses for a texture: f32 for float results, else the
+ * format's signedness. */
+static const char *dtype(const Ref *R) { return fres(R) ? "f32" : signed_fmt(R->fmt) ? "s32" : "u32"; }
+
+static void matrix(void)
+{
+	static Q qs[128];
+	int textures = 0, refused = 0;
+	for (int kind = 0; kind < NKIND; kind++)
+		for (int f = 0; f < 12; f++)
+			for (int ch = 1; ch <= 4; ch *= 2)
+				for (int am = 0; am < 4; am++)
+					for (int filt = 0; filt < 2; filt++)
+						for (int nrm = 0; nrm < 2; nrm++)
+							for (int rm = 0; rm < (small_int(f) ? 2 : 1); rm++) {
+		Ref R;
+		shape(&R, kind);
+		R.fmt = f;
+		R.ch = ch;
+		R.es = fmt_size[f] * ch;
+		R.addr[0] = am;
+		R.addr[1] = (am + 1) % 4;       /* a second mode on the other axes */
+		R.addr[2] = (am + 3) % 4;
+		R.filter = filt;
+		R.norm = nrm;
+		R.readnorm = rm;
+		R.seamless = (kind == KCUBE || kind == KCUBEL) && (am & 1);
+		for (int k = 0; k < 4; k++)
+			R.border[k] = fres(&R) ? (float)(k + 1) * 0.25f - 2.0f : fbits((uint32_t)(k * 1000 + 7));
+		fill(&R);
+		char what[160];
+		snprintf(what, sizeof what, "%s %sx%d, address %d, %s, %snormalized, %s%s", kind_name[kind], fmt_name[f], ch,
+			 am, filt ? "linear" : "point", nrm ? "" : "un", rm ? "normalized float" : "element type",
+			 R.seamless ? ", seamless" : "");
+		Dev D;
+		ptxvm_result r = make(&R, &D);
+		int forbidden = filt && !fres(&R) && kind != KLIN;
+		case_bad = 0;
+		if (forbidden) {
+			if (r != PTXVM_ERROR_INVALID_VALUE || !strstr(ptxvm_device_message(dv), "linear filtering"))
+				CFAIL("tex: %s: linear filtering of integer texels was not refused (%d: %s)", what, r,
+				      ptxvm_device_message(dv));
+			refused++;
+		} else if (r) {
+			CFAIL("tex: %s: texture_create failed: %s", what, ptxvm_device_message(dv));
+		} else {
+			int n = make_queries(&R, kind_geom[kind], 0, qs);
+			run(&R, D.tex, 0, qs, n, "tex", 0, dtype(&R), 0, 0, 0, what);
+			textures++;
+		}
+		unmake(&D);
+		unref(&R);
+		if (!case_bad)
+			passed++;
+							}
+	printf("tex: matrix: %d textures sampled, %d combinations refused as CUDA refuses them\n", textures, refused);
+}
+
+/* ---- mipmaps ------------------------------------------------------------------------ */
+
+static void mip_shape(Ref *R, int kind, int nl)
+{
+	int w = 13, h = kind == K1D || kind == K1DL ? 1 : 9, d = kind == K3D ? 6 : 1;
+	if (kind == KCUBE || kind == KCUBEL)
+		w = h = 8;
+	R->nl = nl;
+	for (int l = 0; l < nl; l++) {
+		R->w[l] = w >> l ? w >> l : 1;
+		R->h[l] = h >> l ? h >> l : 1;
+		R->d[l] = d >> l ? d >> l : 1;
+	}
+}
+
+static void mipmaps(void)
+{
+	static Q qs[256];
+	static const int kinds[] = { K1D, K2D, K3D, K1DL, K2DL, KCUBE, KCUBEL };
+	static const int fmts[] = { PTXVM_FORMAT_F32, PTXVM_FORMAT_UNORM8, PTXVM_FORMAT_F16, PTXVM_FORMAT_U16 };
+	static const float lods[] = { -1, 0, 0.25f, 0.5f, 0.5f + 1.0f / 512, 0.75f, 1, 1.3f, 1.5f, 2, 2.6f, 3,
+				      3.9f, 7, 100, NAN, INFINITY, -INFINITY, 1.0f / 1024, 1.0f + 3.0f / 512 };
+	static const float grads[] = { 0, 0.01f, 0.07f, 0.1f, 0.2f, 0.33f, 0.5f, 1, 2.5f, 40, NAN, INFINITY };
+	int n_tex = 0;
+	for (size_t ki = 0; ki < sizeof kinds / sizeof kinds[0]; ki++)
+		for (size_t fi = 0; fi < sizeof fmts / sizeof fmts[0]; fi++)
+			for (int mf = 0; mf < 2; mf++)
+				for (int filt = 0; filt < 2; filt++)
+					for (int setting = 0; setting < 3; setting++) {
+		int kind = kinds[ki];
+		Ref R;
+		shape(&R, kind);
+		mip_shape(&R, kind, kind == K3D ? 3 : 4);
+		R.fmt = fmts[fi];
+		R.ch = fi == 1 ? 4 : fi == 3 ? 2 : 1;
+		R.es = fmt_size[R.fmt] * R.ch;
+		R.readnorm = 1;
+		R.addr[0] = (int)(fi + setting) % 4;
+		R.addr[1] = (int)(fi + setting + 1) % 4;
+		R.addr[2] = AC;
+		R.filter = filt;
+		R.mipfilter = mf;
+		R.norm = 1;
+		R.border[0] = 0.5f;
+		R.border[3] = -1;
+		R.maxlod = setting == 0 ? 100 : setting == 1 ? 1.6f : 0;
+		R.minlod = setting == 1 ? 0.3f : 0;
+		R.bias = setting == 2 ? 0.75f : setting == 1 ? -0.5f : 0;
+		R.aniso = setting == 0 ? 4 : setting == 1 ? 16 : 0;
+		fill(&R);
+		char what[160];
+		snprintf(what, sizeof what, "mipmapped %s %sx%d, mip %s, %s, setting %d", kind_name[kind], fmt_name[R.fmt],
+			 R.ch, mf ? "linear" : "point", filt ? "linear" : "point", setting);
+		Dev D;
+		case_bad = 0;
+		if (make(&R, &D)) {
+			CFAIL("tex: %s: texture_create failed: %s", what, ptxvm_device_message(dv));
+		} else {
+			int g = kind_geom[kind];
+			int n = make_queries(&R, g, 0, qs);
+			if (n > 40)
+				n = 40;
+			/* tex.level at each lod */
+			int nq = 0;
+			static Q ql[1024];
+			for (size_t li = 0; li < sizeof lods / sizeof lods[0]; li++)
+				for (int i = 0; i < n; i += 3, nq++) {
+					ql[nq] = qs[(i + (int)li) % n];
+					ql[nq].mip = 1;
+					ql[nq].lod = bitsf(lods[li]);
+				}
+			run(&R, D.tex, 0, ql, nq, "tex", 1, "f32", 0, 0, 0, what);
+			/* tex.grad */
+			nq = 0;
+			for (size_t gi = 0; gi < sizeof grads / sizeof grads[0]; gi++)
+				for (size_t gj = 0; gj < sizeof grads / sizeof grads[0]; gj += 2)
+					for (int i = 0; i < n; i += 7, nq++) {
+						Q *q = &ql[nq];
+						*q = qs[(i + (int)gi * 3 + (int)gj) % n];
+						q->mip = 2;
+						float a = grads[gi], b = grads[gj];
+						q->dx[0] = bitsf(a);
+						q->dx[1] = bitsf(b * 0.5f);
+						q->dx[2] = bitsf(-b);
+						q->dy[0] = bitsf(-b * 0.25f);
+						q->dy[1] = bitsf(a);
+						q->dy[2] = bitsf(b);
+					}
+			run(&R, D.tex, 0, ql, nq, "tex", 2, "f32", 0, 0, 0, what);
+			/* tex with no mipmap mode: level 0 with the bias */
+			run(&R, D.tex, 0, qs, n, "tex", 0, "f32", 0, 0, 0, what);
+			n_tex++;
+		}
+		unmake(&D);
+		unref(&R);
+		if (!case_bad)
+			passed++;
+					}
+	printf("tex: mip: %d mipmapped textures, tex.level at %zu levels of detail, tex.grad at %zu gradients\n", n_tex,
+	       sizeof lods / sizeof lods[0], (sizeof grads / sizeof grads[0]) * ((sizeof grads / sizeof grads[0] + 1) / 2));
+}
+
+/* ---- gathers, fetches, offsets, depth compare, half results ------------------------ */
+
+static void extras(void)
+{
+	static Q qs[128];
+	static const int kinds[] = { K2D, K2DL, KCUBE, KCUBEL };
+	static const int fmts[] = { PTXVM_FORMAT_F32, PTXVM_FORMAT_U8, PTXVM_FORMAT_S16, PTXVM_FORMAT_F16,
+				    PTXVM_FORMAT_SNORM8, PTXVM_FORMAT_U32 };
+	int ngather = 0, nfetch = 0, nother = 0;
+	/* tld4: every component, normalized or not, seamless or not */
+	for (size_t ki = 0; ki < 4; ki++)
+		for (size_t fi = 0; fi < sizeof fmts / sizeof fmts[0]; fi++)
+			for (int am = 0; am < 4; am++)
+				for (int comp = 0; comp < 4; comp++) {
+		Ref R;
+		shape(&R, kinds[ki]);
+		R.fmt = fmts[fi];
+		R.ch = comp < 2 ? 2 : 4;
+		R.es = fmt_size[R.fmt] * R.ch;
+		R.addr[0] = am;
+		R.addr[1] = (am + 2) % 4;
+		R.norm = comp & 1;
+		R.seamless = comp >= 2;
+		R.readnorm = fi == 1;
+		R.border[1] = 3.5f;
+		R.border[2] = -0.25f;
+		fill(&R);
+		char what[160];
+		snprintf(what, sizeof what, "tld4.%c on %s %sx%d, address %d%s", "rgba"[comp], kind_name[R.kind],
+			 fmt_name[R.fmt], R.ch, am, R.seamless ? ", seamless" : "");
+		Dev D;
+		case_bad = 0;
+		if (make(&R, &D)) {
+			CFAIL("tex: %s: texture_create failed: %s", what, ptxvm_device_message(dv));
+		} else {
+			int n = make_queries(&R, kind_geom[R.kind], 0, qs);
+			for (int i = 0; i < n; i++)
+				qs[i].gather = comp;
+			char op[8];
+			snprintf(op, sizeof op, "tld4.%c", "rgba"[comp]);
+			run(&R, D.tex, 0, qs, n, op, 0, dtype(&R), 0, 0, 0, what);
+			ngather++;
+		}
+		unmake(&D);
+		unref(&R);
+		if (!case_bad)
+			passed++;
+				}
+	/* texel fetches (.s32 coordinates), with offsets and levels; linear memory is tex1Dfetch */
+	static const int fkinds[] = { K1D, K2D, K3D, K1DL, K2DL, KLIN, KPITCH };
+	for (size_t ki = 0; ki < sizeof fkinds / sizeof fkinds[0]; ki++)
+		for (size_t fi = 0; fi < sizeof fmts / sizeof fmts[0]; fi++)
+			for (int am = 0; am < 4; am++)
+				for (int v = 0; v < 3; v++) {
+		Ref R;
+		shape(&R, fkinds[ki]);
+		R.fmt = fmts[fi];
+		R.ch = 1 << (am % 3);
+		R.es = fmt_size[R.fmt] * R.ch;
+		R.addr[0] = R.addr[1] = R.addr[2] = am;
+		R.norm = v == 2;
+		R.readnorm = (am & 1) && small_int(R.fmt);
+		R.border[0] = 9.0f;
+		if (v == 1 && R.kind != KLIN && R.kind != KPITCH)
+			mip_shape(&R, R.kind, 3);
+		fill(&R);
+		char what[160];
+		snprintf(what, sizeof what, "texel fetch on %s %sx%d, address %d, variant %d", kind_name[R.kind],
+			 fmt_name[R.fmt], R.ch, am, v);
+		Dev D;
+		case_bad = 0;
+		if (make(&R, &D)) {
+			CFAIL("tex: %s: texture_create failed: %s", what, ptxvm_device_message(dv));
+		} else {
+			int g = kind_geom[R.kind], n = make_queries(&R, g, 1, qs);
+			for (int i = 0; i < n; i++) {
+				qs[i].has_off = v >= 1;
+				for (int k = 0; k < 3; k++)
+					qs[i].off[k] = v >= 1 ? (int)(rnd() % 16) - 8 : 0;
+				qs[i].mip = v == 1 ? 1 : 0;
+				qs[i].lod = (uint32_t)((int)(i % 6) - 1);
+			}
+			run(&R, D.tex, 0, qs, n, "tex", v == 1 ? 1 : 0, dtype(&R), v >= 1, 0, 0, what);
+			nfetch++;
+		}
+		unmake(&D);
+		unref(&R);
+		if (!case_bad)
+			passed++;
+				}
+	/* float coordinates with offsets, depth compare, the predicate, half results, sRGB */
+	static const int okinds[] = { K1D, K2D, K3D, K1DL, K2DL, KCUBE, KCUBEL };
+	static const char *const dts[] = { "f32", "f16", "f16x2" };
+	for (size_t ki = 0; ki < sizeof okinds / sizeof okinds[0]; ki++)
+		for (int am = 0; am < 4; am++)
+			for (int v = 0; v < 6; v++) {
+		Ref R;
+		shape(&R, okinds[ki]);
+		R.fmt = v == 5 ? PTXVM_FORMAT_UNORM8 : v == 4 ? PTXVM_FORMAT_U8 : v & 1 ? PTXVM_FORMAT_F16 : PTXVM_FORMAT_F32;
+		R.ch = v >= 4 ? 4 : 1 + (v & 1);
+		R.es = fmt_size[R.fmt] * R.ch;
+		R.addr[0] = R.addr[1] = R.addr[2] = am;
+		R.filter = v != 3;
+		R.norm = v & 1;
+		R.readnorm = 1;
+		R.srgb = v >= 4;
+		R.border[0] = 0.75f;
+		fill(&R);
+		int cube = R.kind == KCUBE || R.kind == KCUBEL;
+		int off = !cube && v < 4, depth = v == 2 || v == 3, pred = v & 1;
+		const char *dt = dts[v % 3];
+		char what[160];
+		snprintf(what, sizeof what, "%s %sx%d, address %d, %s%s%s%s%s", kind_name[R.kind], fmt_name[R.fmt], R.ch, am,
+			 dt, off ? ", offsets" : "", depth ? ", depth compare" : "", pred ? ", |p" : "",
+			 R.srgb ? ", sRGB" : "");
+		Dev D;
+		case_bad = 0;
+		if (make(&R, &D)) {
+			CFAIL("tex: %s: texture_create failed: %s", what, ptxvm_device_message(dv));
+		} else {
+			int n = make_queries(&R, kind_geom[R.kind], 0, qs);
+			for (int i = 0; i < n; i++) {
+				qs[i].has_off = off;
+				qs[i].has_depth = depth;
+				qs[i].depth = bitsf(i % 5 ? nice_f32() / 64 : 0);
+				for (int k = 0; k < 3; k++)
+					qs[i].off[k] = off ? (int)(rnd() % 16) - 8 : 0;
+			}
+			run(&R, D.tex, 0, qs, n, "tex", 0, dt, off, depth, pred, what);
+			nother++;
+		}
+		unmake(&D);
+		unref(&R);
+		if (!case_bad)
+			passed++;
+			}
+	printf("tex: extras: %d gathers, %d texel-fetch textures, %d offset/depth/half/sRGB textures\n", ngather, nfetch,
+	       nother);
+}
+
+/* Point-sampled special f32 and f16 texels (NaN, infinities, subnormals,
+ * -0) come back as they are. */
+static void specials(void)
+{
+	static const uint32_t f32s[] = { 0x7fc00001u, 0xff800000u, 0x7f800000u, 0x00000001u, 0x80000000u, 0x7f7fffffu,
+					 0x807fffffu, 0x3f800000u };
+	static const uint16_t f16s[] = { 0x7e01, 0xfc00, 0x7c00, 0x0001, 0x8000, 0x7bff, 0x83ff, 0x3c00 };
+	for (int half = 0; half < 2; half++) {
+		Ref R;
+		shape(&R, K1D);
+		R.w[0] = 8;
+		R.fmt = half ? PTXVM_FORMAT_F16 : PTXVM_FORMAT_F32;
+		R.ch = 1;
+		R.es = fmt_size[R.fmt];
+		R.pitch[0] = (size_t)R.w[0] * R.es;
+		R.lv[0] = malloc(R.pitch[0]);
+		for (int i = 0; i < 8; i++)
+			if (half)
+				memcpy(R.lv[0] + 2 * i, &f16s[i], 2);
+			else
+				memcpy(R.lv[0] + 4 * i, &f32s[i], 4);
+		Dev D;
+		case_bad = 0;
+		if (make(&R, &D)) {
+			CFAIL("tex: special texels: texture_create failed: %s", ptxvm_device_message(dv));
+		} else {
+			Q qs[8];
+			memset(qs, 0, sizeof qs);
+			for (int i = 0; i < 8; i++) {
+				qs[i].gather = -1;
+				qs[i].c[0] = bitsf((float)i + 0.5f);
+			}
+			run(&R, D.tex, 0, qs, 8, "tex", 0, "f32", 0, 0, 0, half ? "special f16 texels" : "special f32 texels");
+		}
+		unmake(&D);
+		unref(&R);
+		if (!case_bad)
+			passed++;
+	}
+}
+
+void test_tex(const char *root)
+{
+	(void)root;
+	ptxvm_device_opts o = { .workers = 2 };
+	dv = ptxvm_device_create(&o);
+	matrix();
+	mipmaps();
+	extras();
+	specials();
+	for (int i = 0; i < nkerns; i++)
+		ptxvm_program_unload(kerns[i].p);
+	nkerns = 0;
+	ptxvm_device_destroy(dv);
+	printf("tex: %ld lookups compared with the reference, %ld differ\n", lookups, bad_lookups);
+}
