@@ -1350,6 +1350,609 @@ static void specials(void)
 	}
 }
 
+
+/* ---- the interface: txq, istypep, refusals, copies, references ----------------------- */
+
+static ptxvm_program *load_ptx(const char *name, const char *ptx)
+{
+	ptxvm_module *m = ptxvm_module_load(name, ptx, strlen(ptx), NULL);
+	ptxvm_program *p = NULL;
+	if (ptxvm_module_errors(m) || ptxvm_program_load(dv, m, &p)) {
+		char *dg = ptxvm_module_diagnostics(m);
+		fail("tex: %s does not load: %s%s", name, ptxvm_device_message(dv), dg ? dg : "");
+		free(dg);
+		p = NULL;
+	}
+	ptxvm_module_free(m);
+	return p;
+}
+
+/* Launches kernel k of p on one thread with the given arguments; the
+ * result code. */
+static ptxvm_result launch1(ptxvm_program *p, const char *k, void **args)
+{
+	ptxvm_launch_config cfg = { { 1, 1, 1 }, { 1, 1, 1 }, 0 };
+	return ptxvm_launch(dv, ptxvm_kernel_find(p, k), &cfg, args, NULL);
+}
+
+#define CHECK(cond, ...) do { if (cond) passed++; else fail(__VA_ARGS__); } while (0)
+
+static const char txq_ptx[] =
+	".version 8.0\n.target sm_90\n.address_size 64\n"
+	".visible .entry q(.param .u64 t, .param .u64 out, .param .u32 lvl)\n{\n"
+	".reg .b32 %r<20>; .reg .b64 %rd<4>; .reg .pred %p<5>;\n"
+	"ld.param.u64 %rd1, [t]; ld.param.u64 %rd2, [out]; ld.param.u32 %r19, [lvl];\n"
+	"txq.width.b32 %r1, [%rd1]; txq.height.b32 %r2, [%rd1]; txq.depth.b32 %r3, [%rd1];\n"
+	"txq.channel_data_type.b32 %r4, [%rd1]; txq.channel_order.b32 %r5, [%rd1];\n"
+	"txq.normalized_coords.b32 %r6, [%rd1]; txq.filter_mode.b32 %r7, [%rd1];\n"
+	"txq.addr_mode_0.b32 %r8, [%rd1]; txq.addr_mode_1.b32 %r9, [%rd1]; txq.addr_mode_2.b32 %r10, [%rd1];\n"
+	"txq.array_size.b32 %r11, [%rd1]; txq.num_mipmap_levels.b32 %r12, [%rd1]; txq.num_samples.b32 %r13, [%rd1];\n"
+	"txq.level.width.b32 %r14, [%rd1], %r19; txq.level.height.b32 %r15, [%rd1], %r19;\n"
+	"txq.level.depth.b32 %r16, [%rd1], %r19; txq.force_unnormalized_coords.b32 %r17, [%rd1];\n"
+	"istypep.texref %p1, %rd1; istypep.samplerref %p2, %rd1; istypep.surfref %p3, %rd1;\n"
+	"selp.u32 %r18, 1, 0, %p1; selp.u32 %r0, 2, 0, %p2; or.b32 %r18, %r18, %r0; selp.u32 %r0, 4, 0, %p3;\n"
+	"or.b32 %r18, %r18, %r0;\n"
+	"st.global.v4.b32 [%rd2], {%r1, %r2, %r3, %r4}; st.global.v4.b32 [%rd2+16], {%r5, %r6, %r7, %r8};\n"
+	"st.global.v4.b32 [%rd2+32], {%r9, %r10, %r11, %r12}; st.global.v4.b32 [%rd2+48], {%r13, %r14, %r15, %r16};\n"
+	"st.global.v2.b32 [%rd2+64], {%r17, %r18};\n"
+	"ret;\n}\n"
+	".visible .entry is(.param .u64 h, .param .u64 out)\n{\n"
+	".reg .b32 %r<4>; .reg .b64 %rd<4>; .reg .pred %p<4>;\n"
+	"ld.param.u64 %rd1, [h]; ld.param.u64 %rd2, [out];\n"
+	"istypep.texref %p1, %rd1; istypep.samplerref %p2, %rd1; istypep.surfref %p3, %rd1;\n"
+	"selp.u32 %r1, 1, 0, %p1; selp.u32 %r2, 2, 0, %p2; or.b32 %r1, %r1, %r2; selp.u32 %r2, 4, 0, %p3;\n"
+	"or.b32 %r1, %r1, %r2; st.global.u32 [%rd2], %r1;\n"
+	"ret;\n}\n"
+	".visible .entry g3(.param .u64 t, .param .u64 out)\n{\n"
+	".reg .f32 %f<8>; .reg .b64 %rd<4>;\n"
+	"ld.param.u64 %rd1, [t]; ld.param.u64 %rd2, [out]; mov.f32 %f1, 0f3F000000;\n"
+	"tex.3d.v4.f32.f32 {%f2, %f3, %f4, %f5}, [%rd1, {%f1, %f1, %f1, %f1}];\n"
+	"st.global.f32 [%rd2], %f2;\n"
+	"ret;\n}\n";
+
+/* txq and istypep on every kind of texture, and what the launch says of
+ * a bad handle, a destroyed array, freed memory and a wrong geometry. */
+static void queries(void)
+{
+	ptxvm_program *p = load_ptx("txq", txq_ptx);
+	if (!p)
+		return;
+	uint64_t out;
+	ptxvm_mem_alloc(dv, 128, &out);
+	for (int kind = 0; kind < NKIND; kind++) {
+		Ref R;
+		shape(&R, kind);
+		R.fmt = kind == KLIN ? PTXVM_FORMAT_S16 : PTXVM_FORMAT_U8;
+		R.ch = kind == KPITCH ? 2 : 4;
+		R.es = fmt_size[R.fmt] * R.ch;
+		R.readnorm = kind & 1;
+		R.norm = 1;
+		R.addr[0] = AW;
+		R.addr[1] = AM;
+		R.addr[2] = AB;
+		R.filter = R.readnorm;
+		if (kind == K2D || kind == KCUBEL)
+			mip_shape(&R, kind, 3);
+		fill(&R);
+		Dev D;
+		if (make(&R, &D)) {
+			fail("tex: txq on %s: texture_create: %s", kind_name[kind], ptxvm_device_message(dv));
+			unref(&R);
+			continue;
+		}
+		uint32_t lvl = R.nl > 1 ? 2 : 0, got[18];
+		void *args[] = { &D.tex, &out, &lvl };
+		ptxvm_result r = launch1(p, "q", args);
+		ptxvm_memcpy_dtoh(dv, got, out, sizeof got);
+		int layered = kind == K1DL || kind == K2DL || kind == KCUBEL, lin = kind == KLIN;
+		int normf = R.readnorm && small_int(R.fmt);
+		uint32_t cdt = R.fmt == PTXVM_FORMAT_U8 ? (normf ? 0x10D2 : 0x10DA) : (normf ? 0x10D1 : 0x10D8);
+		uint32_t want[18] = {
+			(uint32_t)R.w[0], (uint32_t)R.h[0], (uint32_t)R.d[0], cdt, R.ch == 4 ? 0x10B5u : 0x10B2u,
+			lin ? 0 : 1, lin ? 0 : (uint32_t)R.filter,
+			lin ? 4 : 0, lin ? 4 : 1, 4,      /* wrap, mirror, clamp_to_border in PTX's enumeration */
+			layered ? (uint32_t)(kind == KCUBEL ? R.layers / 6 : R.layers) : 0, (uint32_t)R.nl, 0,
+			(uint32_t)R.w[lvl], (uint32_t)R.h[lvl], (uint32_t)R.d[lvl], 0, 1 };
+		int same = !r;
+		for (int i = 0; i < 18; i++)
+			same &= got[i] == want[i];
+		CHECK(same, "tex: txq on %s: got %u %u %u %x %x %u %u %u %u %u %u %u %u %u %u %u %u %u (%s)", kind_name[kind],
+		      got[0], got[1], got[2], got[3], got[4], got[5], got[6], got[7], got[8], got[9], got[10], got[11],
+		      got[12], got[13], got[14], got[15], got[16], got[17], ptxvm_device_message(dv));
+		/* a texture of the wrong geometry, then one whose resource is gone */
+		if (kind != K3D) {
+			void *a2[] = { &D.tex, &out };
+			r = launch1(p, "g3", a2);
+			CHECK(r == PTXVM_ERROR_LAUNCH_FAILED && strstr(ptxvm_device_message(dv), "not 3D"),
+			      "tex: tex.3d on a %s texture: %d %s", kind_name[kind], r, ptxvm_device_message(dv));
+		}
+		uint64_t t = D.tex;
+		D.tex = 0;
+		if (D.arr) {
+			ptxvm_array_destroy(dv, D.arr);
+			D.arr = 0;
+		} else if (D.mip) {
+			ptxvm_mipmapped_array_destroy(dv, D.mip);
+			D.mip = 0;
+		} else {
+			ptxvm_mem_free(dv, D.dptr);
+			D.dptr = 0;
+		}
+		void *targs[] = { &t, &out, &lvl };
+		r = launch1(p, "q", targs);
+		CHECK(r == PTXVM_ERROR_ILLEGAL_ADDRESS && (strstr(ptxvm_device_message(dv), "destroyed") ||
+							   strstr(ptxvm_device_message(dv), "no longer allocated")),
+		      "tex: txq on a %s texture whose resource is gone: %d %s", kind_name[kind], r, ptxvm_device_message(dv));
+		ptxvm_texture_destroy(dv, t);
+		unmake(&D);
+		unref(&R);
+	}
+	/* istypep on objects of each type and on other numbers */
+	uint64_t arr, surf, smp, tex;
+	ptxvm_array_desc ad = { PTXVM_ARRAY_1D, PTXVM_FORMAT_F32, 1, 4, 0, 0, 0 };
+	ptxvm_texture_desc td;
+	memset(&td, 0, sizeof td);
+	ptxvm_array_create(dv, &ad, &arr);
+	ptxvm_surface_create(dv, arr, &surf);
+	ptxvm_sampler_create(dv, &td, &smp);
+	ptxvm_resource_desc rd = { .type = PTXVM_RESOURCE_ARRAY, .array = arr };
+	ptxvm_texture_create(dv, &rd, &td, &tex);
+	uint64_t hs[] = { tex, smp, surf, arr, 0, 12345, out };
+	uint32_t want[] = { 1, 2, 4, 0, 0, 0, 0 };
+	for (int i = 0; i < 7; i++) {
+		void *args[] = { &hs[i], &out };
+		uint32_t got = 99;
+		ptxvm_result r = launch1(p, "is", args);
+		ptxvm_memcpy_dtoh(dv, &got, out, 4);
+		CHECK(!r && got == want[i], "tex: istypep of handle %d: %u, want %u (%s)", i, got, want[i],
+		      ptxvm_device_message(dv));
+	}
+	/* txq on a sampler object or on nothing fails the launch */
+	uint32_t lvl = 0;
+	void *args[] = { &smp, &out, &lvl };
+	ptxvm_result r = launch1(p, "q", args);
+	CHECK(r == PTXVM_ERROR_ILLEGAL_ADDRESS && strstr(ptxvm_device_message(dv), "not a texture object"),
+	      "tex: txq on a sampler object: %d %s", r, ptxvm_device_message(dv));
+	ptxvm_texture_destroy(dv, tex);
+	ptxvm_sampler_destroy(dv, smp);
+	ptxvm_surface_destroy(dv, surf);
+	ptxvm_array_destroy(dv, arr);
+	ptxvm_mem_free(dv, out);
+	ptxvm_program_unload(p);
+}
+
+/* Descriptions CUDA refuses, and wrong handles. */
+static void refusals(void)
+{
+	uint64_t arr, arr32, mem, h;
+	ptxvm_array_desc ad = { PTXVM_ARRAY_2D, PTXVM_FORMAT_U8, 4, 8, 8, 0, 0 };
+	ptxvm_array_create(dv, &ad, &arr);
+	ad.format = PTXVM_FORMAT_S32;
+	ptxvm_array_create(dv, &ad, &arr32);
+	ptxvm_mem_alloc(dv, 4096, &mem);
+	ptxvm_resource_desc rd = { .type = PTXVM_RESOURCE_ARRAY, .array = arr };
+	ptxvm_texture_desc td;
+	struct { const char *what, *msg; void (*set)(ptxvm_resource_desc *, ptxvm_texture_desc *); } cases[] = {
+#define SET(body) (void (*)(ptxvm_resource_desc *, ptxvm_texture_desc *))(void *)0, body
+		{ NULL, NULL, NULL },
+	};
+	(void)cases;
+	struct R { ptxvm_resource_desc r; ptxvm_texture_desc t; const char *msg; } rs[16];
+	int n = 0;
+	memset(rs, 0, sizeof rs);
+	/* linear filtering of integers */
+	rs[n].r = rd; rs[n].t.filter_mode = PTXVM_FILTER_LINEAR; rs[n++].msg = "linear filtering";
+	/* 32-bit integers read as normalized floats */
+	rs[n].r = rd; rs[n].r.array = arr32; rs[n].t.read_mode = PTXVM_READ_NORMALIZED_FLOAT; rs[n++].msg = "32-bit";
+	/* sRGB of texels not read as float */
+	rs[n].r = rd; rs[n].t.srgb = 1; rs[n++].msg = "sRGB";
+	/* enumerations out of range */
+	rs[n].r = rd; rs[n].t.address_mode[1] = (ptxvm_address_mode)7; rs[n++].msg = "address mode";
+	rs[n].r = rd; rs[n].t.filter_mode = (ptxvm_filter_mode)2; rs[n++].msg = "filter mode";
+	rs[n].r = rd; rs[n].t.max_anisotropy = 17; rs[n++].msg = "max_anisotropy";
+	rs[n].r = rd; rs[n].t.read_mode = (ptxvm_read_mode)3; rs[n++].msg = "read mode";
+	rs[n].r = rd; rs[n].r.type = (ptxvm_resource_type)9; rs[n++].msg = "resource type";
+	rs[n].r = rd; rs[n].r.array = 42; rs[n++].msg = "not an array";
+	/* device memory */
+	ptxvm_resource_desc lin = { .type = PTXVM_RESOURCE_LINEAR, .dptr = mem, .format = PTXVM_FORMAT_F32, .channels = 1,
+				    .bytes = 8192 };
+	rs[n].r = lin; rs[n++].msg = "not inside one";
+	lin.bytes = 16;
+	lin.dptr = mem + 2;
+	rs[n].r = lin; rs[n++].msg = "aligned";
+	lin.dptr = mem;
+	lin.channels = 3;
+	rs[n].r = lin; rs[n++].msg = "channels";
+	ptxvm_resource_desc pit = { .type = PTXVM_RESOURCE_PITCH2D, .dptr = mem, .format = PTXVM_FORMAT_F32, .channels = 1,
+				    .width = 10, .height = 4, .pitch = 48 };
+	rs[n].r = pit; rs[n++].msg = "multiple of 32";
+	pit.pitch = 32;
+	rs[n].r = pit; rs[n++].msg = "at least";
+	pit.pitch = 1024;
+	pit.height = 8;
+	rs[n].r = pit; rs[n++].msg = "not inside one";
+	for (int i = 0; i < n; i++) {
+		ptxvm_result r = ptxvm_texture_create(dv, &rs[i].r, &rs[i].t, &h);
+		CHECK((r == PTXVM_ERROR_INVALID_VALUE || r == PTXVM_ERROR_INVALID_HANDLE) &&
+		      strstr(ptxvm_device_message(dv), rs[i].msg),
+		      "tex: refusal %d: %d %s (want '%s')", i, r, ptxvm_device_message(dv), rs[i].msg);
+	}
+	memset(&td, 0, sizeof td);
+	CHECK(ptxvm_texture_create(dv, NULL, &td, &h) == PTXVM_ERROR_INVALID_VALUE, "tex: NULL resource accepted");
+	/* mipmapped arrays: level counts, levels of nothing */
+	ptxvm_array_desc md = { PTXVM_ARRAY_2D, PTXVM_FORMAT_F32, 1, 16, 5, 0, 0 };
+	uint64_t mm, lv;
+	CHECK(ptxvm_mipmapped_array_create(dv, &md, 6, &mm) == PTXVM_ERROR_INVALID_VALUE &&
+	      strstr(ptxvm_device_message(dv), "1 to 5 levels"), "tex: 6 levels of 16x5: %s", ptxvm_device_message(dv));
+	CHECK(ptxvm_mipmapped_array_create(dv, &md, 0, &mm) == PTXVM_ERROR_INVALID_VALUE, "tex: 0 levels accepted");
+	if (ptxvm_mipmapped_array_create(dv, &md, 5, &mm)) {
+		fail("tex: 5 levels of 16x5: %s", ptxvm_device_message(dv));
+	} else {
+		uint32_t sizes[5][2] = { { 16, 5 }, { 8, 2 }, { 4, 1 }, { 2, 1 }, { 1, 1 } };
+		for (unsigned l = 0; l < 5; l++) {
+			ptxvm_mipmapped_array_level(dv, mm, l, &lv);
+			CHECK(ptxvm_array_bytes(dv, lv) == 4u * sizes[l][0] * sizes[l][1], "tex: level %u holds %zu bytes", l,
+			      ptxvm_array_bytes(dv, lv));
+		}
+		CHECK(ptxvm_mipmapped_array_level(dv, mm, 5, &lv) == PTXVM_ERROR_INVALID_VALUE, "tex: level 5 of 5");
+		CHECK(ptxvm_array_destroy(dv, lv) == PTXVM_ERROR_INVALID_HANDLE, "tex: a level destroyed by itself");
+		CHECK(ptxvm_mipmapped_array_destroy(dv, mm) == PTXVM_SUCCESS, "tex: mipmapped_array_destroy");
+		CHECK(ptxvm_array_bytes(dv, lv) == 0, "tex: a level outlived its chain");
+		CHECK(ptxvm_mipmapped_array_destroy(dv, mm) == PTXVM_ERROR_INVALID_HANDLE, "tex: destroyed twice");
+	}
+	/* destroying the wrong kind of object */
+	uint64_t smp;
+	ptxvm_sampler_create(dv, &td, &smp);
+	ptxvm_texture_create(dv, &rd, &td, &h);
+	CHECK(ptxvm_texture_destroy(dv, smp) == PTXVM_ERROR_INVALID_HANDLE, "tex: texture_destroy of a sampler");
+	CHECK(ptxvm_sampler_destroy(dv, h) == PTXVM_ERROR_INVALID_HANDLE, "tex: sampler_destroy of a texture");
+	CHECK(ptxvm_texture_destroy(dv, h) == PTXVM_SUCCESS && ptxvm_texture_destroy(dv, h) == PTXVM_ERROR_INVALID_HANDLE,
+	      "tex: texture_destroy twice");
+	ptxvm_sampler_destroy(dv, smp);
+	ptxvm_array_destroy(dv, arr);
+	ptxvm_array_destroy(dv, arr32);
+	ptxvm_mem_free(dv, mem);
+}
+
+/* Region copies between host, device memory and arrays, against a host
+ * model of every side. */
+static void copies(void)
+{
+	/* a 3D array of 6 x 5 x 4 two-byte elements, a host box and a device box */
+	ptxvm_array_desc ad = { PTXVM_ARRAY_3D, PTXVM_FORMAT_U16, 1, 6, 5, 4, 0 };
+	uint64_t a, b, dm;
+	ptxvm_array_create(dv, &ad, &a);
+	ad.kind = PTXVM_ARRAY_2D_LAYERED;
+	ad.depth = 0;
+	ad.layers = 4;
+	ptxvm_array_create(dv, &ad, &b);
+	enum { NA = 6 * 5 * 4 * 2, HP = 20, HH = 7, HD = 5 };
+	uint8_t am[NA], bm[NA], hm[HP * HH * HD], dmm[HP * HH * HD], got[NA];
+	for (int i = 0; i < NA; i++)
+		am[i] = (uint8_t)rnd(), bm[i] = (uint8_t)rnd();
+	for (int i = 0; i < HP * HH * HD; i++)
+		hm[i] = (uint8_t)rnd(), dmm[i] = (uint8_t)rnd();
+	ptxvm_array_write(dv, a, am, NA);
+	ptxvm_array_write(dv, b, bm, NA);
+	ptxvm_mem_alloc(dv, sizeof dmm, &dm);
+	ptxvm_memcpy_htod(dv, dm, dmm, sizeof dmm);
+	/* the model: copy a box between byte images of given pitch and height */
+#define BOX(dst, dp, dh, dx, dy, dz, src, sp, sh, sx, sy, sz, W, H, D) \
+	for (size_t k_ = 0; k_ < (D); k_++) for (size_t r_ = 0; r_ < (H); r_++) \
+		memmove((dst) + ((dz) + k_) * (dp) * (dh) + ((dy) + r_) * (dp) + (dx), \
+			(src) + ((sz) + k_) * (sp) * (sh) + ((sy) + r_) * (sp) + (sx), (W))
+	int steps = 0, ok = 1;
+	for (int step = 0; step < 60; step++) {
+		ptxvm_copy3d c;
+		memset(&c, 0, sizeof c);
+		int st = (int)(rnd() % 3) + 1, dt = (int)(rnd() % 3) + 1;
+		int arr_b = rnd() & 1;          /* which array an array side is */
+		uint8_t *sm = st == 1 ? hm : st == 2 ? dmm : arr_b ? bm : am;
+		uint8_t *tm = dt == 1 ? hm : dt == 2 ? dmm : (rnd() & 1 ? bm : am);
+		size_t sp = st == 3 ? 12 : HP, sh = st == 3 ? 5 : HH, tp = dt == 3 ? 12 : HP, th = dt == 3 ? 5 : HH;
+		size_t sdep = st == 3 ? 4 : HD, tdep = dt == 3 ? 4 : HD;
+		size_t W = 2 * (1 + rnd() % 5), H = 1 + rnd() % 4, D = 1 + rnd() % 3;
+		size_t sx = 2 * (rnd() % ((sp - W) / 2 + 1)), sy = rnd() % (sh - H + 1), sz = rnd() % (sdep - D + 1);
+		size_t tx = 2 * (rnd() % ((tp - W) / 2 + 1)), ty = rnd() % (th - H + 1), tz = rnd() % (tdep - D + 1);
+		c.src_type = (ptxvm_memory_type)st;
+		c.src_host = hm;
+		c.src_device = dm;
+		c.src_array = sm == bm ? b : a;
+		c.src_pitch = sp;
+		c.src_height = sh;
+		c.src_x_bytes = sx, c.src_y = sy, c.src_z = sz;
+		c.dst_type = (ptxvm_memory_type)dt;
+		c.dst_host = hm;
+		c.dst_device = dm;
+		c.dst_array = tm == bm ? b : a;
+		c.dst_pitch = tp;
+		c.dst_height = th;
+		c.dst_x_bytes = tx, c.dst_y = ty, c.dst_z = tz;
+		c.width_bytes = W, c.height = H, c.depth = D;
+		uint8_t tmp[HP * HH * HD];
+		size_t sbytes = st == 3 ? NA : sizeof hm;
+		memcpy(tmp, sm, sbytes);
+		BOX(tm, tp, th, tx, ty, tz, tmp, sp, sh, sx, sy, sz, W, H, D);
+		ptxvm_result r = ptxvm_memcpy3d(dv, &c);
+		if (r) {
+			fail("tex: copy step %d (%d to %d): %s", step, st, dt, ptxvm_device_message(dv));
+			ok = 0;
+			break;
+		}
+		steps++;
+	}
+	ptxvm_array_read(dv, a, got, NA);
+	ok &= !memcmp(got, am, NA);
+	ptxvm_array_read(dv, b, got, NA);
+	ok &= !memcmp(got, bm, NA);
+	uint8_t dgot[sizeof dmm];
+	ptxvm_memcpy_dtoh(dv, dgot, dm, sizeof dmm);
+	ok &= !memcmp(dgot, dmm, sizeof dmm);
+	CHECK(ok, "tex: %d region copies leave the arrays or device memory unlike the model", steps);
+	/* refusals */
+	ptxvm_copy3d c;
+	memset(&c, 0, sizeof c);
+	c.src_type = PTXVM_MEMORY_HOST;
+	c.src_host = hm;
+	c.src_pitch = HP;
+	c.dst_type = PTXVM_MEMORY_ARRAY;
+	c.dst_array = a;
+	c.width_bytes = 4, c.height = 2, c.depth = 1;
+	c.dst_x_bytes = 1;
+	CHECK(ptxvm_memcpy3d(dv, &c) == PTXVM_ERROR_INVALID_VALUE && strstr(ptxvm_device_message(dv), "whole elements"),
+	      "tex: copy to x = 1 byte of 2-byte elements: %s", ptxvm_device_message(dv));
+	c.dst_x_bytes = 10;
+	CHECK(ptxvm_memcpy3d(dv, &c) == PTXVM_ERROR_INVALID_VALUE && strstr(ptxvm_device_message(dv), "does not fit"),
+	      "tex: copy past the row: %s", ptxvm_device_message(dv));
+	c.dst_x_bytes = 0;
+	c.dst_z = 4;
+	CHECK(ptxvm_memcpy3d(dv, &c) == PTXVM_ERROR_INVALID_VALUE, "tex: copy past the last slice");
+	c.dst_z = 0;
+	c.src_pitch = 2;
+	CHECK(ptxvm_memcpy3d(dv, &c) == PTXVM_ERROR_INVALID_VALUE && strstr(ptxvm_device_message(dv), "pitch"),
+	      "tex: copy with a pitch shorter than the row: %s", ptxvm_device_message(dv));
+	c.src_pitch = HP;
+	c.src_type = PTXVM_MEMORY_DEVICE;
+	c.src_device = dm + sizeof dmm - 8;
+	CHECK(ptxvm_memcpy3d(dv, &c) == PTXVM_ERROR_INVALID_VALUE && strstr(ptxvm_device_message(dv), "device allocation"),
+	      "tex: copy from past an allocation: %s", ptxvm_device_message(dv));
+	c.src_type = (ptxvm_memory_type)7;
+	CHECK(ptxvm_memcpy3d(dv, &c) == PTXVM_ERROR_INVALID_VALUE, "tex: copy from memory type 7");
+	c.src_type = PTXVM_MEMORY_HOST;
+	c.src_host = NULL;
+	CHECK(ptxvm_memcpy3d(dv, &c) == PTXVM_ERROR_INVALID_VALUE, "tex: copy from a NULL host pointer");
+	c.dst_array = 77;
+	c.src_host = hm;
+	CHECK(ptxvm_memcpy3d(dv, &c) == PTXVM_ERROR_INVALID_HANDLE, "tex: copy to a non-array");
+	ptxvm_array_destroy(dv, a);
+	ptxvm_array_destroy(dv, b);
+	ptxvm_mem_free(dv, dm);
+}
+
+/* Module-scope .texref and .samplerref: static initializers, binding,
+ * .param .texref, indirect access, independent mode. */
+static const char ref_ptx[] =
+	".version 8.0\n.target sm_90\n.address_size 64\n"
+	".global .texref plain;\n"
+	".global .texref fixed = { width = 33, height = 7, channel_data_type = 0x10DE, channel_order = 0x10B0, "
+	"filter_mode = linear, addr_mode_0 = clamp_to_border, normalized_coords = 0, num_mipmap_levels = 1 };\n"
+	".visible .entry look(.param .u64 out, .param .f32 x, .param .u32 which)\n{\n"
+	".reg .f32 %f<8>; .reg .b32 %r<8>; .reg .b64 %rd<4>; .reg .pred %p<2>;\n"
+	"ld.param.u64 %rd1, [out]; ld.param.f32 %f1, [x]; ld.param.u32 %r1, [which]; mov.f32 %f2, 0f3F000000;\n"
+	"setp.eq.u32 %p1, %r1, 0;\n"
+	"@%p1 tex.2d.v4.f32.f32 {%f3, %f4, %f5, %f6}, [plain, {%f1, %f2}];\n"
+	"@!%p1 tex.2d.v4.f32.f32 {%f3, %f4, %f5, %f6}, [fixed, {%f1, %f2}];\n"
+	"st.global.f32 [%rd1], %f3;\n"
+	"ret;\n}\n"
+	".visible .entry ind(.param .u64 out, .param .f32 x)\n{\n"
+	".reg .f32 %f<8>; .reg .b64 %rd<4>; .reg .b32 %r<4>; .reg .pred %p<2>;\n"
+	"ld.param.u64 %rd1, [out]; ld.param.f32 %f1, [x]; mov.f32 %f2, 0f3F000000;\n"
+	"mov.u64 %rd2, fixed;\n"
+	"tex.2d.v4.f32.f32 {%f3, %f4, %f5, %f6}, [%rd2, {%f1, %f2}];\n"
+	"istypep.texref %p1, %rd2; selp.u32 %r1, 1, 0, %p1;\n"
+	"st.global.f32 [%rd1], %f3; st.global.u32 [%rd1+4], %r1;\n"
+	"ret;\n}\n"
+	".visible .entry desc(.param .u64 out)\n{\n"
+	".reg .b32 %r<8>; .reg .b64 %rd<4>;\n"
+	"ld.param.u64 %rd1, [out];\n"
+	"txq.width.b32 %r1, [fixed]; txq.height.b32 %r2, [fixed]; txq.channel_data_type.b32 %r3, [fixed];\n"
+	"txq.filter_mode.b32 %r4, [fixed]; txq.addr_mode_0.b32 %r5, [fixed]; txq.num_mipmap_levels.b32 %r6, [fixed];\n"
+	"st.global.v4.b32 [%rd1], {%r1, %r2, %r3, %r4}; st.global.v2.b32 [%rd1+16], {%r5, %r6};\n"
+	"ret;\n}\n"
+	".visible .entry par(.param .texref t, .param .u64 out, .param .f32 x)\n{\n"
+	".reg .f32 %f<8>; .reg .b64 %rd<4>;\n"
+	"ld.param.u64 %rd1, [out]; ld.param.f32 %f1, [x]; mov.f32 %f2, 0f3F000000;\n"
+	"tex.2d.v4.f32.f32 {%f3, %f4, %f5, %f6}, [t, {%f1, %f2}];\n"
+	"st.global.f32 [%rd1], %f3;\n"
+	"ret;\n}\n";
+
+static const char indep_ptx[] =
+	".version 8.0\n.target sm_90, texmode_independent\n.address_size 64\n"
+	".global .texref img = { normalized_coords = 1 };\n"
+	".global .samplerref smp = { addr_mode_0 = wrap, addr_mode_1 = clamp_to_edge, filter_mode = linear };\n"
+	".global .samplerref unnorm = { force_unnormalized_coords = 1, filter_mode = nearest };\n"
+	".visible .entry look(.param .u64 out, .param .f32 x, .param .u32 which)\n{\n"
+	".reg .f32 %f<8>; .reg .b32 %r<8>; .reg .b64 %rd<4>; .reg .pred %p<2>;\n"
+	"ld.param.u64 %rd1, [out]; ld.param.f32 %f1, [x]; ld.param.u32 %r1, [which]; mov.f32 %f2, 0f3F000000;\n"
+	"setp.eq.u32 %p1, %r1, 0;\n"
+	"@%p1 tex.2d.v4.f32.f32 {%f3, %f4, %f5, %f6}, [img, smp, {%f1, %f2}];\n"
+	"@!%p1 tex.2d.v4.f32.f32 {%f3, %f4, %f5, %f6}, [img, unnorm, {%f1, %f2}];\n"
+	"txq.addr_mode_0.b32 %r2, [smp]; txq.force_unnormalized_coords.b32 %r3, [unnorm];\n"
+	"txq.filter_mode.b32 %r4, [smp]; txq.normalized_coords.b32 %r5, [img];\n"
+	"st.global.f32 [%rd1], %f3; st.global.v4.b32 [%rd1+16], {%r2, %r3, %r4, %r5};\n"
+	"ret;\n}\n"
+	".visible .entry par(.param .texref t, .param .samplerref s, .param .u64 out, .param .f32 x)\n{\n"
+	".reg .f32 %f<8>; .reg .b64 %rd<4>;\n"
+	"ld.param.u64 %rd1, [out]; ld.param.f32 %f1, [x]; mov.f32 %f2, 0f3F000000;\n"
+	"tex.2d.v4.f32.f32 {%f3, %f4, %f5, %f6}, [t, s, {%f1, %f2}];\n"
+	"st.global.f32 [%rd1], %f3;\n"
+	"ret;\n}\n";
+
+static void references(void)
+{
+	/* a 1-row-high 2D f32 texture 0, 10, 20, ... 70 */
+	float row[8];
+	for (int i = 0; i < 8; i++)
+		row[i] = (float)(10 * i);
+	ptxvm_array_desc ad = { PTXVM_ARRAY_2D, PTXVM_FORMAT_F32, 1, 8, 1, 0, 0 };
+	uint64_t arr, tex, out, smp;
+	ptxvm_array_create(dv, &ad, &arr);
+	ptxvm_array_write(dv, arr, row, sizeof row);
+	ptxvm_resource_desc rd = { .type = PTXVM_RESOURCE_ARRAY, .array = arr };
+	ptxvm_texture_desc td;
+	memset(&td, 0, sizeof td);
+	td.address_mode[0] = td.address_mode[1] = PTXVM_ADDRESS_CLAMP;
+	td.border_color[0] = -5;
+	ptxvm_texture_create(dv, &rd, &td, &tex);       /* point, clamp, unnormalized */
+	ptxvm_mem_alloc(dv, 64, &out);
+	ptxvm_program *p = load_ptx("texref", ref_ptx);
+	if (p) {
+		float x = 1.75f, got = 0;
+		uint32_t which = 0, info[6];
+		void *args[] = { &out, &x, &which };
+		ptxvm_result r = launch1(p, "look", args);
+		CHECK(r == PTXVM_ERROR_ILLEGAL_ADDRESS && strstr(ptxvm_device_message(dv), "not a texture object"),
+		      "tex: an unbound .texref: %d %s", r, ptxvm_device_message(dv));
+		which = 1;
+		r = launch1(p, "look", args);
+		CHECK(r == PTXVM_ERROR_ILLEGAL_ADDRESS && strstr(ptxvm_device_message(dv), "static description"),
+		      "tex: a .texref with only its initializer: %d %s", r, ptxvm_device_message(dv));
+		void *dargs[] = { &out };
+		r = launch1(p, "desc", dargs);
+		ptxvm_memcpy_dtoh(dv, info, out, sizeof info);
+		CHECK(!r && info[0] == 33 && info[1] == 7 && info[2] == 0x10DE && info[3] == 1 && info[4] == 4 && info[5] == 1,
+		      "tex: txq of an initializer: %u %u %x %u %u %u (%s)", info[0], info[1], info[2], info[3], info[4],
+		      info[5], ptxvm_device_message(dv));
+		CHECK(ptxvm_program_bind_texture(p, "plain", tex) == PTXVM_SUCCESS &&
+		      ptxvm_program_bind_texture(p, "fixed", tex) == PTXVM_SUCCESS, "tex: bind_texture: %s",
+		      ptxvm_device_message(dv));
+		/* plain: the object's point sampling; fixed: its initializer's linear filtering and border */
+		which = 0;
+		r = launch1(p, "look", args);
+		ptxvm_memcpy_dtoh(dv, &got, out, 4);
+		CHECK(!r && got == 10, "tex: a bound .texref, point: %g (%s)", got, ptxvm_device_message(dv));
+		which = 1;
+		r = launch1(p, "look", args);
+		ptxvm_memcpy_dtoh(dv, &got, out, 4);
+		CHECK(!r && got == 12.5f, "tex: a bound .texref with linear filtering from its initializer: %g (%s)", got,
+		      ptxvm_device_message(dv));
+		x = -1;
+		r = launch1(p, "look", args);
+		ptxvm_memcpy_dtoh(dv, &got, out, 4);
+		CHECK(!r && got == -5, "tex: clamp_to_border from the initializer: %g", got);
+		r = launch1(p, "desc", dargs);
+		ptxvm_memcpy_dtoh(dv, info, out, sizeof info);
+		CHECK(!r && info[0] == 8 && info[1] == 1 && info[2] == 0x10DE && info[3] == 1 && info[4] == 4,
+		      "tex: txq of a bound .texref: %u %u %x %u %u", info[0], info[1], info[2], info[3], info[4]);
+		/* indirect: the address of the variable */
+		x = 2.25f;
+		void *iargs[] = { &out, &x };
+		uint32_t iv[2];
+		r = launch1(p, "ind", iargs);
+		ptxvm_memcpy_dtoh(dv, iv, out, 8);
+		memcpy(&got, iv, 4);
+		CHECK(!r && got == 17.5f && iv[1] == 1, "tex: indirect access through mov.u64: %g %u (%s)", got, iv[1],
+		      ptxvm_device_message(dv));
+		/* a .param .texref takes a texture object */
+		void *pargs[] = { &tex, &out, &x };
+		r = launch1(p, "par", pargs);
+		ptxvm_memcpy_dtoh(dv, &got, out, 4);
+		CHECK(!r && got == 20, "tex: a .param .texref: %g (%s)", got, ptxvm_device_message(dv));
+		CHECK(ptxvm_program_bind_texture(p, "nothing", tex) == PTXVM_ERROR_NOT_FOUND, "tex: binding an unknown name");
+		ptxvm_sampler_create(dv, &td, &smp);
+		CHECK(ptxvm_program_bind_texture(p, "plain", smp) == PTXVM_ERROR_INVALID_HANDLE,
+		      "tex: binding a sampler to a .texref");
+		CHECK(ptxvm_program_bind_sampler(p, "plain", smp) == PTXVM_ERROR_NOT_FOUND,
+		      "tex: binding a .texref as a .samplerref");
+		ptxvm_sampler_destroy(dv, smp);
+		/* destroying the bound texture */
+		uint64_t t2;
+		ptxvm_texture_create(dv, &rd, &td, &t2);
+		ptxvm_program_bind_texture(p, "fixed", t2);
+		ptxvm_texture_destroy(dv, t2);
+		r = launch1(p, "look", args);
+		CHECK(r == PTXVM_ERROR_ILLEGAL_ADDRESS && strstr(ptxvm_device_message(dv), "destroyed"),
+		      "tex: a .texref whose texture was destroyed: %d %s", r, ptxvm_device_message(dv));
+		ptxvm_program_unload(p);
+	}
+	/* independent mode */
+	p = load_ptx("independent", indep_ptx);
+	if (p) {
+		td.normalized_coords = 1;
+		uint64_t t2;
+		ptxvm_texture_create(dv, &rd, &td, &t2);
+		ptxvm_program_bind_texture(p, "img", t2);
+		float x = 1.0f / 16 + 1, got = 0;      /* normalized, wrapped: 1.0625 * 8 = 8.5 -> texel 0 */
+		uint32_t which = 0, info[4];
+		void *args[] = { &out, &x, &which };
+		ptxvm_result r = launch1(p, "look", args);
+		ptxvm_memcpy_dtoh(dv, &got, out, 4);
+		ptxvm_memcpy_dtoh(dv, info, out + 16, 16);
+		CHECK(!r && got == 0 && info[0] == 0 && info[1] == 1 && info[2] == 1 && info[3] == 1,
+		      "tex: independent mode with a static sampler: %g, txq %u %u %u %u (%s)", got, info[0], info[1],
+		      info[2], info[3], ptxvm_device_message(dv));
+		which = 1;
+		x = 3.5f;                       /* forced unnormalized, nearest: texel 3 */
+		r = launch1(p, "look", args);
+		ptxvm_memcpy_dtoh(dv, &got, out, 4);
+		CHECK(!r && got == 30, "tex: force_unnormalized_coords: %g (%s)", got, ptxvm_device_message(dv));
+		/* a sampler object bound over the static one: its clamp and point sampling, the
+		 * initializer's linear filter still named */
+		ptxvm_texture_desc sd;
+		memset(&sd, 0, sizeof sd);
+		sd.normalized_coords = 1;
+		sd.address_mode[0] = PTXVM_ADDRESS_CLAMP;
+		ptxvm_sampler_create(dv, &sd, &smp);
+		CHECK(ptxvm_program_bind_sampler(p, "smp", smp) == PTXVM_SUCCESS, "tex: bind_sampler: %s",
+		      ptxvm_device_message(dv));
+		which = 0;
+		x = 0.25f;                      /* 2.0: linear between texels 1 and 2 */
+		r = launch1(p, "look", args);
+		ptxvm_memcpy_dtoh(dv, &got, out, 4);
+		CHECK(!r && got == 15, "tex: a bound sampler under the initializer's fields: %g (%s)", got,
+		      ptxvm_device_message(dv));
+		/* .param .texref and .param .samplerref */
+		void *pargs[] = { &t2, &smp, &out, &x };
+		r = launch1(p, "par", pargs);
+		ptxvm_memcpy_dtoh(dv, &got, out, 4);
+		CHECK(!r && got == 20, "tex: .param .texref and .samplerref: %g (%s)", got, ptxvm_device_message(dv));
+		void *bargs[] = { &t2, &t2, &out, &x };
+		r = launch1(p, "par", bargs);
+		CHECK(r == PTXVM_ERROR_ILLEGAL_ADDRESS && strstr(ptxvm_device_message(dv), "not a sampler object"),
+		      "tex: a texture object as the sampler: %d %s", r, ptxvm_device_message(dv));
+		ptxvm_sampler_destroy(dv, smp);
+		ptxvm_texture_destroy(dv, t2);
+		ptxvm_program_unload(p);
+	}
+	/* a value a field cannot take fails the load, naming it */
+	static const char badinit[] = ".version 8.0\n.target sm_90\n.address_size 64\n"
+				      ".global .texref t = { filter_mode = wrap };\n"
+				      ".visible .entry k()\n{\nret;\n}\n";
+	ptxvm_module *m = ptxvm_module_load("bad.ptx", badinit, strlen(badinit), NULL);
+	ptxvm_program *bp = NULL;
+	ptxvm_result r = ptxvm_program_load(dv, m, &bp);
+	CHECK(r == PTXVM_ERROR_NOT_SUPPORTED && strstr(ptxvm_device_message(dv), "bad.ptx:4:") &&
+	      strstr(ptxvm_device_message(dv), "nearest or linear"), "tex: filter_mode = wrap: %d %s", r,
+	      ptxvm_device_message(dv));
+	ptxvm_module_free(m);
+	/* multi-sample geometries are refused by name */
+	static const char ms[] = ".version 8.0\n.target sm_90\n.address_size 64\n"
+				 ".visible .entry k(.param .u64 t)\n{\n.reg .f32 %f<4>; .reg .b32 %r<4>; .reg .b64 %rd<2>;\n"
+				 "ld.param.u64 %rd1, [t];\n"
+				 "tex.2dms.v4.f32.s32 {%f0, %f1, %f2, %f3}, [%rd1, {%r0, %r1, %r2, %r3}];\nret;\n}\n";
+	p = load_ptx("ms", ms);
+	if (p) {
+		void *args[] = { &tex };
+		r = launch1(p, "k", args);
+		CHECK(r == PTXVM_ERROR_NOT_SUPPORTED && strstr(ptxvm_device_message(dv), "multi-sample"),
+		      "tex: tex.2dms: %d %s", r, ptxvm_device_message(dv));
+		ptxvm_program_unload(p);
+	}
+	ptxvm_texture_destroy(dv, tex);
+	ptxvm_array_destroy(dv, arr);
+	ptxvm_mem_free(dv, out);
+}
+
 void test_tex(const char *root)
 {
 	(void)root;
@@ -1359,6 +1962,10 @@ void test_tex(const char *root)
 	mipmaps();
 	extras();
 	specials();
+	queries();
+	refusals();
+	copies();
+	references();
 	for (int i = 0; i < nkerns; i++)
 		ptxvm_program_unload(kerns[i].p);
 	nkerns = 0;

@@ -164,20 +164,24 @@ static int view_resource(const SurfTable *st, const DevMem *m, const TexObj *o, 
  * is read texel by texel, zero outside. */
 static void view_rules(TexView *v, const TexObj *o)
 {
+	TexSampler *s = &v->s;
+	for (int k = 0; k < 3; k++)
+		if (!s->normalized && (s->addr[k] == TEX_WRAP || s->addr[k] == TEX_MIRROR))
+			s->addr[k] = TEX_CLAMP;
+	if (s->max_aniso < 1)
+		s->max_aniso = 1;
+	if (!o)
+		return;         /* a description only: no texels */
 	unsigned f = v->format;
 	bool small_int = f == PTXVM_FORMAT_U8 || f == PTXVM_FORMAT_U16 || f == PTXVM_FORMAT_S8 ||
 			 f == PTXVM_FORMAT_S16;
 	v->norm = (o && o->read_norm && small_int) || f >= PTXVM_FORMAT_UNORM8;
 	v->srgb = o && o->srgb && v->norm && (f == PTXVM_FORMAT_U8 || f == PTXVM_FORMAT_UNORM8);
 	v->fresult = v->norm || f == PTXVM_FORMAT_F16 || f == PTXVM_FORMAT_F32;
-	TexSampler *s = &v->s;
 	if (!v->fresult) {
 		s->filter = s->mipfilter = 0;
 		s->max_aniso = 1;
 	}
-	for (int k = 0; k < 3; k++)
-		if (!s->normalized && (s->addr[k] == TEX_WRAP || s->addr[k] == TEX_MIRROR))
-			s->addr[k] = TEX_CLAMP;
 	if (v->linear) {
 		s->filter = s->mipfilter = 0;
 		s->normalized = 0;
@@ -185,8 +189,6 @@ static void view_rules(TexView *v, const TexObj *o)
 			s->addr[k] = TEX_BORDER;
 		memset(s->border, 0, sizeof s->border);
 	}
-	if (s->max_aniso < 1)
-		s->max_aniso = 1;
 }
 
 int tex_resolve(const TexTable *t, const SurfTable *st, const DevMem *m, uint64_t h, uint64_t smp, bool sample,
