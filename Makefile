@@ -58,9 +58,9 @@ $(B)/ptxvm: $(CLI_OBJ) $(B)/libptxvm.a
 # ---- tests ---------------------------------------------------------------
 TEST_BIN := $(B)/tests/runner
 
-TEST_SRC := tests/runner.c $(wildcard tests/t_*.c)
+TEST_SRC := tests/runner.c $(wildcard tests/t_*.c) tests/texmodel.c
 
-$(B)/tests/runner: $(TEST_SRC) tests/test.h $(B)/libptxvm.a
+$(B)/tests/runner: $(TEST_SRC) tests/test.h tests/texmodel.h $(B)/libptxvm.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $(TEST_SRC) $(B)/libptxvm.a $(LDFLAGS) $(LDLIBS)
 
