@@ -10,8 +10,9 @@
  *            (tests/builtins/nvcc-calls.txt), lowered, is the instruction
  *            nvcc emitted in tests/ptx: same mnemonic, modifiers and operand
  *            shape, kernel by kernel
- *   modules  every builtin's sample module checks clean; the surface ones
- *            run on ptxvm
+ *   modules  every builtin's sample module checks clean and runs on ptxvm,
+ *            the texture ones on a texture of their kind (mipmapped for
+ *            Lod and Grad)
  *   builder  emission of handles and samplers, the image-type messages,
  *            bad calls refused; kernels built with builtin calls give what
  *            the nvcc-compiled kernels give, on ptxvm
@@ -333,7 +334,7 @@ static void modules(void)
 {
 	ptxvm_device_opts o = { .workers = 1 };
 	ptxvm_device *dev = ptxvm_device_create(&o);
-	int bad = 0, ran = 0;
+	int bad = 0, ran = 0, ran_tex = 0;
 	uint64_t out;
 	ptxvm_mem_alloc(dev, 64, &out);
 	for (unsigned i = 0; i < NALL; i++) {
@@ -347,11 +348,45 @@ static void modules(void)
 			fail("builtins: the module of %s does not check: %s%s", b.name, dg ? dg : "", ptxvm_builtin_why());
 			free(dg);
 			bad++;
-		} else if (strncmp(b.ptx, "suld", 4) && strncmp(b.ptx, "sust", 4)) {
-			/* textures do not run yet: checking clean is all */
 		} else if (ptxvm_program_load(dev, m, &p)) {
 			fail("builtins: the module of %s does not load: %s", b.name, ptxvm_device_message(dev));
 			bad++;
+		} else if (strncmp(b.ptx, "suld", 4) && strncmp(b.ptx, "sust", 4)) {
+			/* a texture of the operation's kind over f32x4 texels, mipmapped
+			 * (two levels) for Lod and Grad */
+			const char *op = b.operation;
+			ptxvm_array_desc ad = { PTXVM_ARRAY_1D, PTXVM_FORMAT_F32, 4, 8, 0, 0, 0 };
+			if (strstr(op, "1DLayered"))
+				ad.kind = PTXVM_ARRAY_1D_LAYERED, ad.layers = 2;
+			else if (strstr(op, "2DLayered"))
+				ad.kind = PTXVM_ARRAY_2D_LAYERED, ad.height = 4, ad.layers = 2;
+			else if (strstr(op, "CubemapLayered"))
+				ad.kind = PTXVM_ARRAY_CUBEMAP_LAYERED, ad.height = 8, ad.layers = 2;
+			else if (strstr(op, "Cubemap"))
+				ad.kind = PTXVM_ARRAY_CUBEMAP, ad.height = 8;
+			else if (strstr(op, "2D"))
+				ad.kind = PTXVM_ARRAY_2D, ad.height = 4;
+			else if (strstr(op, "3D"))
+				ad.kind = PTXVM_ARRAY_3D, ad.height = 4, ad.depth = 4;
+			bool mip = strstr(op, "Lod") || strstr(op, "Grad");
+			ptxvm_resource_desc rd = { .type = mip ? PTXVM_RESOURCE_MIPMAPPED_ARRAY : PTXVM_RESOURCE_ARRAY };
+			ptxvm_texture_desc td = { .max_mipmap_level_clamp = 8, .normalized_coords = 1 };
+			uint64_t t = 0;
+			ptxvm_result r = mip ? ptxvm_mipmapped_array_create(dev, &ad, 2, &rd.mipmap)
+				       : ptxvm_array_create(dev, &ad, &rd.array);
+			if (!r)
+				r = ptxvm_texture_create(dev, &rd, &td, &t);
+			ptxvm_launch_config cfg = { { 2, 1, 1 }, { 8, 2, 2 }, 0 };
+			if (r || ptxvm_launch(dev, ptxvm_kernel_at(p, 0), &cfg, (void *[]){ &t, &out }, NULL)) {
+				fail("builtins: the module of %s does not run: %s", b.name, ptxvm_device_message(dev));
+				bad++;
+			}
+			ran_tex++;
+			ptxvm_texture_destroy(dev, t);
+			if (mip)
+				ptxvm_mipmapped_array_destroy(dev, rd.mipmap);
+			else
+				ptxvm_array_destroy(dev, rd.array);
 		} else {
 			/* an array whose elements are as wide as the access: 8 wide,
 			 * 8 high for cubemaps, else 2; 2 slices, 2 layers, 2 cubes */
@@ -394,6 +429,8 @@ static void modules(void)
 	}
 	if (ran != NSUST + 7 * 37 + 7 * 36)
 		bad++, fail("builtins: %d surface modules ran, expected %d", ran, NSUST + 7 * 37 + 7 * 36);
+	if (ran + ran_tex != NALL)
+		bad++, fail("builtins: %d texture modules ran, expected %d", ran_tex, NALL - ran);
 	ptxvm_device_destroy(dev);
 	if (!bad)
 		passed++;

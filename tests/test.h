@@ -34,6 +34,7 @@ char *slurp(const char *path, size_t *len);
 	X(surfk)        /* t_surfk.c: the kernels of tests/cuda/surfaces*.cu against CPU references */ \
 	X(surfm)        /* t_surfm.c: every suld.b / sust.b variant x boundary case */ \
 	X(tex)          /* t_tex.c: the sampler against a reference model: kinds x formats x modes */ \
+	X(texk)         /* t_texk.c: the kernels of tests/cuda/textures.cu and tests/ptx/texrefs.ptx */ \
 	X(builtins)     /* t_builtins.c: the surface-store builtin table, cicc, modules */
 
 #define X(name) void test_##name(const char *root);
