@@ -1,7 +1,8 @@
 #!/bin/sh
 # demo.sh BUILD: what ptxvm does today, self-checking: an image filtered
-# through surfaces and written as a PNG, a divergent integer kernel, the
-# checker and the printer.
+# through surfaces and written as a PNG, an image magnified through a
+# bilinear texture, a divergent integer kernel, the checker and the
+# printer.
 set -e
 X=${1:-build}/ptxvm
 cd "$(dirname "$0")/.."
@@ -44,6 +45,51 @@ else
 fi
 
 echo
+echo "== ptxvm run examples/magnify.ptx: a 24x16 image magnified 8x through a bilinear texture"
+SW=24 SH=16 S=8
+BW=$((SW * S)) BH=$((SH * S))
+# a small RGBA picture: a diagonal gradient, a red disc, a white frame
+LC_ALL=C awk -v W=$SW -v H=$SH 'BEGIN { for (y = 0; y < H; y++) for (x = 0; x < W; x++) {
+	r = 20 + 9 * x; g = 40 + 12 * y; b = 200 - 6 * x - 4 * y
+	if ((x - 11.5) ^ 2 + (y - 7.5) ^ 2 < 26) { r = 230; g = 30; b = 40 }
+	if (x == 0 || y == 0 || x == W - 1 || y == H - 1) r = g = b = 250
+	printf "%c%c%c%c", r, g, b, 255 } }' >"$T/small.raw"
+magnify() {
+	"$X" run examples/magnify.ptx --grid $((($1 + 15) / 16)),$((($2 + 7) / 8)) --block 16,8 \
+		--arg tex2d:u8x4:${SW}x$SH:in="$T/small.raw":filter=linear:readmode=float \
+		--arg surf2d:u8x4:${1}x$2:out="$4" --arg s32:$1 --arg s32:$2 --arg f32:$3
+}
+magnify $BW $BH $S "$T/big.raw"
+# every pixel recomputed by awk: Programming Guide bilinear filtering, alpha
+# in 1/256, clamped edges (awk works in double, the texture unit's result is
+# rounded to f32 first: equal within 1)
+od -An -tu1 -v "$T/small.raw" | tr -s ' ' '\n' | sed '/^$/d' >"$T/small.txt"
+od -An -tu1 -v "$T/big.raw" | tr -s ' ' '\n' | sed '/^$/d' >"$T/big.txt"
+awk -v SW=$SW -v SH=$SH -v S=$S -v BW=$BW -v BH=$BH '
+	function fl(v) { return v >= 0 ? int(v) : (v == int(v) ? v : int(v) - 1) }
+	function c(v, n) { return v < 0 ? 0 : v >= n ? n - 1 : v }
+	function t(x, y, k) { return img[(c(y, SH) * SW + c(x, SW)) * 4 + k] / 255 }
+	NR == FNR { img[NR - 1] = $1; next }
+	{ got[FNR - 1] = $1 }
+	END { bad = 0
+		for (Y = 0; Y < BH; Y++) for (X = 0; X < BW; X++) {
+			u = (X + 0.5) / S - 0.5; v = (Y + 0.5) / S - 0.5
+			i = fl(u); j = fl(v); a = int((u - i) * 256 + 0.5); b = int((v - j) * 256 + 0.5)
+			for (k = 0; k < 4; k++) {
+				f = ((256 - b) * ((256 - a) * t(i, j, k) + a * t(i + 1, j, k)) + b * ((256 - a) * t(i, j + 1, k) + a * t(i + 1, j + 1, k))) / 65536
+				w = int(f * 255 + 0.5); d = got[(Y * BW + X) * 4 + k] - w
+				if (d > 1 || d < -1) bad++ } }
+		exit bad > 0 }' "$T/small.txt" "$T/big.txt" || { echo "the magnified image differs from awk's"; exit 1; }
+echo "   ${BW}x$BH pixels, every one within 1 of awk's bilinear filter with alpha in 1/256"
+if magnify $BW $BH $S "$OUT/magnified.png" 2>"$T/err"; then
+	magnify $SW $SH 1 "$OUT/small.png"
+	echo "   the picture is in $OUT/small.png, magnified in $OUT/magnified.png"
+else
+	{ printf 'P7\nWIDTH %d\nHEIGHT %d\nDEPTH 4\nMAXVAL 255\nTUPLTYPE RGB_ALPHA\nENDHDR\n' $BW $BH; cat "$T/big.raw"; } >"$OUT/magnified.pam"
+	echo "   the magnified picture is in $OUT/magnified.pam ($(sed -n 's/.*built without \(libpng\).*/no \1 in this build/p' "$T/err"))"
+fi
+
+echo
 echo "== ptxvm run examples/collatz.ptx: Collatz stopping times of 1..1,000,000 on the CPU"
 N=1000000
 "$X" run examples/collatz.ptx --grid $(( (N + 255) / 256 )) --block 256 \
@@ -60,7 +106,7 @@ echo "   stopping times of 1..2000 agree with awk"
 sed 's/^/   /' "$T/stats"
 
 echo
-echo "== ptxvm check: the PTX nvcc made from tests/cuda/*.cu"
+echo "== ptxvm check: tests/ptx (nvcc's PTX of tests/cuda/*.cu, and hand-written texture references)"
 lines=$(cat tests/ptx/*.ptx | wc -l)
 "$X" check tests/ptx/*.ptx
 echo "   $(ls tests/ptx/*.ptx | wc -l) modules, $lines lines: all valid"

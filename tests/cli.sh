@@ -258,6 +258,43 @@ else
 	grep_in "$T/err" "built without libpng" "run: PNG without libpng is refused clearly"
 fi
 
+# textures: examples/magnify.ptx at scale 1 reads every texel at its centre
+# (the input comes back exactly); at scale 2, bilinear filtering of a
+# 2x1 image, checked by python; bad texture SPECs are named
+python3 -c 'import random,sys; random.seed(11); sys.stdout.buffer.write(bytes(random.randrange(256) for _ in range(6 * 5 * 4)))' >"$T/rgba.raw"
+expect 0 "run with a texture argument" -- "$X" run examples/magnify.ptx --grid 1 --block 8,8 \
+	--arg tex2d:u8x4:6x5:in="$T/rgba.raw":filter=linear:readmode=float --arg surf2d:u8x4:6x5:out="$T/same.raw" \
+	--arg s32:6 --arg s32:5 --arg f32:1
+if cmp -s "$T/rgba.raw" "$T/same.raw"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL cli: a texture read at texel centres does not give its texels"; fi
+printf '\000\000\000\377\377\200\100\377' >"$T/two.raw"
+expect 0 "run: a bilinear texture, wrapped, normalized" -- "$X" run examples/magnify.ptx --grid 1 --block 4,1 \
+	--arg tex2d:u8x4:2x1:in="$T/two.raw":filter=linear:readmode=float:address=wrap:normalized \
+	--arg surf2d:u8x4:4x1:out="$T/four.raw" --arg s32:4 --arg s32:1 --arg f32:4
+expect 0 "the filtered texels are right" -- python3 -c '
+import sys
+g = open(sys.argv[1], "rb").read(); t = [(0, 0, 0, 255), (255, 128, 64, 255)]
+# x = (X + 0.5) / 4 normalized, times the width 2: 0.25, 0.75, 1.25, 1.75 texels;
+# alpha of x - 0.5, in 1/256; wrap: texel -1 is texel 1
+want = []
+for X in range(4):
+	u = (X + 0.5) / 4 * 2 - 0.5; i = int(u // 1); a = int((u - i) * 256 + 0.5)
+	for k in range(4):
+		f = ((256 - a) * t[i % 2][k] / 255 + a * t[(i + 1) % 2][k] / 255) / 256
+		want.append(int(f * 255 + 0.5))
+sys.exit(list(g) != want)' "$T/four.raw"
+expect 2 "run: a texture takes no out=" -- "$X" run examples/magnify.ptx --grid 1 --block 1 \
+	--arg tex2d:u8x4:2x1:out="$T/x.raw" --arg surf2d:u8x4:4x1 --arg s32:4 --arg s32:1 --arg f32:4
+grep_in "$T/err" "bad --arg 'tex2d:u8x4:2x1:out=" "run: the texture with out= is named"
+expect 2 "run: an unknown texture option" -- "$X" run examples/magnify.ptx --grid 1 --block 1 \
+	--arg tex2d:u8x4:2x1:filter=cubic --arg surf2d:u8x4:4x1 --arg s32:4 --arg s32:1 --arg f32:4
+grep_in "$T/err" "address=wrap|clamp|mirror|border" "run: the usage names the texture options"
+expect 2 "run: linear filtering of integers is refused" -- "$X" run examples/magnify.ptx --grid 1 --block 1 \
+	--arg tex2d:u8x4:2x1:filter=linear --arg surf2d:u8x4:4x1 --arg s32:4 --arg s32:1 --arg f32:4
+grep_in "$T/err" "linear filtering needs a floating-point result" "run: the refused texture says why"
+expect 3 "run: a texture where the kernel samples 2D from a 1D texture" -- "$X" run examples/magnify.ptx --grid 1 \
+	--block 1 --arg tex1d:f32x4:4 --arg surf2d:u8x4:4x1 --arg s32:4 --arg s32:1 --arg f32:4
+grep_in "$T/err" "a 2D geometry on a texture that is not 2D" "run: the wrong texture kind is named"
+
 # builtins: the listing, one builtin, usage errors; every --module checks
 # clean, and assembles with ptxas where ptxas exists
 expect 0 "builtins" -- "$X" builtins

@@ -3,8 +3,11 @@
  *   ptxvm run FILE.ptx [--kernel NAME] --grid X[,Y[,Z]] --block X[,Y[,Z]]
  *             [--shared BYTES] [--arg SPEC]... [--workers N] [--timeout S] [--stats]
  *
- * Each --arg gives the next kernel parameter: TYPE:VALUE for a scalar, or
- * buf:BYTES[:in=FILE][:out=FILE] for a device buffer passed by address.
+ * Each --arg gives the next kernel parameter: TYPE:VALUE for a scalar,
+ * buf:BYTES[:in=FILE][:out=FILE] for a device buffer passed by address,
+ * surfKIND:FORMAT:DIMS[:in=FILE][:out=FILE] for a surface object or
+ * texKIND:FORMAT:DIMS[:in=FILE][:OPTION]... for a texture object over a
+ * new array.
  * Exit status: 0 success, 1 invalid PTX, 2 usage error, 3 launch failure.
  */
 #include "cli.h"
@@ -19,8 +22,9 @@
 
 typedef struct Arg {
 	const char *spec;
-	int is_buf;             /* 1 a buffer, 2 a surface over a new array */
-	ptxvm_array_desc desc;  /* a surface's array */
+	int is_buf;             /* 1 a buffer, 2 a surface, 3 a texture, over a new array */
+	ptxvm_array_desc desc;  /* a surface's or texture's array */
+	ptxvm_texture_desc tdesc;       /* a texture's sampling */
 	uint64_t array;
 	uint8_t bytes[8];       /* a scalar's value */
 	unsigned size;          /* a scalar's size */
@@ -81,24 +85,50 @@ static bool parse_files(Arg *a, char **save)
 	return true;
 }
 
-/* KIND:FORMAT:DIMS[:in=FILE][:out=FILE] for a surface over a new array:
- * KIND surf1d surf2d surf3d surf1dl surf2dl surfcube surfcubel; FORMAT
- * TYPExC (u8 u16 u32 s8 s16 s32 f16 f32 unorm8 unorm16 snorm8 snorm16, C 1,
- * 2 or 4); DIMS W, WxH or WxHxD, the last number of a layered kind its
- * layer count (a cubemap's W is its face size). */
-static bool parse_surface(Arg *a, const char *kind, size_t kn, const char *rest)
+/* A texture's option: filter=linear|point, address=wrap|clamp|mirror|border,
+ * normalized, readmode=float|element. */
+static bool parse_tex_option(ptxvm_texture_desc *t, const char *o)
 {
-	static const char *const kinds[] = { "surf1d", "surf2d", "surf3d", "surf1dl", "surf2dl", "surfcube",
-					     "surfcubel" };
+	static const char *const addr[] = { "wrap", "clamp", "mirror", "border" };   /* ptxvm_address_mode */
+	if (!strcmp(o, "normalized"))
+		t->normalized_coords = 1;
+	else if (!strcmp(o, "filter=linear") || !strcmp(o, "filter=point"))
+		t->filter_mode = o[7] == 'l' ? PTXVM_FILTER_LINEAR : PTXVM_FILTER_POINT;
+	else if (!strcmp(o, "readmode=float") || !strcmp(o, "readmode=element"))
+		t->read_mode = o[9] == 'f' ? PTXVM_READ_NORMALIZED_FLOAT : PTXVM_READ_ELEMENT_TYPE;
+	else if (!strncmp(o, "address=", 8)) {
+		int m = -1;
+		for (int i = 0; i < 4; i++)
+			if (!strcmp(o + 8, addr[i]))
+				m = i;
+		if (m < 0)
+			return false;
+		t->address_mode[0] = t->address_mode[1] = t->address_mode[2] = (ptxvm_address_mode)m;
+	} else
+		return false;
+	return true;
+}
+
+/* KIND:FORMAT:DIMS[:in=FILE][:out=FILE] for a surface, or
+ * KIND:FORMAT:DIMS[:in=FILE][:OPTION]... for a texture, over a new array:
+ * KIND surf or tex, then 1d 2d 3d 1dl 2dl cube cubel; FORMAT TYPExC (u8
+ * u16 u32 s8 s16 s32 f16 f32 unorm8 unorm16 snorm8 snorm16, C 1, 2 or 4);
+ * DIMS W, WxH or WxHxD, the last number of a layered kind its layer count
+ * (a cubemap's W is its face size).  A texture is read-only: no out=. */
+static bool parse_image(Arg *a, const char *kind, size_t kn, const char *rest)
+{
+	static const char *const kinds[] = { "1d", "2d", "3d", "1dl", "2dl", "cube", "cubel" };
 	static const ptxvm_array_kind kval[] = { PTXVM_ARRAY_1D, PTXVM_ARRAY_2D, PTXVM_ARRAY_3D,
 						 PTXVM_ARRAY_1D_LAYERED, PTXVM_ARRAY_2D_LAYERED,
 						 PTXVM_ARRAY_CUBEMAP, PTXVM_ARRAY_CUBEMAP_LAYERED };
 	static const unsigned ndims[] = { 1, 2, 3, 2, 3, 1, 2 };
 	static const char *const types[] = { "u8", "u16", "u32", "s8", "s16", "s32", "f16", "f32",
 					     "unorm8", "unorm16", "snorm8", "snorm16" };
+	bool tex = kind[0] == 't';
+	size_t pre = tex ? 3 : 4;
 	int k = -1;
 	for (int i = 0; i < 7; i++)
-		if (strlen(kinds[i]) == kn && !strncmp(kinds[i], kind, kn))
+		if (strlen(kinds[i]) == kn - pre && !strncmp(kinds[i], kind + pre, kn - pre))
 			k = i;
 	if (k < 0)
 		return false;
@@ -126,7 +156,16 @@ static bool parse_surface(Arg *a, const char *kind, size_t kn, const char *rest)
 		*e = c;
 	}
 	ok = ok && nv == ndims[k];
-	ok = ok && parse_files(a, &save);
+	if (tex) {
+		for (char *tok; ok && (tok = strtok_r(NULL, ":", &save));) {
+			if (!strncmp(tok, "in=", 3) && tok[3] && !a->in)
+				a->in = strdup(tok + 3);
+			else
+				ok = parse_tex_option(&a->tdesc, tok);
+		}
+	} else {
+		ok = ok && parse_files(a, &save);
+	}
 	free(copy);
 	if (!ok)
 		return false;
@@ -144,7 +183,7 @@ static bool parse_surface(Arg *a, const char *kind, size_t kn, const char *rest)
 	case PTXVM_ARRAY_CUBEMAP_LAYERED: ad->height = v[0]; ad->layers = v[1]; break;
 	default: break;
 	}
-	a->is_buf = 2;
+	a->is_buf = tex ? 3 : 2;
 	return true;
 }
 
@@ -155,8 +194,8 @@ static bool parse_arg(Arg *a)
 		return false;
 	size_t tn = (size_t)(colon - s);
 	const char *v = colon + 1;
-	if (tn >= 6 && !strncmp(s, "surf", 4))
-		return parse_surface(a, s, tn, v);
+	if ((tn >= 6 && !strncmp(s, "surf", 4)) || (tn >= 5 && !strncmp(s, "tex", 3)))
+		return parse_image(a, s, tn, v);
 	if (tn == 3 && !strncmp(s, "buf", 3)) {
 		a->is_buf = 1;
 		char *copy = strdup(v), *save = NULL;
@@ -332,9 +371,11 @@ int cmd_run(int argc, char **argv)
 			args[nargs].spec = val;
 			if (!parse_arg(&args[nargs++]))
 				USAGE("bad --arg '%s': expected TYPE:VALUE (u8 u16 u32 u64 s8 s16 s32 s64 f32 "
-					   "f64), buf:BYTES[:in=FILE][:out=FILE] or KIND:FORMAT:DIMS[:in=FILE][:out=FILE] "
-					   "(KIND surf1d surf2d surf3d surf1dl surf2dl surfcube surfcubel; FORMAT e.g. "
-					   "u8x1, f32x4, unorm8x4; DIMS W, WxH or WxHxD)", val);
+					   "f64), buf:BYTES[:in=FILE][:out=FILE], KIND:FORMAT:DIMS[:in=FILE][:out=FILE] "
+					   "for a surface (KIND surf1d surf2d surf3d surf1dl surf2dl surfcube surfcubel; "
+					   "FORMAT e.g. u8x1, f32x4, unorm8x4; DIMS W, WxH or WxHxD) or "
+					   "KIND:FORMAT:DIMS[:in=FILE][:filter=linear][:address=wrap|clamp|mirror|border]"
+					   "[:normalized][:readmode=float] for a texture (KIND tex1d ... texcubel)", val);
 		} else if (!strcmp(o, "--stats")) {
 			stats = true;
 			continue;
@@ -401,15 +442,19 @@ int cmd_run(int argc, char **argv)
 		ptxvm_param_info pi;
 		ptxvm_kernel_param(k, (size_t)i, &pi);
 		Arg *a = &args[i];
-		if (a->is_buf == 2) {
+		if (a->is_buf >= 2) {
 			uint64_t sobj;
+			bool tex = a->is_buf == 3;
 			if (pi.size != 8) {
 				fprintf(stderr, "ptxvm run: --arg '%s': parameter %d ('%s', .%s) is not 64 bits wide "
-					"and cannot take a surface object\n", a->spec, i, pi.name, pi.type);
+					"and cannot take a %s object\n", a->spec, i, pi.name, pi.type, tex ? "texture" : "surface");
 				rc = 2;
 				break;
 			}
-			if (ptxvm_array_create(d, &a->desc, &a->array) || ptxvm_surface_create(d, a->array, &sobj)) {
+			ptxvm_resource_desc rd = { .type = PTXVM_RESOURCE_ARRAY };
+			if (ptxvm_array_create(d, &a->desc, &a->array) ||
+			    (tex ? (rd.array = a->array, ptxvm_texture_create(d, &rd, &a->tdesc, &sobj))
+				 : ptxvm_surface_create(d, a->array, &sobj))) {
 				fprintf(stderr, "ptxvm run: --arg '%s': %s\n", a->spec, ptxvm_device_message(d));
 				rc = 2;
 				break;
@@ -485,7 +530,7 @@ int cmd_run(int argc, char **argv)
 			Arg *a = &args[i];
 			if (!a->is_buf || !a->out)
 				continue;
-			if (a->is_buf == 2) {
+			if (a->is_buf >= 2) {
 				size_t n = ptxvm_array_bytes(d, a->array);
 				uint8_t *host = malloc(n ? n : 1);
 				ptxvm_array_read(d, a->array, host, n);
