@@ -237,15 +237,20 @@ void warp_init(Cta *c, Warp *w, uint32_t idx)
 	const Prog *p = L->p;
 	w->sreg = xcalloc((size_t)p->nsregs * 32 + 1, sizeof *w->sreg);
 	uint32_t bx = L->block[0], by = L->block[1];
+	/* %tid of each lane: the first by division, the others counting on */
+	uint32_t tid[32][3], tx = first % bx, ty = first / bx % by, tz = first / (bx * by);
+	for (unsigned l = 0; l < 32; l++) {
+		tid[l][0] = tx, tid[l][1] = ty, tid[l][2] = tz;
+		if (++tx == bx && (tx = 0, ++ty == by))
+			ty = 0, tz++;
+	}
 	for (uint32_t i = 0; i < p->nsregs; i++) {
 		uint64_t *s = w->sreg + (size_t)i * 32;
 		unsigned comp = p->sregs[i].comp ? p->sregs[i].comp - 1u : 0;
 		for (unsigned l = 0; l < 32; l++) {
-			uint32_t t = first + l;
-			uint32_t tid[3] = { t % bx, t / bx % by, t / (bx * by) };
 			uint64_t v = 0;
 			switch (p->sregs[i].sreg) {
-			case SREG_tid: v = comp < 3 ? tid[comp] : 0; break;
+			case SREG_tid: v = comp < 3 ? tid[l][comp] : 0; break;
 			case SREG_ntid: v = comp < 3 ? L->block[comp] : 0; break;
 			case SREG_ctaid: v = comp < 3 ? c->id[comp] : 0; break;
 			case SREG_nctaid: v = comp < 3 ? L->grid[comp] : 0; break;
@@ -492,7 +497,7 @@ static bool boolop(uint16_t op, bool a, bool c)
 /* ---- floating point ------------------------------------------------------ */
 /* One binary f32 operation in rounding mode rnd; the common case, round to
  * nearest, runs natively. */
-static inline uint32_t f32_op(unsigned op, uint32_t a, uint32_t b, uint32_t c, int rnd)
+static inline __attribute__((always_inline)) uint32_t f32_op(unsigned op, uint32_t a, uint32_t b, uint32_t c, int rnd)
 {
 	if (rnd == FP_RN) {
 		float r;

@@ -541,6 +541,15 @@ static void float_fmt(unsigned ty, int *eb, int *mb, uint64_t *cnan)
 uint64_t fp_cvt(unsigned dty, unsigned sty, uint64_t v, int rm, bool irnd,
 		bool ftz, bool sat, bool *ok)
 {
+	if (dty == TY_f32 && (sty == TY_s32 || sty == TY_u32) && (rm & 3) == FP_RN && !sat && !irnd) {
+		/* the common int -> f32 to nearest: the host's conversion rounds so */
+		float f = sty == TY_s32 ? (float)(int32_t)v : (float)(uint32_t)v;
+		uint32_t b;
+		memcpy(&b, &f, 4);
+		if (ok)
+			*ok = true;
+		return b;
+	}
 	int dw = 0, sw = 0, eb = 0, mb = 0;
 	int dk = cvt_type(dty, &dw), sk = cvt_type(sty, &sw);
 	uint64_t cnan = 0;

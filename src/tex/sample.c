@@ -53,6 +53,10 @@ static void texel(const TexView *v, const uint8_t *p, uint32_t o[4])
 	unsigned n = v->channels, cb = v->esize / n;
 	o[0] = o[1] = o[2] = 0;
 	o[3] = v->fresult ? ONE : 1;
+	if (v->format == PTXVM_FORMAT_F32 || v->format == PTXVM_FORMAT_U32 || v->format == PTXVM_FORMAT_S32) {
+		memcpy(o, p, 4 * n);    /* the bits as they are (a little-endian host) */
+		return;
+	}
 	for (unsigned ch = 0; ch < n; ch++, p += cb) {
 		uint32_t r = cb == 1 ? p[0] : cb == 2 ? (uint32_t)(p[0] | p[1] << 8)
 			     : (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
@@ -91,7 +95,7 @@ static void texel(const TexView *v, const uint8_t *p, uint32_t o[4])
 
 /* Texel index i of an axis of n texels under an address mode; -1 for the
  * border colour. */
-static int64_t address(int64_t i, int64_t n, unsigned mode)
+static inline int64_t address(int64_t i, int64_t n, unsigned mode)
 {
 	if (i >= 0 && i < n)
 		return i;
@@ -217,6 +221,14 @@ static void fetch_d(const Loc *c, int64_t x, int64_t y, int64_t z, double o[4])
 	}
 }
 
+/* floor of |x| < 2^52 (texel coordinates are bounded by LIM) without a
+ * libm call. */
+static inline double ffloor(double x)
+{
+	double t = (double)(int64_t)x;
+	return t > x ? t - 1 : t;
+}
+
 /* (256 - a) * x + a * y: a weight of 0 leaves the other texel out. */
 static inline double lerp256(double x, double y, int a)
 {
@@ -230,18 +242,18 @@ typedef struct Axis {
 	int a;
 } Axis;
 
-static Axis axis(double u, int64_t n, bool linear, unsigned mode)
+static inline Axis axis(double u, int64_t n, bool linear, unsigned mode)
 {
 	if (mode == TEX_CLAMP_OGL)
 		u = u < 0 ? 0 : u > (double)n ? (double)n : u;
 	Axis r = { 0, 0 };
 	if (!linear) {
-		r.i = (int64_t)floor(u);
+		r.i = (int64_t)ffloor(u);
 		return r;
 	}
-	double xb = u - 0.5, fl = floor(xb);
+	double xb = u - 0.5, fl = ffloor(xb);
 	r.i = (int64_t)fl;
-	r.a = (int)floor((xb - fl) * 256 + 0.5);
+	r.a = (int)((xb - fl) * 256 + 0.5);       /* >= 0.5: the conversion is the floor */
 	return r;
 }
 
@@ -489,15 +501,89 @@ static void gather(const Look *k, uint32_t out[4])
 	}
 }
 
-void tex_sample(const TexView *v, const TexQuery *q, uint32_t out[4])
+/* The common lookup on its own: one level, a 1D or 2D geometry (layered
+ * or not), float coordinates, no depth compare, no gather, no clamp_ogl;
+ * the general path's rules without its generality (the tests hold both to
+ * the reference). */
+static void sample_flat(const TexView *v, const TexQuery *q, uint32_t layer, uint32_t out[4])
+{
+	const TexSampler *s = &v->s;
+	const TexLevel *lv = &v->lv[0];
+	unsigned dims = geom_dims[q->geom];
+	int64_t n[2] = { lv->w, lv->h };
+	double u[2] = { 0, 0 };
+	for (unsigned d = 0; d < dims; d++) {
+		double x = coord(q->c[d]);
+		if (s->normalized)
+			x = reduce(x, s->addr[d]) * (double)n[d];
+		u[d] = (isnan(x) ? 0 : x < -LIM ? -LIM : x > LIM ? LIM : x) + q->off[d];
+	}
+	const uint8_t *base = lv->data + layer * lv->layer;
+	size_t row = lv->row, es = v->esize;
+	if (!s->filter) {
+		int64_t x = address((int64_t)ffloor(u[0]), n[0], s->addr[0]);
+		int64_t y = dims > 1 ? address((int64_t)ffloor(u[1]), n[1], s->addr[1]) : 0;
+		if (x < 0 || y < 0)
+			memcpy(out, s->border, 16);
+		else
+			texel(v, base + (size_t)y * row + (size_t)x * es, out);
+		return;
+	}
+	Axis ax = axis(u[0], n[0], true, s->addr[0]), ay = { 0, 0 };
+	int64_t xs[2] = { address(ax.i, n[0], s->addr[0]), address(ax.i + 1, n[0], s->addr[0]) }, ys[2] = { 0, 0 };
+	if (dims > 1) {
+		ay = axis(u[1], n[1], true, s->addr[1]);
+		ys[0] = address(ay.i, n[1], s->addr[1]);
+		ys[1] = address(ay.i + 1, n[1], s->addr[1]);
+	}
+	unsigned nt = dims > 1 ? 4 : 2;
+	if (v->format == PTXVM_FORMAT_F32 && v->channels == 1 && xs[0] >= 0 && xs[1] >= 0 && ys[0] >= 0 &&
+	    ys[1] >= 0) {
+		/* one f32 channel, no border texel: the others are 0, 0, 1 */
+		float f[4];
+		for (unsigned j = 0; j < nt; j++)
+			memcpy(&f[j], base + (size_t)ys[j >> 1] * row + (size_t)xs[j & 1] * 4, 4);
+		double r = lerp256(f[0], f[1], ax.a);
+		r = dims > 1 ? lerp256(r, lerp256(f[2], f[3], ax.a), ay.a) / 65536 : r / 256;
+		out[0] = bitsof((float)r);
+		out[1] = out[2] = 0;
+		out[3] = ONE;
+		return;
+	}
+	double t[4][4];
+	for (unsigned j = 0; j < nt; j++) {
+		int64_t x = xs[j & 1], y = ys[j >> 1];
+		uint32_t b[4];
+		if (x < 0 || y < 0)
+			memcpy(b, s->border, 16);
+		else
+			texel(v, base + (size_t)y * row + (size_t)x * es, b);
+		for (int k = 0; k < 4; k++)
+			t[j][k] = f32of(b[k]);
+	}
+	for (int k = 0; k < 4; k++) {
+		double r = lerp256(t[0][k], t[1][k], ax.a);
+		r = dims > 1 ? lerp256(r, lerp256(t[2][k], t[3][k], ax.a), ay.a) / 65536 : r / 256;
+		out[k] = bitsof((float)r);
+	}
+}
+
+/* The layer a lookup reads: an array's index, clamped to the last. */
+static inline uint32_t layer_of(const TexView *v, const TexQuery *q)
+{
+	unsigned g = q->geom;
+	if (g != TEX_GA1D && g != TEX_GA2D && g != TEX_GACUBE)
+		return 0;
+	uint32_t n = g == TEX_GACUBE ? v->layers / 6 : v->layers;
+	return q->layer < n ? q->layer : n - 1;
+}
+
+/* Any lookup, the general way. */
+static void sample_one(const TexView *v, const TexQuery *q, uint32_t out[4])
 {
 	unsigned g = q->geom;
 	bool cube = g == TEX_GCUBE || g == TEX_GACUBE;
-	uint32_t layer = 0;
-	if (g == TEX_GA1D || g == TEX_GA2D || g == TEX_GACUBE) {
-		uint32_t n = g == TEX_GACUBE ? v->layers / 6 : v->layers;
-		layer = q->layer < n ? q->layer : n - 1;
-	}
+	uint32_t layer = layer_of(v, q);
 	if (q->icoord) {
 		fetch_texel(v, q, layer, out);
 		return;
@@ -563,4 +649,20 @@ void tex_sample(const TexView *v, const TexQuery *q, uint32_t out[4])
 	}
 	for (int c = 0; c < 4; c++)
 		out[c] = bitsof((float)r[c]);
+}
+
+void tex_sample(const TexView *v, const TexQuery *q, unsigned n, uint32_t (*out)[4])
+{
+	if (!n)
+		return;
+	unsigned g = q->geom;
+	bool flat = !q->icoord && v->nlevels == 1 && (g == TEX_G1D || g == TEX_G2D || g == TEX_GA1D || g == TEX_GA2D) &&
+		    !q->has_depth && q->gather < 0 && (q->mip != TEX_GRAD || v->s.max_aniso <= 1) &&
+		    v->s.addr[0] != TEX_CLAMP_OGL && v->s.addr[1] != TEX_CLAMP_OGL;
+	for (unsigned i = 0; i < n; i++) {
+		if (flat)
+			sample_flat(v, &q[i], layer_of(v, &q[i]), out[i]);
+		else
+			sample_one(v, &q[i], out[i]);
+	}
 }

@@ -140,9 +140,11 @@ typedef struct TexQuery {
 	uint32_t depth;         /* depth compare value, f32 bits */
 } TexQuery;
 
-/* out[0..3]: the four components, f32 bits when v->fresult, else 32-bit
- * integers. */
-void tex_sample(const TexView *v, const TexQuery *q, uint32_t out[4]);
+/* n lookups of one instruction (the same geometry, mipmap mode, gather,
+ * and presence of offsets and depth compare; their own coordinates):
+ * out[i][0..3] are the four components, f32 bits when v->fresult, else
+ * 32-bit integers. */
+void tex_sample(const TexView *v, const TexQuery *q, unsigned n, uint32_t (*out)[4]);
 
 /* txq: field TEX_Q_* (level >= 0: the size of that mipmap level). */
 uint32_t tex_query(const TexView *v, unsigned field, int level);

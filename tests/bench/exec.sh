@@ -31,7 +31,7 @@ field() { sed -n "s/.*\"$1\": \([0-9.]*\).*/\1/p" "$2" | tail -n 1; }
 show() { echo "$*" | sed "s|$T/|\$T/|g"; }
 fail=0
 RUNS=${RUNS:-2}     # ptxvm runs of each kind; the fastest counts
-fma_it=0 fma_ratio=0
+fma_it=0 fma_ratio=0 tex_ratio=0
 
 # bench NAME NATIVE_OUT PTXVM_OUT GRID BLOCK ARGS...: ptxvm on 1 worker and
 # on all (best of $RUNS each: the machine may be shared), native C (whose time
@@ -77,6 +77,7 @@ bench() {
 		fma_it=$(calc "$ti / $sa / 1e6")
 		fma_ratio=$ratio
 	fi
+	[ "$name" = tex_resample ] && tex_ratio=$ratio
 	for o in $outs; do
 		if ! cmp -s "$want" "$got.$o"; then
 			byte=$(cmp "$want" "$got.$o" 2>&1 | sed -n 's/.*differ: \(char\|byte\) \([0-9]*\).*/\2/p')
@@ -124,7 +125,15 @@ for k in histogram histogram_shared; do
 		--arg buf:$((4 * n)):in="$T/h" --arg buf:1024:out="$T/$k.got" --arg s32:$n
 done
 
-# 5. atomic throughput: 64K threads, 64 atomic adds each, all on one counter
+# 5. tex_resample: a 1024 x 1024 f32 image magnified to 4096 x 4096 through a
+# bilinear texture (clamped, unnormalized), 16 x 16 threads a CTA
+sw=1024 w=4096
+"$N" tex_resample $sw $sw $w $w 0.25 "$T/a" "$T/tex.want" >"$T/native.t"
+bench tex_resample "$T/tex.want" "$T/tex.got" $((w / 16)),$((w / 16)) 16,16 \
+	--arg tex2d:f32x1:${sw}x$sw:in="$T/a":filter=linear:address=clamp \
+	--arg buf:$((4 * w * w)):out="$T/tex.got" --arg s32:$w --arg s32:$w --arg f32:0.25 --arg f32:0.25
+
+# 6. atomic throughput: 64K threads, 64 atomic adds each, all on one counter
 # (fully contended) or each on its own (uncontended); ptxvm on every core
 # against C11 atomic_fetch_add from 2 threads doing the same adds
 n=65536 it=64
@@ -148,6 +157,8 @@ done
 met() { [ "$(calc "$1")" = 1 ] && echo met || echo "not met"; }
 printf 'target: >= 500 M thread-instructions/s on the FMA loop and at most 20x native C (now %.0f M/s: %s; %.1fx: %s)\n' \
 	"$fma_it" "$(met "$fma_it >= 500")" "$fma_ratio" "$(met "$fma_ratio <= 20")"
+printf 'target: bilinear texture resampling on 1 worker within 10x native C (now %.1fx: %s)\n' \
+	"$tex_ratio" "$(met "$tex_ratio <= 10")"
 if [ $fail != 0 ]; then
 	echo "exec bench: FAILED (outputs differ)"
 	exit 1

@@ -84,3 +84,14 @@ extern "C" __global__ void atomic_spread(unsigned *ctrs, int iters)
     for (int k = 0; k < iters; k++)
         atomicAdd(c, 1u);
 }
+
+// Texture-bound: an image resampled through a bilinear texture (clamped
+// edges, unnormalized coordinates); each thread samples the source at its
+// output pixel's centre scaled by (sx, sy).
+extern "C" __global__ void tex_resample(cudaTextureObject_t src, float *out, int w, int h, float sx, float sy)
+{
+	int x = blockIdx.x * blockDim.x + threadIdx.x;
+	int y = blockIdx.y * blockDim.y + threadIdx.y;
+	if (x < w && y < h)
+		out[y * w + x] = tex2D<float>(src, ((float)x + 0.5f) * sx, ((float)y + 0.5f) * sy);
+}

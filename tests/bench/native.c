@@ -8,6 +8,10 @@
  *   native vec_add N A B OUT
  *   native block_reduce N IN OUT        N a multiple of 256
  *   native histogram N IN OUT
+ *   native tex_resample SW SH W H SCALE IN OUT
+ *                                       bilinear resampling of an SW x SH
+ *                                       f32 image to W x H, coordinates
+ *                                       scaled by SCALE (docs/TEXTURES.md)
  *   native atomics contended|spread N ITERS OUT
  *                                       C11 atomic adds from 2 threads: N
  *                                       counters' worth of ITERS adds each,
@@ -107,6 +111,26 @@ static void histogram(const unsigned *in, unsigned *bins, int n)
 	memset(bins, 0, 256 * sizeof *bins);
 	for (int i = 0; i < n; i++)
 		bins[in[i] & 255]++;
+}
+
+/* Texture filtering as docs/TEXTURES.md states it: x - 0.5, its floor and
+ * fraction, the fraction rounded to 1/256, clamped edges, the weights
+ * nested in double, one rounding to f32. */
+static int clampi(double v, int n) { return v < 0 ? 0 : v >= n ? n - 1 : (int)v; }
+
+static void tex_resample(const float *img, int sw, int sh, float *out, int w, int h, float sx, float sy)
+{
+	for (int y = 0; y < h; y++)
+		for (int x = 0; x < w; x++) {
+			double u = (double)(((float)x + 0.5f) * sx) - 0.5, v = (double)(((float)y + 0.5f) * sy) - 0.5;
+			double fu = floor(u), fv = floor(v);
+			int a = (int)floor((u - fu) * 256 + 0.5), b = (int)floor((v - fv) * 256 + 0.5);
+			int x0 = clampi(fu, sw), x1 = clampi(fu + 1, sw), y0 = clampi(fv, sh), y1 = clampi(fv + 1, sh);
+			const float *r0 = img + (size_t)y0 * sw, *r1 = img + (size_t)y1 * sw;
+			double t0 = (256 - a) * (double)r0[x0] + a * (double)r0[x1];
+			double t1 = (256 - a) * (double)r1[x0] + a * (double)r1[x1];
+			out[(size_t)y * w + x] = (float)(((256 - b) * t0 + b * t1) / 65536);
+		}
 }
 
 /* ---- driver ---------------------------------------------------------------- */
@@ -209,6 +233,15 @@ int main(int argc, char **argv)
 		spill(argv[4], bins, sizeof bins);
 		return 0;
 	}
+	if (!strcmp(k, "tex_resample") && argc == 9) {
+		int sw = num(argv[2]), sh = num(argv[3]), w = num(argv[4]), h = num(argv[5]);
+		float sc = strtof(argv[6], NULL);
+		float *in = slurp(argv[7], (size_t)sw * sh * 4), *out = xmalloc((size_t)w * h * 4);
+		memset(out, 0, (size_t)w * h * 4);
+		TIMED(tex_resample(in, sw, sh, out, w, h, sc, sc));
+		spill(argv[8], out, (size_t)w * h * 4);
+		return 0;
+	}
 	if (!strcmp(k, "atomics") && argc == 6) {
 		int spread = !strcmp(argv[2], "spread");
 		int n = num(argv[3]), iters = num(argv[4]);
@@ -238,7 +271,8 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	fputs("usage: native gen f32|u32 N SEED FILE | fma_loop N ITERS OUT | vec_add N A B OUT |\n"
-	      "       block_reduce N IN OUT | histogram N IN OUT | atomics contended|spread N ITERS OUT\n",
+	      "       block_reduce N IN OUT | histogram N IN OUT | tex_resample SW SH W H SCALE IN OUT |\n"
+	      "       atomics contended|spread N ITERS OUT\n",
 	      stderr);
 	return 2;
 }
