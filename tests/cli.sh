@@ -266,6 +266,16 @@ expect 0 "run with a texture argument" -- "$X" run examples/magnify.ptx --grid 1
 	--arg tex2d:u8x4:6x5:in="$T/rgba.raw":filter=linear:readmode=float --arg surf2d:u8x4:6x5:out="$T/same.raw" \
 	--arg s32:6 --arg s32:5 --arg f32:1
 if cmp -s "$T/rgba.raw" "$T/same.raw"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL cli: a texture read at texel centres does not give its texels"; fi
+# a PNG as a texture's input: the picture written through a surface as a
+# PNG, read back through a texture, gives the same bytes (without libpng,
+# the refusal is checked with the surfaces above)
+if "$X" run examples/magnify.ptx --grid 1 --block 8,8 --arg tex2d:u8x4:6x5:in="$T/rgba.raw":readmode=float \
+	--arg surf2d:u8x4:6x5:out="$T/rgba.png" --arg s32:6 --arg s32:5 --arg f32:1 2>/dev/null; then
+	expect 0 "run: a PNG texture" -- "$X" run examples/magnify.ptx --grid 1 --block 8,8 \
+		--arg tex2d:u8x4:6x5:in="$T/rgba.png":readmode=float --arg surf2d:u8x4:6x5:out="$T/back.raw" \
+		--arg s32:6 --arg s32:5 --arg f32:1
+	if cmp -s "$T/rgba.raw" "$T/back.raw"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL cli: a PNG texture does not read back its pixels"; fi
+fi
 printf '\000\000\000\377\377\200\100\377' >"$T/two.raw"
 expect 0 "run: a bilinear texture, wrapped, normalized" -- "$X" run examples/magnify.ptx --grid 1 --block 4,1 \
 	--arg tex2d:u8x4:2x1:in="$T/two.raw":filter=linear:readmode=float:address=wrap:normalized \
