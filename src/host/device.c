@@ -318,6 +318,7 @@ ptxvm_result ptxvm_program_load(ptxvm_device *d, const ptxvm_module *m, ptxvm_pr
 	if (bad) {
 		ptxvm_result r = say(d, PTXVM_ERROR_NOT_SUPPORTED, "%s", bad);
 		free(bad);
+		host_release_textures(d, pg);
 		pthread_mutex_lock(&d->lock);
 		prog_free(p->prog, &d->mem);
 		pthread_mutex_unlock(&d->lock);
@@ -354,6 +355,7 @@ void ptxvm_program_unload(ptxvm_program *p)
 	if (!p)
 		return;
 	ptxvm_device *d = p->d;
+	host_release_textures(d, p->prog);
 	pthread_mutex_lock(&d->lock);
 	for (size_t i = 0; i < d->nprogs; i++)
 		if (d->progs[i] == p) {

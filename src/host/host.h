@@ -41,5 +41,7 @@ ptxvm_result host_say(ptxvm_device *d, ptxvm_result r, const char *fmt, ...) __a
  * variables with static initializers.  NULL, or (malloc'd) why the
  * program cannot load. */
 char *host_static_textures(ptxvm_device *d, const Prog *pg);
+/* Frees those reference objects, when the program unloads. */
+void host_release_textures(ptxvm_device *d, const Prog *pg);
 
 #endif

@@ -455,6 +455,25 @@ char *host_static_textures(ptxvm_device *d, const Prog *pg)
 	return NULL;
 }
 
+void host_release_textures(ptxvm_device *d, const Prog *pg)
+{
+	HostDev h = host_dev(d);
+	pthread_mutex_lock(h.lock);
+	for (uint32_t i = 0; i < pg->nvars; i++) {
+		const XVar *v = &pg->vars[i];
+		const uint8_t *host = v->d->type == TY_texref || v->d->type == TY_samplerref ? mem_host(h.mem, v->addr, 8)
+				      : NULL;
+		uint64_t cur;
+		if (!host)
+			continue;
+		memcpy(&cur, host, 8);
+		const TexObj *o = tex_obj(h.tex, cur);
+		if (o && o->is_ref)
+			tex_free(h.tex, cur);
+	}
+	pthread_mutex_unlock(h.lock);
+}
+
 /* Binds variable `name` of type ty to object `handle` (0: unbinds). */
 static ptxvm_result bind(ptxvm_program *p, const char *name, uint64_t handle, unsigned ty)
 {
