@@ -602,6 +602,33 @@ static void extras(void)
 		if (!case_bad)
 			passed++;
 			}
+	/* half results of integer texels: their low 16 bits */
+	for (int v = 0; v < 4; v++) {
+		Ref R;
+		ref_shape(&R, K2D);
+		R.fmt = v & 1 ? PTXVM_FORMAT_S16 : PTXVM_FORMAT_U32;
+		R.ch = 4;
+		R.es = fmt_size[R.fmt] * R.ch;
+		R.addr[0] = R.addr[1] = AB;
+		R.border[0] = fbits(0x12345);
+		ref_fill(&R);
+		const char *dt = v < 2 ? "f16" : "f16x2";
+		char what[96];
+		snprintf(what, sizeof what, "2D %sx4 integers as %s", fmt_name[R.fmt], dt);
+		Dev D;
+		case_bad = 0;
+		if (ref_make(dv, &R, &D)) {
+			CFAIL("tex: %s: texture_create failed: %s", what, ptxvm_device_message(dv));
+		} else {
+			int n = make_queries(&R, kind_geom[R.kind], 0, qs);
+			run(&R, D.tex, 0, qs, n, "tex", 0, dt, 0, 0, 0, what);
+			nother++;
+		}
+		ref_unmake(dv, &D);
+		ref_free(&R);
+		if (!case_bad)
+			passed++;
+	}
 	printf("tex: extras: %d gathers, %d texel-fetch textures, %d offset/depth/half/sRGB textures\n", ngather, nfetch,
 	       nother);
 }
