@@ -4,7 +4,7 @@
 #   make demo       what ptxvm does, on the examples
 #   make test       build and run every test; ends with "N passed, N failed"
 #   make asan       the tests under AddressSanitizer + UndefinedBehaviorSanitizer
-#   make tsan       the atomic unit's tests (concurrency) under ThreadSanitizer
+#   make tsan       the concurrent groups (atom, sass, exec, threads) under ThreadSanitizer
 #   make fuzz       the libFuzzer target for parser+checker (FUZZ_SECONDS=60)
 #   make bench      checker throughput against ptxas
 #   make fixtures   regenerate tests/ptx from tests/cuda (needs nvcc)
@@ -71,17 +71,18 @@ asan:
 	$(MAKE) B=build-asan CC=clang OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 		LDFLAGS="-fsanitize=address,undefined" test
 
-# The atomic unit's groups (concurrency included) under ThreadSanitizer.
-# src/exec is left uninstrumented: its target_clones resolvers run before
-# ThreadSanitizer has started and would crash instrumented.
-ifneq ($(TSAN),)
-OPT := -O1 -g -fsanitize=thread
-$(B)/obj/src/exec/%.o: OPT := -O1 -g
-endif
+# The groups that run host threads side by side, under ThreadSanitizer,
+# every file instrumented (ops.inc builds one fma version under it): the
+# atomic unit, SASS, multi-worker launches, and host threads sharing a
+# device (the threads group, where the runner has it).
+TSAN_GROUPS ?= atom sass exec threads
 tsan:
-	$(MAKE) B=build-tsan CC=clang TSAN=1 LDFLAGS=-fsanitize=thread build-tsan/tests/runner
-	build-tsan/tests/runner . atom
-	build-tsan/tests/runner . sass
+	$(MAKE) B=build-tsan CC=clang OPT="-O1 -g -fsanitize=thread" LDFLAGS=-fsanitize=thread build-tsan/tests/runner
+	@for g in $(TSAN_GROUPS); do \
+		if build-tsan/tests/runner --has-group $$g; then \
+			echo "tsan: $$g"; TSAN_OPTIONS="halt_on_error=1 $(TSAN_OPTIONS)" build-tsan/tests/runner . $$g || exit 1; \
+		else echo "tsan: no group '$$g' in this runner; skipped"; fi; \
+	done
 
 # libFuzzer: parser + checker + writer on arbitrary bytes.
 FUZZ_SECONDS ?= 60

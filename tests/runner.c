@@ -497,6 +497,20 @@ static void test_coverage(void)
 
 int main(int argc, char **argv)
 {
+	/* runner --has-group NAME: whether this runner has the group (make tsan) */
+	if (argc == 3 && !strcmp(argv[1], "--has-group")) {
+		static const char *const fixed[] = { "isa", "api", "fixtures", "verify", "agree", "ptxas-agree",
+						     "isa-forms" };
+		for (size_t i = 0; i < NELEM(fixed); i++)
+			if (!strcmp(argv[2], fixed[i]))
+				return 0;
+#define X(name) \
+	if (!strcmp(argv[2], #name)) \
+		return 0;
+		TEST_GROUPS(X)
+#undef X
+		return 1;
+	}
 	const char *root = argc > 1 ? argv[1] : ".";
 	const char *only = argc > 2 ? argv[2] : NULL;
 	verbose = getenv("PTXVM_TEST_VERBOSE") != NULL;
