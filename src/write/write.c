@@ -1,12 +1,12 @@
 /* write.c: the canonical PTX printer.
  *
  * One layout for every module: directives first, one declaration or
- * instruction per line, a tab of indent per block level, operands
- * separated by ", ", modifiers in the order of the instruction's form,
- * comments dropped, .loc/.file/.section kept.  Printing a printed module
- * gives the same text (a fixed point), and the text parses to the same
- * module.  Literal values print exactly: integers in decimal, floats as
- * written in hex (0f/0d) or as the shortest decimal that reads back to
+ * instruction per line, a tab of indent per block level (at most 16),
+ * operands separated by ", ", modifiers in the order of the instruction's
+ * form, comments dropped, .loc/.file/.section kept.  Printing a printed
+ * module gives the same text (a fixed point), and the text parses to the
+ * same module.  Literal values print exactly: integers in decimal, floats
+ * as written in hex (0f/0d) or as the shortest decimal that reads back to
  * the same double.
  */
 #include "write.h"
@@ -262,10 +262,14 @@ static void put_perf(Buf *b, const PerfDir *p)
 		buf_printf(b, "%s%u", i ? ", " : " ", p->v[i]);
 }
 
+/* Blocks deeper than this print at this indent, so that the output stays
+ * linear in the input however deep the nesting. */
+#define MAX_INDENT 16
+
 static void indent(Buf *b, int depth)
 {
-	for (int i = 0; i < depth; i++)
-		buf_putc(b, '\t');
+	static const char tabs[MAX_INDENT] = "\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t";
+	buf_put(b, tabs, (size_t)(depth < MAX_INDENT ? depth : MAX_INDENT));
 }
 
 static void put_proto(Buf *b, const Func *f)
