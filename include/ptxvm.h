@@ -95,15 +95,28 @@ typedef struct ptxvm_device ptxvm_device;
 
 typedef struct ptxvm_device_opts {
 	unsigned workers;       /* threads running CTAs; 0: one per core */
-	double timeout;         /* seconds a launch may run; 0: no limit */
+	double timeout;         /* seconds a launch may run; 0 (or negative, NaN,
+				   more than 10^9): no limit */
 	size_t stack_bytes;     /* per-thread call stack (local memory); 0: 16 KiB */
 	void *printf_stream;    /* FILE * for device printf; NULL: stdout */
+	size_t printf_fifo_bytes;  /* device printf FIFO; 0: 1 MiB (CUDA's default) */
 } ptxvm_device_opts;
 
 /* NULL opts: the defaults.  Returns NULL when memory is exhausted. */
 ptxvm_device *ptxvm_device_create(const ptxvm_device_opts *opts);
 /* Frees the device, its memory and every program loaded onto it. */
 void ptxvm_device_destroy(ptxvm_device *d);
+/* Device limits, numbered as the CUDA driver's CUlimit.  The printf FIFO
+ * holds the text of a launch's device printf calls (docs/PRINTF.md): a
+ * call that does not fit, and every later one, is dropped.  As in CUDA, it
+ * cannot be changed (PTXVM_ERROR_INVALID_VALUE) once a kernel of a module
+ * that uses printf has been launched on the device; it is at least 1 byte. */
+typedef enum ptxvm_limit {
+	PTXVM_LIMIT_PRINTF_FIFO_SIZE = 1,       /* CU_LIMIT_PRINTF_FIFO_SIZE */
+} ptxvm_limit;
+ptxvm_result ptxvm_device_set_limit(ptxvm_device *d, ptxvm_limit limit, size_t value);
+ptxvm_result ptxvm_device_get_limit(ptxvm_device *d, ptxvm_limit limit, size_t *value);
+
 /* The message of the last failed call on the device (a launch failure's
  * report names the kernel, CTA, thread, PTX file:line, instruction and
  * address); "" after success.  Owned by the device, valid until its next
@@ -163,6 +176,7 @@ typedef struct ptxvm_launch_stats {
 	uint64_t warp_instructions;     /* instructions executed, per warp */
 	double seconds;
 	unsigned workers;
+	uint64_t printf_dropped;        /* device printf calls the full FIFO dropped */
 } ptxvm_launch_stats;
 
 /* Runs a kernel to completion.  args[i] points at the value of parameter

@@ -1,13 +1,15 @@
 /* run.c: `ptxvm run`, a kernel launch from the command line.
  *
  *   ptxvm run FILE.ptx [--kernel NAME] --grid X[,Y[,Z]] --block X[,Y[,Z]]
- *             [--shared BYTES] [--arg SPEC]... [--workers N] [--timeout S] [--stats]
+ *             [--shared BYTES] [--arg SPEC]... [--workers N] [--timeout S]
+ *             [--printf-fifo BYTES] [--stats]
  *
  * Each --arg gives the next kernel parameter: TYPE:VALUE for a scalar,
  * buf:BYTES[:in=FILE][:out=FILE] for a device buffer passed by address,
  * surfKIND:FORMAT:DIMS[:in=FILE][:out=FILE] for a surface object or
  * texKIND:FORMAT:DIMS[:in=FILE][:OPTION]... for a texture object over a
  * new array.
+ * A launch may run 60 seconds unless --timeout says otherwise (0: no limit).
  * Exit status: 0 success, 1 invalid PTX, 2 usage error, 3 launch failure.
  */
 #include "cli.h"
@@ -19,6 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+#define DEFAULT_TIMEOUT 60.0      /* seconds a launch may run unless --timeout says */
+#define MAX_TIMEOUT 1e9
 
 typedef struct Arg {
 	const char *spec;
@@ -333,8 +338,8 @@ int cmd_run(int argc, char **argv)
 	const char *file = NULL, *kname = NULL;
 	unsigned grid[3] = { 0 }, block[3] = { 0 };
 	bool have_grid = false, have_block = false, stats = false;
-	uint64_t shared = 0, workers = 0;
-	double timeout = 60;
+	uint64_t shared = 0, workers = 0, fifo_arg = 0;
+	double timeout = DEFAULT_TIMEOUT;
 	Arg *args = calloc((size_t)argc, sizeof *args);
 	int nargs = 0, rc = 0;
 	ptxvm_device *d = NULL;
@@ -343,7 +348,7 @@ int cmd_run(int argc, char **argv)
 		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
 		bool takes = !strcmp(o, "--grid") || !strcmp(o, "--block") || !strcmp(o, "--kernel") ||
 			     !strcmp(o, "--shared") || !strcmp(o, "--arg") || !strcmp(o, "--workers") ||
-			     !strcmp(o, "--timeout");
+			     !strcmp(o, "--timeout") || !strcmp(o, "--printf-fifo");
 		if (takes && !val)
 			USAGE("%s needs a value", o);
 		if (!strcmp(o, "--grid")) {
@@ -364,9 +369,13 @@ int cmd_run(int argc, char **argv)
 				USAGE("bad --workers '%s': expected 1 to 1024", val);
 		} else if (!strcmp(o, "--timeout")) {
 			char *e;
+			errno = 0;
 			timeout = strtod(val, &e);
-			if (e == val || *e || timeout < 0)
-				USAGE("bad --timeout '%s': expected seconds (0: no limit)", val);
+			if (e == val || *e || errno || !(timeout >= 0 && timeout <= MAX_TIMEOUT))
+				USAGE("bad --timeout '%s': expected seconds from 0 to 1e9 (0: no limit)", val);
+		} else if (!strcmp(o, "--printf-fifo")) {
+			if (!parse_u64(val, &fifo_arg) || fifo_arg == 0 || fifo_arg > (1ull << 32))
+				USAGE("bad --printf-fifo '%s': expected 1 to 4294967296 bytes", val);
 		} else if (!strcmp(o, "--arg")) {
 			args[nargs].spec = val;
 			if (!parse_arg(&args[nargs++]))
@@ -402,8 +411,11 @@ int cmd_run(int argc, char **argv)
 		rc = st;
 		goto free_args;
 	}
-	ptxvm_device_opts dopts = { .workers = (unsigned)workers, .timeout = timeout };
+	ptxvm_device_opts dopts = { .workers = (unsigned)workers, .timeout = timeout,
+				    .printf_fifo_bytes = (size_t)fifo_arg };
 	d = ptxvm_device_create(&dopts);
+	size_t fifo = 0;
+	ptxvm_device_get_limit(d, PTXVM_LIMIT_PRINTF_FIFO_SIZE, &fifo);
 	ptxvm_program *p = NULL;
 	ptxvm_result r = ptxvm_program_load(d, m, &p);
 	ptxvm_module_free(m);
@@ -519,13 +531,17 @@ int cmd_run(int argc, char **argv)
 			fprintf(stderr, "%s\n", msg);
 			rc = 3;
 		}
+		if (s.printf_dropped)
+			fprintf(stderr, "ptxvm run: warning: %" PRIu64 " device printf call%s dropped: the output "
+				"exceeded the %zu-byte printf FIFO\n", s.printf_dropped, s.printf_dropped == 1 ? "" : "s",
+				fifo);
 		if (stats)
 			fprintf(stderr,
 				"{\"kernel\": \"%s\", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], "
 				"\"workers\": %u, \"thread_instructions\": %" PRIu64 ", \"warp_instructions\": %" PRIu64
-				", \"seconds\": %.6f}\n",
+				", \"seconds\": %.6f, \"printf_dropped\": %" PRIu64 "}\n",
 				ptxvm_kernel_name(k), grid[0], grid[1], grid[2], block[0], block[1], block[2], s.workers,
-				s.thread_instructions, s.warp_instructions, s.seconds);
+				s.thread_instructions, s.warp_instructions, s.seconds, s.printf_dropped);
 		for (int i = 0; i < nargs && !r; i++) {
 			Arg *a = &args[i];
 			if (!a->is_buf || !a->out)

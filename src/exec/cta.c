@@ -6,10 +6,17 @@
  * releases a barrier when every live warp (or the barrier's thread count)
  * has arrived.  If no warp can run and none is released, the CTA is
  * deadlocked and the launch fails with a report naming the barrier.
+ *
+ * With a time limit, the launching thread is the watchdog: it sleeps until
+ * the workers are done or the deadline passes, and then stops the launch.
+ * Warps look at the stop flag after every instruction, so the launch ends
+ * within one instruction of the deadline whatever the kernel does.
  */
 #include "warp.h"
 #include "../../include/ptxvm.h"
 
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,6 +97,21 @@ static void deadlock(Cta *c)
 	exec_fault(c, NULL, NULL, -1, PTXVM_ERROR_ILLEGAL_INSTRUCTION, "the CTA's warps are deadlocked");
 }
 
+/* The launch was stopped while w ran (or was next to run): if the watchdog
+ * stopped it, the report names where w had got to. */
+static void stopped(Cta *c, const Warp *w)
+{
+	Launch *L = c->L;
+	if (!atomic_load(&L->expired))
+		return;
+	const Entry *e = w && w->nst ? &w->st[w->nst - 1] : NULL;
+	const XFunc *fn = e ? w->fr[w->nfr - 1].fn : NULL;
+	const XIns *x = e && e->pc < fn->ncode ? &fn->code[e->pc] : NULL;
+	uint32_t lanes = e ? e->mask & ~w->exited : 0;
+	exec_fault(c, e ? w : NULL, x, lanes ? __builtin_ctz(lanes) : -1, PTXVM_ERROR_LAUNCH_TIMEOUT,
+		   "the launch ran longer than its limit of %g s", L->timeout);
+}
+
 static void run_cta(Cta *c)
 {
 	Launch *L = c->L;
@@ -97,7 +119,7 @@ static void run_cta(Cta *c)
 		warp_init(c, &c->w[i], i);
 	memset(c->bar, 0, sizeof c->bar);
 	uint32_t live = c->nwarps;
-	while (live && !atomic_load_explicit(&L->stop, memory_order_relaxed)) {
+	while (live) {
 		bool ran = false;
 		for (uint32_t i = 0; i < c->nwarps; i++) {
 			Warp *w = &c->w[i];
@@ -105,8 +127,10 @@ static void run_cta(Cta *c)
 				continue;
 			ran = true;
 			int r = warp_run(c, w, SLICE);
-			if (r == RUN_FAULT)
+			if (r == RUN_FAULT) {
+				stopped(c, w);
 				goto out;
+			}
 			if (r == RUN_DONE) {
 				w->state = W_DONE;
 				live--;
@@ -117,18 +141,12 @@ static void run_cta(Cta *c)
 			deadlock(c);
 			break;
 		}
-		if (L->timeout > 0 && exec_now() > L->deadline) {
-			/* name where a warp that was still running had got to */
+		if (atomic_load_explicit(&L->stop, memory_order_relaxed)) {
 			const Warp *w = NULL;
 			for (uint32_t i = 0; i < c->nwarps && !w; i++)
-				if (c->w[i].state == W_RUN && c->w[i].nst)
+				if (c->w[i].state != W_DONE)
 					w = &c->w[i];
-			const Entry *e = w ? &w->st[w->nst - 1] : NULL;
-			const XFunc *fn = w ? w->fr[w->nfr - 1].fn : NULL;
-			const XIns *x = e && e->pc < fn->ncode ? &fn->code[e->pc] : NULL;
-			uint32_t live_lanes = e ? e->mask & ~w->exited : 0;
-			exec_fault(c, w, x, live_lanes ? __builtin_ctz(live_lanes) : -1, PTXVM_ERROR_LAUNCH_TIMEOUT,
-				   "the launch ran longer than its limit of %g s", L->timeout);
+			stopped(c, w);
 			break;
 		}
 	}
@@ -174,89 +192,142 @@ static void *worker(void *arg)
 		/* shared memory and the kernel's own frame start zeroed, so that a
 		 * result never depends on which CTA ran on this worker before */
 		memset(c.shared, 0, L->shared_bytes);
-		if (L->k->frame_bytes)
-			for (uint32_t t = 0; t < L->nthreads; t++)
+		bool stop = false;
+		if (L->k->frame_bytes)  /* up to 1024 frames: the watchdog may stop it */
+			for (uint32_t t = 0; t < L->nthreads && !stop; t++) {
 				memset(c.local + (size_t)t * L->local_bytes, 0, L->k->frame_bytes);
-		c.out.len = 0;
+				stop = atomic_load_explicit(&L->stop, memory_order_relaxed);
+			}
+		if (stop)
+			break;
+		if (L->fifo)
+			fifo_cta_begin(L->fifo, &c.pf, id);
 		run_cta(&c);
-		if (c.out.len && L->printf_out) {
-			L->printf_out[id] = c.out.p;
-			L->printf_len[id] = c.out.len;
-			c.out = (Buf){ 0 };
-		}
+		if (L->fifo)
+			fifo_cta_end(L->fifo, &c.pf, id);
 	}
 done:
-	buf_free(&c.out);
+	buf_free(&c.pf.recs);
+	buf_free(&c.rec);
 	free(c.shared);
 	free(c.local);
 	free(c.w);
+	pthread_mutex_lock(&L->lock);
+	if (!--L->active)
+		pthread_cond_signal(&L->idle);
+	pthread_mutex_unlock(&L->lock);
 	return NULL;
 }
+
+/* The watchdog: waits for the workers until the deadline, then stops the
+ * launch and waits for them to see it (within one instruction). */
+static void watch(Launch *L)
+{
+	struct timespec dl;
+	clock_gettime(CLOCK_MONOTONIC, &dl);
+	double whole = floor(L->timeout);
+	dl.tv_sec += (time_t)whole;
+	dl.tv_nsec += (long)((L->timeout - whole) * 1e9);
+	if (dl.tv_nsec >= 1000000000L) {
+		dl.tv_sec++;
+		dl.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(&L->lock);
+	while (L->active) {
+		if (atomic_load(&L->expired)) {
+			pthread_cond_wait(&L->idle, &L->lock);
+		} else if (pthread_cond_timedwait(&L->idle, &L->lock, &dl) == ETIMEDOUT && L->active) {
+			atomic_store(&L->expired, 1);
+			atomic_store(&L->stop, 1);
+		}
+	}
+	pthread_mutex_unlock(&L->lock);
+}
+
+/* Longer limits than this (some 30 years) are no limit. */
+#define MAX_TIMEOUT 1e9
 
 int launch_run(Launch *L)
 {
 	atomic_init(&L->stop, 0);
+	atomic_init(&L->expired, 0);
 	atomic_init(&L->next_cta, 0);
 	atomic_init(&L->thread_ins, 0);
 	atomic_init(&L->warp_ins, 0);
 	pthread_mutex_init(&L->lock, NULL);
+	pthread_condattr_t ca;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&L->idle, &ca);
+	pthread_condattr_destroy(&ca);
 	L->code = 0;
 	L->report = NULL;
+	L->printf_dropped = 0;
 	L->t0 = exec_now();
 	struct timespec rt;
 	clock_gettime(CLOCK_REALTIME, &rt);
 	L->gtimer0 = (uint64_t)rt.tv_sec * 1000000000ull + (uint64_t)rt.tv_nsec;
-	L->deadline = L->t0 + L->timeout;
-	bool prints = false;
-	for (uint32_t i = 0; i < L->p->nfn; i++)
-		if (!strcmp(L->p->fn[i].name, "vprintf"))
-			prints = true;
-	if (prints) {
-		/* device printf output is kept per CTA; without room for that, the
-		 * launch fails rather than drop output */
-		L->printf_out = calloc(L->ncta, sizeof *L->printf_out);
-		L->printf_len = calloc(L->ncta, sizeof *L->printf_len);
-		if (!L->printf_out || !L->printf_len) {
-			free(L->printf_out);
-			free(L->printf_len);
-			L->printf_out = NULL;
-			pthread_mutex_destroy(&L->lock);
-			L->code = PTXVM_ERROR_OUT_OF_MEMORY;
-			if (asprintf(&L->report, "CUDA_ERROR_OUT_OF_MEMORY: kernel '%s': no host memory to keep the "
-				     "device printf output of %llu CTAs", L->k->name, (unsigned long long)L->ncta) < 0)
-				L->report = NULL;
-			return L->code;
+	bool watchdog = L->timeout > 0 && L->timeout <= MAX_TIMEOUT;
+	Fifo fifo;
+	L->fifo = NULL;
+	for (uint32_t i = 0; i < L->p->nfn && !L->fifo; i++)
+		if (!strcmp(L->p->fn[i].name, "vprintf")) {
+			fifo_init(&fifo, L->printf_fifo ? L->printf_fifo : FIFO_DEFAULT_BYTES);
+			L->fifo = &fifo;
 		}
-	}
+	L->uses_printf = L->fifo != NULL;
 	unsigned n = L->workers;
 	if ((uint64_t)n > L->ncta)
 		n = (unsigned)L->ncta;
 	if (n < 1)
 		n = 1;
 	Worker *wk = calloc(n, sizeof *wk);
+	if (!wk) {
+		L->code = PTXVM_ERROR_OUT_OF_MEMORY;
+		goto out;
+	}
+	/* Without a watchdog the launching thread is worker 0. */
+	L->active = n;
+	unsigned started = 0;
 	for (unsigned i = 0; i < n; i++) {
 		wk[i].L = L;
 		wk[i].idx = i;
-		wk[i].ok = i == 0 || pthread_create(&wk[i].th, NULL, worker, &wk[i]) == 0;
+		wk[i].ok = (!watchdog && i == 0) || pthread_create(&wk[i].th, NULL, worker, &wk[i]) == 0;
+		started += wk[i].ok;
 	}
-	worker(&wk[0]);
-	for (unsigned i = 1; i < n; i++)
+	pthread_mutex_lock(&L->lock);
+	L->active -= n - started;
+	pthread_mutex_unlock(&L->lock);
+	if (!started) {
+		L->code = PTXVM_ERROR_LAUNCH_OUT_OF_RESOURCES;
+		goto out;
+	}
+	if (watchdog)
+		watch(L);
+	else
+		worker(&wk[0]);
+	for (unsigned i = watchdog ? 0 : 1; i < n; i++)
 		if (wk[i].ok)
 			pthread_join(wk[i].th, NULL);
-	free(wk);
-	if (L->printf_out) {
-		/* device printf: CTA by CTA, so that the output is the same for any
-		 * number of workers */
-		for (uint64_t i = 0; i < L->ncta; i++)
-			if (L->printf_out[i]) {
-				fwrite(L->printf_out[i], 1, L->printf_len[i], L->out ? L->out : stdout);
-				free(L->printf_out[i]);
-			}
-		fflush(L->out ? L->out : stdout);
-		free(L->printf_out);
-		free(L->printf_len);
-		L->printf_out = NULL;
+	if (atomic_load(&L->expired) && !L->code) {
+		/* stopped between CTAs: no warp to name */
+		L->code = PTXVM_ERROR_LAUNCH_TIMEOUT;
+		if (asprintf(&L->report, "CUDA_ERROR_LAUNCH_TIMEOUT: kernel '%s': the launch ran longer than "
+			     "its limit of %g s", L->k->name, L->timeout) < 0)
+			L->report = NULL;
 	}
+out:
+	free(wk);
+	if (L->code && !L->report &&
+	    asprintf(&L->report, "%s: kernel '%s': %s", ptxvm_result_name((ptxvm_result)L->code), L->k->name,
+		     L->code == PTXVM_ERROR_OUT_OF_MEMORY ? "no host memory to start the launch"
+							  : "no worker thread could be started") < 0)
+		L->report = NULL;
+	/* device printf: the kept records, CTA by CTA */
+	if (L->fifo)
+		L->printf_dropped = fifo_finish(L->fifo, L->out ? L->out : stdout);
+	L->fifo = NULL;
+	pthread_cond_destroy(&L->idle);
 	pthread_mutex_destroy(&L->lock);
 	return L->code;
 }

@@ -603,50 +603,50 @@ typedef struct StrCtx {
 	unsigned lane;
 } StrCtx;
 
-/* Reads a guest string for printf's %s (bounded by max). */
-static bool read_str(void *vctx, uint64_t addr, Buf *out, size_t max)
+/* The bytes a lane can read at generic address a without faulting: a host
+ * pointer and how many follow it in the same region, or NULL. */
+static const uint8_t *span(Ctx *X, unsigned lane, uint64_t a, uint64_t *avail)
 {
-	StrCtx *s = vctx;
-	for (size_t i = 0; i < max; i++) {
-		Ctx *X = s->X;
-		uint8_t *p = NULL;
-		/* a probe that does not fault: strings may be bad pointers */
-		uint64_t a = addr + i;
-		if (mem_in_window(a, MEM_SHARED_BASE)) {
-			if (a - MEM_SHARED_BASE < X->c->L->shared_bytes)
-				p = X->c->shared + (a - MEM_SHARED_BASE);
-		} else if (mem_in_window(a, MEM_LOCAL_BASE)) {
-			uint64_t o = a - MEM_LOCAL_BASE;
-			if (o < X->c->L->local_bytes)
-				p = X->c->local + (size_t)(X->w->idx * 32 + s->lane) * X->c->L->local_bytes + o;
-		} else if (!mem_in_window(a, MEM_PARAM_BASE)) {
-			p = mem_host(X->c->L->mem, a, 1);
-		}
-		if (!p)
-			return false;
-		if (!*p)
-			return true;
-		buf_putc(out, (char)*p);
+	Cta *c = X->c;
+	if (mem_in_window(a, MEM_LOCAL_BASE)) {
+		uint64_t o = a - MEM_LOCAL_BASE;
+		*avail = o < c->L->local_bytes ? c->L->local_bytes - o : 0;
+		return *avail ? c->local + (size_t)(X->w->idx * 32 + lane) * c->L->local_bytes + o : NULL;
 	}
-	return true;
+	if (mem_in_window(a, MEM_SHARED_BASE)) {
+		uint64_t o = a - MEM_SHARED_BASE;
+		*avail = o < c->L->shared_bytes ? c->L->shared_bytes - o : 0;
+		return *avail ? c->shared + o : NULL;
+	}
+	if (mem_in_window(a, MEM_PARAM_BASE))
+		return NULL;
+	const Alloc *al = mem_find(c->L->mem, a, 1);
+	*avail = al ? al->size - (a - al->base) : 0;
+	return al ? al->host + (a - al->base) : NULL;
 }
 
 /* Reads n bytes of a lane's guest memory at a generic address without
  * faulting; returns NULL if not readable. */
 static const uint8_t *peek(Ctx *X, unsigned lane, uint64_t a, uint64_t n)
 {
-	Cta *c = X->c;
-	if (mem_in_window(a, MEM_LOCAL_BASE)) {
-		uint64_t o = a - MEM_LOCAL_BASE;
-		if (o <= c->L->local_bytes && n <= c->L->local_bytes - o)
-			return c->local + (size_t)(X->w->idx * 32 + lane) * c->L->local_bytes + o;
-		return NULL;
-	}
-	if (mem_in_window(a, MEM_SHARED_BASE)) {
-		uint64_t o = a - MEM_SHARED_BASE;
-		return o <= c->L->shared_bytes && n <= c->L->shared_bytes - o ? c->shared + o : NULL;
-	}
-	return mem_host(c->L->mem, a, n);
+	uint64_t avail;
+	const uint8_t *p = span(X, lane, a, &avail);
+	return p && avail >= n ? p : NULL;
+}
+
+/* Reads a guest string for printf's %s (bounded by max): false if it is
+ * not readable up to its NUL or max. */
+static bool read_str(void *vctx, uint64_t addr, Buf *out, size_t max)
+{
+	StrCtx *s = vctx;
+	uint64_t avail;
+	const uint8_t *p = span(s->X, s->lane, addr, &avail);
+	if (!p)
+		return false;
+	size_t n = avail < max ? (size_t)avail : max;
+	const uint8_t *nul = memchr(p, 0, n);
+	buf_put(out, (const char *)p, nul ? (size_t)(nul - p) : n);
+	return nul || n == max;
 }
 
 /* The value of a .param argument of a call: 8 bytes at the local address
@@ -670,6 +670,8 @@ static int call_builtin(Ctx *X, int bi, uint32_t act, unsigned nret, unsigned na
 		uint64_t *fs = SLOT(nret), *as = SLOT(nret + 1);
 		uint64_t *rs = nret ? SLOT(0) : NULL;
 		LANES(act, {
+			if (atomic_load_explicit(&c->L->stop, memory_order_relaxed))
+				return -1;      /* the watchdog: not a lane more */
 			uint64_t fa = param_arg(X, l, fs), aa = param_arg(X, l, as);
 			Buf fmt = { 0 };
 			StrCtx sc = { X, l };
@@ -685,7 +687,10 @@ static int call_builtin(Ctx *X, int bi, uint32_t act, unsigned nret, unsigned na
 						n = k;
 						break;
 					}
-				r = dev_printf(&c->out, fmt.p ? fmt.p : "", args, n, read_str, &sc);
+				c->rec.len = 0;
+				r = dev_printf(&c->rec, fmt.p ? fmt.p : "", args, n, read_str, &sc);
+				if (c->L->fifo)
+					fifo_cta_put(&c->pf, c->rec.p, c->rec.len);
 			}
 			buf_free(&fmt);
 			if (rs) {

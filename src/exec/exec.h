@@ -12,6 +12,7 @@
 
 #include "../lower/prog.h"
 #include "../mem/mem.h"
+#include "fifo.h"
 
 #include <stdatomic.h>
 #include <stdio.h>
@@ -32,21 +33,26 @@ typedef struct Launch {
 	unsigned workers;
 	double timeout;                 /* seconds; 0: none */
 	FILE *out;                      /* device printf */
+	size_t printf_fifo;             /* its FIFO's bytes; 0: CUDA's 1 MiB */
 	const struct SurfTable *surf;   /* the device's arrays and surface objects */
 	const struct TexTable *tex;     /* its texture and sampler objects */
 	uint64_t grid_id;
 
 	/* while running */
 	atomic_int stop;                /* a fault or the watchdog ended the launch */
+	atomic_int expired;             /* the watchdog ended it */
 	atomic_uint_fast64_t next_cta;
 	atomic_uint_fast64_t thread_ins, warp_ins;
-	double t0, deadline;
+	double t0;
 	uint64_t gtimer0;               /* %globaltimer at t0: wall-clock nanoseconds */
 	pthread_mutex_t lock;
+	pthread_cond_t idle;            /* the last worker has finished */
+	unsigned active;                /* workers still running */
 	int code;                       /* ptxvm_result of the first failure */
 	char *report;                   /* its report, malloc'd */
-	char **printf_out;              /* per CTA, emitted in CTA order */
-	size_t *printf_len;
+	Fifo *fifo;                     /* device printf; NULL if the program has none */
+	bool uses_printf;               /* the program calls vprintf */
+	uint64_t printf_dropped;        /* after the launch: records the FIFO dropped */
 } Launch;
 
 /* Runs the whole grid; returns 0 or the ptxvm_result of the failure, with

@@ -108,8 +108,12 @@ static int digits(const char **pp)
 static void fmt_string(Out *o, const char *spec, uint64_t addr, int prec,
 		       PrintfReadStr rs, void *ctx, bool *bad)
 {
-	size_t max = PRINTF_MAX_OUT;
+	/* a string longer than the room left fills the output: read no more */
+	size_t max = PRINTF_MAX_OUT, room = PRINTF_MAX_OUT - (o->b->len - o->base);
 	Buf s = {0};
+
+	if (room < max)
+		max = room + 1;
 
 	if (!addr) {
 		/* glibc prints "(null)" unless the precision is too short */

@@ -71,7 +71,8 @@ typedef struct Cta {
 	Warp *w;
 	uint32_t nwarps;
 	Barrier bar[NBARRIERS + 1];    /* the last: barrier.cluster */
-	Buf out;                /* device printf */
+	FifoCta pf;             /* device printf records */
+	Buf rec;                /* one printf call's text */
 	const Alloc *last;      /* the allocation the last global access hit */
 } Cta;
 

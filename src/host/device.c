@@ -26,6 +26,8 @@ struct ptxvm_device {
 	double timeout;
 	size_t stack_bytes;
 	FILE *out;
+	size_t printf_fifo;     /* bytes */
+	bool printed;           /* a kernel using printf was launched */
 	char *msg;
 	ptxvm_program **progs;
 	size_t nprogs, capprogs;
@@ -104,7 +106,41 @@ ptxvm_device *ptxvm_device_create(const ptxvm_device_opts *opts)
 	d->timeout = opts && opts->timeout > 0 ? opts->timeout : 0;
 	d->stack_bytes = opts && opts->stack_bytes ? opts->stack_bytes : 16384;
 	d->out = opts && opts->printf_stream ? opts->printf_stream : stdout;
+	d->printf_fifo = opts && opts->printf_fifo_bytes ? opts->printf_fifo_bytes : FIFO_DEFAULT_BYTES;
 	return d;
+}
+
+ptxvm_result ptxvm_device_set_limit(ptxvm_device *d, ptxvm_limit limit, size_t value)
+{
+	if (!d)
+		return PTXVM_ERROR_INVALID_VALUE;
+	if (limit != PTXVM_LIMIT_PRINTF_FIFO_SIZE)
+		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_device_set_limit: limit %d is not supported",
+			   (int)limit);
+	if (!value)
+		return say(d, PTXVM_ERROR_INVALID_VALUE, "the printf FIFO must hold at least 1 byte");
+	pthread_mutex_lock(&d->lock);
+	bool printed = d->printed;
+	if (!printed)
+		d->printf_fifo = value;
+	pthread_mutex_unlock(&d->lock);
+	if (printed)
+		return say(d, PTXVM_ERROR_INVALID_VALUE, "the printf FIFO cannot change size after a kernel that "
+			   "uses printf has been launched on the device (as in CUDA)");
+	return say(d, PTXVM_SUCCESS, NULL);
+}
+
+ptxvm_result ptxvm_device_get_limit(ptxvm_device *d, ptxvm_limit limit, size_t *value)
+{
+	if (!d || !value)
+		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_device_get_limit: NULL argument");
+	if (limit != PTXVM_LIMIT_PRINTF_FIFO_SIZE)
+		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_device_get_limit: limit %d is not supported",
+			   (int)limit);
+	pthread_mutex_lock(&d->lock);
+	*value = d->printf_fifo;
+	pthread_mutex_unlock(&d->lock);
+	return say(d, PTXVM_SUCCESS, NULL);
 }
 
 void ptxvm_device_destroy(ptxvm_device *d)
@@ -470,15 +506,18 @@ ptxvm_result ptxvm_launch_packed(ptxvm_device *d, const ptxvm_kernel *k, const p
 	};
 	pthread_mutex_lock(&d->lock);
 	L.grid_id = ++d->launches;
+	L.printf_fifo = d->printf_fifo;
 	double t0 = exec_now();
 	int code = launch_run(&L);
 	double t1 = exec_now();
+	d->printed |= L.uses_printf;
 	pthread_mutex_unlock(&d->lock);
 	if (stats) {
 		stats->thread_instructions = atomic_load(&L.thread_ins);
 		stats->warp_instructions = atomic_load(&L.warp_ins);
 		stats->seconds = t1 - t0;
 		stats->workers = L.workers < L.ncta ? L.workers : (unsigned)L.ncta;
+		stats->printf_dropped = L.printf_dropped;
 	}
 	ptxvm_result r = say(d, (ptxvm_result)code, "%s", L.report ? L.report : "");
 	free(L.report);
