@@ -14,6 +14,13 @@
 
 const char *const sass_window_name[3] = { "shared", "local", "sparse" };
 
+/* The set directives, applied after the whole file is read. */
+typedef struct Sets {
+	SassSet *v;
+	size_t n, cap;
+	Buf bytes;
+} Sets;
+
 typedef struct Cur {
 	ptxvm_sass *s;
 	const char *line;       /* start of the line */
@@ -21,6 +28,7 @@ typedef struct Cur {
 	const char *end;        /* end of the line's content (comment excluded) */
 	uint32_t lno;
 	bool bad;               /* an error was reported on this line */
+	Sets *sets;
 } Cur;
 
 static void err(Cur *c, const char *at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -790,11 +798,6 @@ static long values(Cur *c, const Ty *t, uint8_t **buf, size_t *cap)
 	return (long)len;
 }
 
-static bool overlap(uint64_t a, uint64_t an, uint64_t b, uint64_t bn)
-{
-	return a < b + bn && b < a + an;    /* no range wraps (checked) */
-}
-
 static bool range(Cur *c, const char *at, uint64_t base, uint64_t size, uint64_t maxsize)
 {
 	if (size == 0) {
@@ -813,31 +816,7 @@ static bool range(Cur *c, const char *at, uint64_t base, uint64_t size, uint64_t
 	return true;
 }
 
-/* A new region or window may not overlap a region, or a shared or local
- * window (sparse windows overlap anything). */
-static bool no_overlap(Cur *c, const char *at, uint64_t base, uint64_t size)
-{
-	ptxvm_sass *s = c->s;
-	for (size_t i = 0; i < s->nrg; i++)
-		if (overlap(base, size, s->rg[i].base, s->rg[i].size)) {
-			err(c, at, "0x%llx..0x%llx overlaps the region 0x%llx..0x%llx of line %u",
-			    (unsigned long long)base, (unsigned long long)(base + size - 1),
-			    (unsigned long long)s->rg[i].base, (unsigned long long)(s->rg[i].base + s->rg[i].size - 1),
-			    s->rg[i].line);
-			return false;
-		}
-	for (size_t i = 0; i < s->nwin; i++)
-		if (s->win[i].kind != SW_SPARSE && overlap(base, size, s->win[i].base, s->win[i].size)) {
-			err(c, at, "0x%llx..0x%llx overlaps the %s window 0x%llx..0x%llx of line %u",
-			    (unsigned long long)base, (unsigned long long)(base + size - 1),
-			    sass_window_name[s->win[i].kind], (unsigned long long)s->win[i].base,
-			    (unsigned long long)(s->win[i].base + s->win[i].size - 1), s->win[i].line);
-			return false;
-		}
-	return true;
-}
-
-static void add_region(Cur *c, uint64_t base, const uint8_t *bytes, uint64_t size)
+static void add_region(Cur *c, const char *at, uint64_t base, const uint8_t *bytes, uint64_t size)
 {
 	ptxvm_sass *s = c->s;
 	if (s->total + size > (1u << 28)) {
@@ -845,7 +824,7 @@ static void add_region(Cur *c, uint64_t base, const uint8_t *bytes, uint64_t siz
 		return;
 	}
 	s->total += size;
-	SassRegion r = { .base = base, .size = size, .line = c->lno };
+	SassRegion r = { .base = base, .size = size, .line = c->lno, .col = (uint32_t)(at - c->line) + 1 };
 	r.alloc = xmalloc((size_t)size + 32);
 	uintptr_t a = ((uintptr_t)r.alloc + 15) & ~(uintptr_t)15;
 	r.mem = (uint8_t *)a + (base & 15);
@@ -859,11 +838,14 @@ static void add_region(Cur *c, uint64_t base, const uint8_t *bytes, uint64_t siz
 	s->rg[s->nrg++] = r;
 }
 
+/* Regions, windows and sets are recorded here and checked against each
+ * other once the file is read (sass_layout), in O(n log n). */
 static void directive(Cur *c, const char *w, size_t n)
 {
 	ptxvm_sass *s = c->s;
 	ws(c);
 	const char *at = c->p;
+	uint32_t col = (uint32_t)(at - c->line) + 1;
 	uint64_t base;
 	if (!unumber(c, "an address", &base))
 		return;
@@ -884,9 +866,8 @@ static void directive(Cur *c, const char *w, size_t n)
 			uint64_t size;
 			if (!unumber(c, "a size or a type", &size) || !at_end(c, "the size"))
 				return;
-			if (!range(c, tw, base, size, 1u << 24) || !no_overlap(c, at, base, size))
-				return;
-			add_region(c, base, NULL, size);
+			if (range(c, tw, base, size, 1u << 24))
+				add_region(c, at, base, NULL, size);
 			return;
 		}
 		uint8_t *buf = NULL;
@@ -894,17 +875,13 @@ static void directive(Cur *c, const char *w, size_t n)
 		long len = values(c, t, &buf, &cap);
 		if (len > 0) {
 			if (word_is(w, n, "mem")) {
-				if (range(c, at, base, (uint64_t)len, 1u << 24) && no_overlap(c, at, base, (uint64_t)len))
-					add_region(c, base, buf, (uint64_t)len);
+				if (range(c, at, base, (uint64_t)len, 1u << 24))
+					add_region(c, at, base, buf, (uint64_t)len);
 			} else {
-				SassRegion *r = base + (uint64_t)len - 1 >= base ? sass_region(s, base, (uint64_t)len) : NULL;
-				if (!r)
-					err(c, at, "set 0x%llx..0x%llx: not inside one memory region (declare it with mem first)",
-					    (unsigned long long)base, (unsigned long long)(base + (uint64_t)len - 1));
-				else {
-					memcpy(r->init + (base - r->base), buf, (size_t)len);
-					memcpy(r->mem + (base - r->base), buf, (size_t)len);
-				}
+				Sets *st = c->sets;
+				st->v = vec_grow(st->v, &st->cap, st->n + 1, sizeof *st->v);
+				st->v[st->n++] = (SassSet){ base, (size_t)len, st->bytes.len, c->lno, col };
+				buf_put(&st->bytes, (const char *)buf, (size_t)len);
 			}
 		}
 		free(buf);
@@ -918,23 +895,150 @@ static void directive(Cur *c, const char *w, size_t n)
 	if (!range(c, zat, base, size, UINT64_MAX))
 		return;
 	int kind = word_is(w, n, "shared") ? SW_SHARED : word_is(w, n, "local") ? SW_LOCAL : SW_SPARSE;
-	if (kind != SW_SPARSE) {
-		for (size_t i = 0; i < s->nwin; i++)
-			if (s->win[i].kind != SW_SPARSE && overlap(base, size, s->win[i].base, s->win[i].size)) {
-				err(c, at, "0x%llx..0x%llx overlaps the %s window of line %u", (unsigned long long)base,
-				    (unsigned long long)(base + size - 1), sass_window_name[s->win[i].kind], s->win[i].line);
-				return;
-			}
-		for (size_t i = 0; i < s->nrg; i++)
-			if (overlap(base, size, s->rg[i].base, s->rg[i].size)) {
-				err(c, at, "the %s window 0x%llx..0x%llx overlaps the region of line %u: a region is "
-				    "global memory", sass_window_name[kind], (unsigned long long)base,
-				    (unsigned long long)(base + size - 1), s->rg[i].line);
-				return;
-			}
+	SassWindow win = { base, size, kind, c->lno, col };
+	if (kind == SW_SPARSE) {
+		s->sparse = vec_grow(s->sparse, &s->capsparse, s->nsparse + 1, sizeof *s->sparse);
+		s->sparse[s->nsparse++] = win;
+	} else {
+		s->win = vec_grow(s->win, &s->capwin, s->nwin + 1, sizeof *s->win);
+		s->win[s->nwin++] = win;
 	}
-	s->win = vec_grow(s->win, &s->capwin, s->nwin + 1, sizeof *s->win);
-	s->win[s->nwin++] = (SassWindow){ base, size, kind, c->lno };
+}
+
+/* ---- the layout, once the file is read ------------------------------------ */
+
+/* A region or a shared or local window: none may overlap another, and the
+ * later one in the file is the one in error. */
+typedef struct Span {
+	uint64_t base, last;
+	uint32_t line, col;
+	int kind;               /* SW_SHARED, SW_LOCAL, or -1 for a region */
+	bool reported;
+} Span;
+
+/* A binary heap of span indices: the earliest line on top (sign 1) or the
+ * latest (sign -1). */
+typedef struct Heap {
+	size_t *v, n, cap;
+	const Span *sp;
+	int sign;
+} Heap;
+
+static bool above(const Heap *h, size_t a, size_t b)
+{
+	return h->sign > 0 ? h->sp[a].line < h->sp[b].line : h->sp[a].line > h->sp[b].line;
+}
+
+static void heap_push(Heap *h, size_t x)
+{
+	h->v = vec_grow(h->v, &h->cap, h->n + 1, sizeof *h->v);
+	size_t i = h->n++;
+	for (; i && above(h, x, h->v[(i - 1) / 2]); i = (i - 1) / 2)
+		h->v[i] = h->v[(i - 1) / 2];
+	h->v[i] = x;
+}
+
+static void heap_pop(Heap *h)
+{
+	size_t x = h->v[--h->n], i = 0;
+	for (;;) {
+		size_t k = 2 * i + 1;
+		if (k >= h->n)
+			break;
+		if (k + 1 < h->n && above(h, h->v[k + 1], h->v[k]))
+			k++;
+		if (!above(h, h->v[k], x))
+			break;
+		h->v[i] = h->v[k];
+		i = k;
+	}
+	if (h->n)
+		h->v[i] = x;
+}
+
+static int cmp_span(const void *a, const void *b)
+{
+	const Span *x = a, *y = b;
+	if (x->base != y->base)
+		return x->base < y->base ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* x overlaps y, which comes earlier in the file. */
+static void overlap_error(ptxvm_sass *s, Span *x, const Span *y)
+{
+	Pos p = { x->line, x->col };
+	x->reported = true;
+	if (x->kind < 0 && y->kind < 0)
+		diag_add(&s->diags, DIAG_ERROR, p, "0x%llx..0x%llx overlaps the region 0x%llx..0x%llx of line %u",
+			 (unsigned long long)x->base, (unsigned long long)x->last, (unsigned long long)y->base,
+			 (unsigned long long)y->last, y->line);
+	else if (x->kind < 0)
+		diag_add(&s->diags, DIAG_ERROR, p, "0x%llx..0x%llx overlaps the %s window 0x%llx..0x%llx of line %u",
+			 (unsigned long long)x->base, (unsigned long long)x->last, sass_window_name[y->kind],
+			 (unsigned long long)y->base, (unsigned long long)y->last, y->line);
+	else if (y->kind < 0)
+		diag_add(&s->diags, DIAG_ERROR, p, "the %s window 0x%llx..0x%llx overlaps the region of line %u: a "
+			 "region is global memory", sass_window_name[x->kind], (unsigned long long)x->base,
+			 (unsigned long long)x->last, y->line);
+	else
+		diag_add(&s->diags, DIAG_ERROR, p, "0x%llx..0x%llx overlaps the %s window of line %u",
+			 (unsigned long long)x->base, (unsigned long long)x->last, sass_window_name[y->kind], y->line);
+}
+
+/* Every region or window that overlaps one earlier in the file gets an
+ * error: a sweep by address keeps the spans that reach the current one in
+ * two heaps, by earliest and by latest line (the expired ones leave lazily,
+ * as addresses only grow). */
+static void check_overlaps(ptxvm_sass *s)
+{
+	size_t n = s->nrg + s->nwin;
+	if (n < 2)
+		return;
+	Span *sp = xmalloc(n * sizeof *sp);
+	for (size_t i = 0; i < s->nrg; i++)
+		sp[i] = (Span){ s->rg[i].base, s->rg[i].base + s->rg[i].size - 1, s->rg[i].line, s->rg[i].col, -1,
+				false };
+	for (size_t i = 0; i < s->nwin; i++)
+		sp[s->nrg + i] = (Span){ s->win[i].base, s->win[i].base + s->win[i].size - 1, s->win[i].line,
+					 s->win[i].col, s->win[i].kind, false };
+	qsort(sp, n, sizeof *sp, cmp_span);
+	Heap early = { .sp = sp, .sign = 1 }, late = { .sp = sp, .sign = -1 };
+	for (size_t i = 0; i < n; i++) {
+		Span *x = &sp[i];
+		while (early.n && sp[early.v[0]].last < x->base)
+			heap_pop(&early);
+		while (late.n && sp[late.v[0]].last < x->base)
+			heap_pop(&late);
+		/* x overlaps every span left; one from an earlier line puts x in
+		 * error, and x puts in error each from a later line */
+		if (early.n && sp[early.v[0]].line < x->line)
+			overlap_error(s, x, &sp[early.v[0]]);
+		while (late.n && sp[late.v[0]].line > x->line) {
+			if (!sp[late.v[0]].reported)
+				overlap_error(s, &sp[late.v[0]], x);
+			heap_pop(&late);
+		}
+		heap_push(&early, i);
+		heap_push(&late, i);
+	}
+	free(early.v);
+	free(late.v);
+	free(sp);
+}
+
+static int cmp_window(const void *a, const void *b)
+{
+	const SassWindow *x = a, *y = b;
+	return x->base < y->base ? -1 : x->base > y->base;
+}
+
+static int cmp_diag(const void *a, const void *b)
+{
+	const Diag *x = a, *y = b;
+	if (x->pos.line != y->pos.line)
+		return x->pos.line < y->pos.line ? -1 : 1;
+	return x->pos.col < y->pos.col ? -1 : x->pos.col > y->pos.col;
 }
 
 static int cmp_region(const void *a, const void *b)
@@ -947,11 +1051,12 @@ void sass_parse(ptxvm_sass *s)
 {
 	const char *p = s->src, *end = s->src + s->len;
 	uint32_t lno = 0;
+	Sets sets = { 0 };
 	while (p < end || lno == 0) {
 		lno++;
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *le = nl ? nl : end;
-		Cur c = { s, p, p, le, lno, false };
+		Cur c = { s, p, p, le, lno, false, &sets };
 		for (const char *q = p; q < le; q++)
 			if (*q == '#' || (*q == '/' && q + 1 < le && q[1] == '/')) {
 				c.end = q;
@@ -993,6 +1098,43 @@ void sass_parse(ptxvm_sass *s)
 			break;
 		p = nl + 1;
 	}
+	/* the layout: regions and windows by address, their overlaps, the sets */
+	size_t nparse = s->diags.n;
 	if (s->nrg > 1)
 		qsort(s->rg, s->nrg, sizeof *s->rg, cmp_region);
+	if (s->nwin > 1)
+		qsort(s->win, s->nwin, sizeof *s->win, cmp_window);
+	if (s->nsparse > 1)
+		qsort(s->sparse, s->nsparse, sizeof *s->sparse, cmp_window);
+	s->sparse_last = xmalloc((s->nsparse ? s->nsparse : 1) * sizeof *s->sparse_last);
+	for (size_t i = 0; i < s->nsparse; i++) {
+		uint64_t last = s->sparse[i].base + s->sparse[i].size - 1;
+		s->sparse_last[i] = i && s->sparse_last[i - 1] > last ? s->sparse_last[i - 1] : last;
+	}
+	check_overlaps(s);
+	for (size_t i = 0; i < sets.n; i++) {
+		const SassSet *st = &sets.v[i];
+		SassRegion *r = st->base + st->len - 1 >= st->base ? sass_region(s, st->base, st->len) : NULL;
+		if (!r || r->line > st->line) {
+			diag_add(&s->diags, DIAG_ERROR, (Pos){ st->line, st->col }, "set 0x%llx..0x%llx: not inside "
+				 "one memory region (declare it with mem first)", (unsigned long long)st->base,
+				 (unsigned long long)(st->base + st->len - 1));
+			continue;
+		}
+		memcpy(r->init + (st->base - r->base), sets.bytes.p + st->off, st->len);
+		memcpy(r->mem + (st->base - r->base), sets.bytes.p + st->off, st->len);
+	}
+	free(sets.v);
+	buf_free(&sets.bytes);
+	/* the layout's errors join the others in the order of the file (each
+	 * part is in order: the parse's by line, the layout's sorted here) */
+	if (s->diags.n > nparse) {
+		Diag *v = s->diags.v, *tmp = xmalloc(s->diags.n * sizeof *tmp);
+		qsort(v + nparse, s->diags.n - nparse, sizeof *v, cmp_diag);
+		size_t i = 0, j = nparse, k = 0;
+		while (i < nparse || j < s->diags.n)
+			tmp[k++] = j == s->diags.n || (i < nparse && cmp_diag(&v[i], &v[j]) <= 0) ? v[i++] : v[j++];
+		memcpy(v, tmp, s->diags.n * sizeof *tmp);
+		free(tmp);
+	}
 }

@@ -16,14 +16,40 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The number of items of a sorted array (of item bytes, a uint64_t base
+ * first) whose base is at most a. */
+static size_t upto(const void *v, size_t n, size_t item, uint64_t a)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint64_t base;
+		memcpy(&base, (const char *)v + mid * item, sizeof base);
+		if (base <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 SassRegion *sass_region(const ptxvm_sass *s, uint64_t a, uint64_t n)
 {
-	for (size_t i = 0; i < s->nrg; i++) {
-		SassRegion *r = &s->rg[i];
-		if (a >= r->base && a - r->base < r->size && n <= r->size - (a - r->base))
-			return r;
+	size_t i = upto(s->rg, s->nrg, sizeof *s->rg, a);
+	SassRegion *r = i ? &s->rg[i - 1] : NULL;
+	return r && a - r->base < r->size && n <= r->size - (a - r->base) ? r : NULL;
+}
+
+const SassWindow *sass_window(const ptxvm_sass *s, uint64_t a, bool sparse)
+{
+	if (sparse) {
+		/* they may overlap: the highest last byte so far decides */
+		size_t i = upto(s->sparse, s->nsparse, sizeof *s->sparse, a);
+		return i && s->sparse_last[i - 1] >= a ? &s->sparse[i - 1] : NULL;
 	}
-	return NULL;
+	size_t i = upto(s->win, s->nwin, sizeof *s->win, a);
+	const SassWindow *w = i ? &s->win[i - 1] : NULL;
+	return w && a - w->base < w->size ? w : NULL;
 }
 
 ptxvm_sass *ptxvm_sass_load(const char *filename, const char *text, size_t len)
@@ -79,6 +105,8 @@ void ptxvm_sass_free(ptxvm_sass *s)
 	}
 	free(s->rg);
 	free(s->win);
+	free(s->sparse);
+	free(s->sparse_last);
 	free(s->ins);
 	diag_free(&s->diags);
 	free(s->file);
@@ -164,16 +192,6 @@ static ptxvm_result fault(ptxvm_sass *s, const SassIns *in, ptxvm_result res, ui
 	return s->status = res;
 }
 
-static const SassWindow *window_at(const ptxvm_sass *s, uint64_t a, bool sparse)
-{
-	for (size_t i = 0; i < s->nwin; i++) {
-		const SassWindow *w = &s->win[i];
-		if ((w->kind == SW_SPARSE) == sparse && a >= w->base && a - w->base < w->size)
-			return w;
-	}
-	return NULL;
-}
-
 static ptxvm_result step(ptxvm_sass *s, const SassIns *in)
 {
 	bool g = in->guard == SASS_PT ? true : s->pred[in->guard] != 0;
@@ -190,7 +208,7 @@ static ptxvm_result step(ptxvm_sass *s, const SassIns *in)
 		a = rd64(s, in->ra) + (uint64_t)in->imm;
 	else
 		a = (uint32_t)((in->ra == SASS_RZ ? 0 : s->reg[in->ra]) + (uint32_t)in->imm);
-	const SassWindow *w = window_at(s, a, false);
+	const SassWindow *w = sass_window(s, a, false);
 	if (w)
 		return fault(s, in, PTXVM_ERROR_INVALID_ADDRESS_SPACE, a, "invalid address space",
 			     "the address is in the %s window 0x%llx..0x%llx; ATOM needs global memory",
@@ -199,7 +217,7 @@ static ptxvm_result step(ptxvm_sass *s, const SassIns *in)
 	if (a & (z->bytes - 1u))
 		return fault(s, in, PTXVM_ERROR_MISALIGNED_ADDRESS, a, "misaligned address",
 			     "an access of %u bytes needs an address that is a multiple of %u", z->bytes, z->bytes);
-	if (window_at(s, a, true)) {
+	if (sass_window(s, a, true)) {
 		/* a sparse page: nothing is performed; Rd reads 0, Ps is true */
 		wr(s, in->rd, 0, wide);
 		if (in->sparse && in->ps != SASS_PT)

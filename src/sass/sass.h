@@ -32,15 +32,22 @@ typedef struct SassRegion {
 	uint8_t *mem;           /* host copy, congruent to base modulo 16 */
 	uint8_t *init;          /* the initial bytes */
 	void *alloc;
-	uint32_t line;
+	uint32_t line, col;     /* of its base */
 } SassRegion;
 
 enum { SW_SHARED, SW_LOCAL, SW_SPARSE };
 typedef struct SassWindow {
 	uint64_t base, size;
 	int kind;
-	uint32_t line;
+	uint32_t line, col;     /* of its base */
 } SassWindow;
+
+/* A set directive, applied once every region is known. */
+typedef struct SassSet {
+	uint64_t base;
+	size_t len, off;        /* its bytes in the parse's byte buffer */
+	uint32_t line, col;
+} SassSet;
 
 struct ptxvm_sass {
 	Diags diags;
@@ -48,11 +55,14 @@ struct ptxvm_sass {
 	size_t len;
 	uint32_t reg0[256], reg[256];
 	uint8_t pred0[8], pred[8];
-	SassRegion *rg;
+	SassRegion *rg;         /* sorted by base after parsing */
 	size_t nrg, caprg;
 	uint64_t total;         /* bytes of all regions */
-	SassWindow *win;
+	SassWindow *win;        /* shared and local windows, sorted by base */
 	size_t nwin, capwin;
+	SassWindow *sparse;     /* sparse windows (they may overlap), sorted by base */
+	uint64_t *sparse_last;  /* the highest last byte of sparse[0..i] */
+	size_t nsparse, capsparse;
 	SassIns *ins;
 	size_t nins, capins;
 	ptxvm_result status;
@@ -61,10 +71,13 @@ struct ptxvm_sass {
 	uint64_t fault_addr;
 };
 
-/* Fills s from s->src; errors go to s->diags. */
+/* Fills s from s->src; errors go to s->diags, in the order of the file. */
 void sass_parse(ptxvm_sass *s);
 /* The region holding [a, a + n), or NULL. */
 SassRegion *sass_region(const ptxvm_sass *s, uint64_t a, uint64_t n);
+/* The shared or local window holding a, or NULL; sparse: non-NULL when a
+ * sparse window holds a. */
+const SassWindow *sass_window(const ptxvm_sass *s, uint64_t a, bool sparse);
 
 extern const char *const sass_window_name[3];
 

@@ -187,17 +187,33 @@ void diag_add(Diags *d, DiagLevel lv, Pos p, const char *fmt, ...)
 
 static const char *level_name[] = { "error", "warning", "note" };
 
-void diag_format(const Diags *d, const Diag *g, Buf *out)
+/* The start of source line `line`, scanning on from *hp (the start of line
+ * *hl) when it is not past it: diagnostics in file order cost one pass. */
+static const char *line_start(const Diags *d, uint32_t line, uint32_t *hl, const char **hp)
+{
+	const char *s = *hp, *end = d->src + d->srclen;
+	uint32_t l = *hl;
+	if (!s || l > line) {
+		s = d->src;
+		l = 1;
+	}
+	for (; l < line && s < end; l++) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		s = nl ? nl + 1 : end;
+	}
+	*hl = l;
+	*hp = s;
+	return s;
+}
+
+static void format_one(const Diags *d, const Diag *g, Buf *out, uint32_t *hl, const char **hp)
 {
 	buf_printf(out, "%s:%u:%u: %s: %s\n", d->file ? d->file : "<input>",
 		   g->pos.line, g->pos.col, level_name[g->level], g->msg);
 	if (!d->src || g->pos.line == 0)
 		return;
-	/* Find the source line and print it with a caret under the column. */
-	const char *s = d->src, *end = d->src + d->srclen;
-	for (uint32_t l = 1; l < g->pos.line && s < end; s++)
-		if (*s == '\n')
-			l++;
+	/* The source line, with a caret under the column. */
+	const char *s = line_start(d, g->pos.line, hl, hp), *end = d->src + d->srclen;
 	const char *e = s;
 	while (e < end && *e != '\n' && *e != '\r')
 		e++;
@@ -208,6 +224,13 @@ void diag_format(const Diags *d, const Diag *g, Buf *out)
 	for (uint32_t c = 1; c < g->pos.col && s + c - 1 < e; c++)
 		buf_putc(out, s[c - 1] == '\t' ? '\t' : ' ');
 	buf_puts(out, "^\n");
+}
+
+void diag_format(const Diags *d, const Diag *g, Buf *out)
+{
+	uint32_t hl = 0;
+	const char *hp = NULL;
+	format_one(d, g, out, &hl, &hp);
 }
 
 void diag_free(Diags *d)
@@ -222,8 +245,10 @@ void diag_free(Diags *d)
 char *diag_format_all(const Diags *d)
 {
 	Buf b = { 0 };
+	uint32_t hl = 0;
+	const char *hp = NULL;
 	for (size_t i = 0; i < d->n; i++)
-		diag_format(d, &d->v[i], &b);
+		format_one(d, &d->v[i], &b, &hl, &hp);
 	if (d->limit && d->nerrors > d->n)
 		buf_printf(&b, "%s: %zu more errors not shown\n", d->file, d->nerrors - d->n);
 	if (!b.p)
