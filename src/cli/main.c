@@ -48,7 +48,7 @@ char *slurp(const char *path, size_t *len)
 {
 	char *p = read_file(path, len);
 	if (!p)
-		fprintf(stderr, "ptxvm: cannot %s '%s': %s\n", errno == EIO ? "read" : "open", path,
+		fprintf(stderr, "ptxvm: cannot %s '%s': %s\n", errno == EIO || errno == EFBIG ? "read" : "open", path,
 			strerror(errno));
 	return p;
 }

@@ -16,6 +16,27 @@
 #ifdef PTXVM_HAVE_PNG
 #include <png.h>
 
+/* libpng reports an error by calling this and jumping back to the setjmp
+ * of the caller; the message becomes part of ours.  Every variable the
+ * caller changes after its setjmp and uses after the jump is volatile, so
+ * that what it allocated is freed on the way out. */
+typedef struct PngErr {
+	char msg[200];
+} PngErr;
+
+static void png_fail(png_structp png, png_const_charp msg)
+{
+	PngErr *e = png_get_error_ptr(png);
+	snprintf(e->msg, sizeof e->msg, "%s", msg);
+	png_longjmp(png, 1);
+}
+
+static void png_warn(png_structp png, png_const_charp msg)
+{
+	(void)png;
+	(void)msg;      /* warnings (such as a bad CRC in an ancillary chunk) are not errors */
+}
+
 static int color_type(unsigned channels)
 {
 	return channels == 1 ? PNG_COLOR_TYPE_GRAY : channels == 2 ? PNG_COLOR_TYPE_GRAY_ALPHA
@@ -41,12 +62,13 @@ int image_read_png(const char *path, unsigned w, unsigned rows, unsigned channel
 		fprintf(stderr, "ptxvm run: cannot open '%s'\n", path);
 		return -1;
 	}
-	png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+	PngErr err = { "out of memory" };
+	png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &err, png_fail, png_warn);
 	png_infop info = png ? png_create_info_struct(png) : NULL;
-	png_bytep *rowp = NULL;
+	png_bytep *volatile rowp = NULL;
 	int rc = -1;
 	if (!png || !info || setjmp(png_jmpbuf(png))) {
-		fprintf(stderr, "ptxvm run: '%s' is not a readable PNG file\n", path);
+		fprintf(stderr, "ptxvm run: '%s' is not a readable PNG file: %s\n", path, err.msg);
 		goto done;
 	}
 	png_init_io(png, f);
@@ -65,11 +87,13 @@ int image_read_png(const char *path, unsigned w, unsigned rows, unsigned channel
 	}
 	if (bits == 16)
 		png_set_swap(png);      /* the array is little-endian */
-	rowp = malloc(rows * sizeof *rowp);
+	rowp = malloc((rows ? rows : 1) * sizeof *rowp);
+	if (!rowp)
+		png_error(png, "out of memory");
 	size_t stride = (size_t)w * channels * bits / 8;
 	for (unsigned y = 0; y < rows; y++)
 		rowp[y] = dst + (size_t)y * stride;
-	png_read_image(png, rowp);
+	png_read_image(png, rowp);     /* what follows the image is not read */
 	rc = 0;
 done:
 	png_destroy_read_struct(&png, &info, NULL);
@@ -86,12 +110,13 @@ int image_write_png(const char *path, unsigned w, unsigned rows, unsigned channe
 		fprintf(stderr, "ptxvm run: cannot write '%s'\n", path);
 		return -1;
 	}
-	png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+	PngErr err = { "out of memory" };
+	png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &err, png_fail, png_warn);
 	png_infop info = png ? png_create_info_struct(png) : NULL;
-	png_bytep *rowp = NULL;
+	png_bytep *volatile rowp = NULL;
 	int rc = -1;
 	if (!png || !info || setjmp(png_jmpbuf(png))) {
-		fprintf(stderr, "ptxvm run: cannot write '%s' as PNG\n", path);
+		fprintf(stderr, "ptxvm run: cannot write '%s' as PNG: %s\n", path, err.msg);
 		goto done;
 	}
 	png_init_io(png, f);
@@ -100,7 +125,9 @@ int image_write_png(const char *path, unsigned w, unsigned rows, unsigned channe
 	png_write_info(png, info);
 	if (bits == 16)
 		png_set_swap(png);
-	rowp = malloc(rows * sizeof *rowp);
+	rowp = malloc((rows ? rows : 1) * sizeof *rowp);
+	if (!rowp)
+		png_error(png, "out of memory");
 	size_t stride = (size_t)w * channels * bits / 8;
 	for (unsigned y = 0; y < rows; y++)
 		rowp[y] = (png_bytep)(src + (size_t)y * stride);

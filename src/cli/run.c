@@ -292,31 +292,58 @@ static bool png_shape(const Arg *a, unsigned *w, unsigned *rows, unsigned *bits)
 	return true;
 }
 
+/* The raw bytes of an in=FILE for an argument of n bytes, into dst (n
+ * bytes, zeroed): at most n + 1 bytes are read, whatever the file (a
+ * device such as /dev/zero included).  A shorter file leaves the rest
+ * zero; of a longer one the first n bytes are taken; both with a warning.
+ * False after a message when the file cannot be read. */
+static bool read_input(const Arg *a, uint8_t *dst, size_t n)
+{
+	FILE *f = fopen(a->in, "rb");
+	if (!f) {
+		fprintf(stderr, "ptxvm run: --arg '%s': cannot open '%s': %s\n", a->spec, a->in, strerror(errno));
+		return false;
+	}
+	errno = 0;
+	size_t got = fread(dst, 1, n, f);
+	int more = got == n ? fgetc(f) : EOF;
+	bool bad = ferror(f);
+	int e = errno;
+	fclose(f);
+	if (bad) {
+		fprintf(stderr, "ptxvm run: --arg '%s': cannot read '%s': %s\n", a->spec, a->in, strerror(e));
+		return false;
+	}
+	if (more != EOF)
+		fprintf(stderr, "ptxvm run: warning: --arg '%s': '%s' is longer than the argument's %zu bytes; "
+			"the rest of it is not used\n", a->spec, a->in, n);
+	else if (got < n)
+		fprintf(stderr, "ptxvm run: warning: --arg '%s': '%s' has %zu bytes, fewer than the argument's "
+			"%zu; the rest is zero\n", a->spec, a->in, got, n);
+	return true;
+}
+
 /* An array's contents from a file: a PNG image, or raw bytes, tightly
- * packed, row-major, layer after layer (a shorter file leaves the rest
- * zero). */
+ * packed, row-major, layer after layer. */
 static bool load_array(ptxvm_device *d, Arg *a)
 {
-	size_t len, n = ptxvm_array_bytes(d, a->array);
+	size_t n = ptxvm_array_bytes(d, a->array);
+	uint8_t *img = calloc(n ? n : 1, 1);
+	if (!img) {
+		fprintf(stderr, "ptxvm run: --arg '%s': no host memory for %zu bytes\n", a->spec, n);
+		return false;
+	}
+	bool ok;
 	if (is_png(a->in)) {
 		unsigned w, rows, bits;
-		uint8_t *img = calloc(n ? n : 1, 1);
-		bool ok = png_shape(a, &w, &rows, &bits) &&
-			  image_read_png(a->in, w, rows, a->desc.channels, bits, img) == 0;
-		if (ok)
-			ptxvm_array_write(d, a->array, img, n);
-		free(img);
-		return ok;
+		ok = png_shape(a, &w, &rows, &bits) && image_read_png(a->in, w, rows, a->desc.channels, bits, img) == 0;
+	} else {
+		ok = read_input(a, img, n);
 	}
-	char *data = slurp(a->in, &len);
-	if (!data)
-		return false;
-	uint8_t *img = calloc(n ? n : 1, 1);
-	memcpy(img, data, len < n ? len : n);
-	ptxvm_array_write(d, a->array, img, n);
+	if (ok)
+		ptxvm_array_write(d, a->array, img, n);
 	free(img);
-	free(data);
-	return true;
+	return ok;
 }
 
 static int save_image(const Arg *a, const void *p, size_t n)
@@ -491,13 +518,16 @@ int cmd_run(int argc, char **argv)
 				break;
 			}
 			if (a->in) {
-				size_t len;
-				char *data = slurp(a->in, &len);
-				if (!data) {
+				uint8_t *data = calloc(a->buf_bytes, 1);
+				if (!data)
+					fprintf(stderr, "ptxvm run: --arg '%s': no host memory for %zu bytes\n", a->spec,
+						a->buf_bytes);
+				if (!data || !read_input(a, data, a->buf_bytes)) {
+					free(data);
 					rc = 2;
 					break;
 				}
-				ptxvm_memcpy_htod(d, a->dptr, data, len < a->buf_bytes ? len : a->buf_bytes);
+				ptxvm_memcpy_htod(d, a->dptr, data, a->buf_bytes);
 				free(data);
 			}
 			memcpy(pbuf + pi.offset, &a->dptr, 8);

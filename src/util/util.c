@@ -45,21 +45,23 @@ char *read_file(const char *path, size_t *len)
 	while (p) {
 		size_t r = fread(p + n, 1, cap - n - 1, f);
 		n += r;
-		if (r == 0)
+		if (r == 0 || n > READ_FILE_MAX)       /* /dev/zero, say */
 			break;
 		if (n == cap - 1) {
-			char *q = realloc(p, cap *= 2);
+			cap = cap * 2 < READ_FILE_MAX + 2 ? cap * 2 : READ_FILE_MAX + 2;
+			char *q = realloc(p, cap);
 			if (!q)
 				free(p);
 			p = q;
 		}
 	}
+	bool big = n > READ_FILE_MAX;
 	bool bad = ferror(f);
 	if (!in)
 		fclose(f);
-	if (bad || !p) {
+	if (bad || big || !p) {
 		free(p);
-		errno = bad ? EIO : ENOMEM;
+		errno = bad ? EIO : big ? EFBIG : ENOMEM;
 		return NULL;
 	}
 	p[n] = 0;

@@ -21,7 +21,9 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 
 /* A whole file ('-' = standard input), NUL-terminated, malloc'd; NULL with
- * errno set when it cannot be read. */
+ * errno set when it cannot be read (EFBIG: more than READ_FILE_MAX bytes;
+ * one byte more is read to know). */
+#define READ_FILE_MAX (1ull << 30)
 char *read_file(const char *path, size_t *len);
 
 /* ---- arena ------------------------------------------------------------ */
