@@ -4,8 +4,8 @@
 #   make demo       what ptxvm does, on the examples
 #   make test       build and run every test; ends with "N passed, N failed"
 #   make asan       the tests under AddressSanitizer + UndefinedBehaviorSanitizer
-#   make tsan       the concurrent groups (atom, sass, exec, threads) under ThreadSanitizer
-#   make fuzz       the libFuzzer target for parser+checker (FUZZ_SECONDS=60)
+#   make tsan       the concurrent groups (atom, sass, exec, hostile, threads) under ThreadSanitizer
+#   make fuzz       the libFuzzer targets: parse+check, and through to a launch (FUZZ_SECONDS=60 each)
 #   make bench      checker throughput against ptxas
 #   make fixtures   regenerate tests/ptx from tests/cuda (needs nvcc)
 #   make corpus     regenerate tests/corpus (the toolkit headers' device code) and its ptxas verdicts
@@ -73,9 +73,10 @@ asan:
 
 # The groups that run host threads side by side, under ThreadSanitizer,
 # every file instrumented (ops.inc builds one fma version under it): the
-# atomic unit, SASS, multi-worker launches, and host threads sharing a
-# device (the threads group, where the runner has it).
-TSAN_GROUPS ?= atom sass exec threads
+# atomic unit, SASS, multi-worker launches, the watchdog and printf FIFO,
+# and host threads sharing a device (the threads group, where the runner
+# has it).
+TSAN_GROUPS ?= atom sass exec hostile threads
 tsan:
 	$(MAKE) B=build-tsan CC=clang OPT="-O1 -g -fsanitize=thread" LDFLAGS=-fsanitize=thread build-tsan/tests/runner
 	@for g in $(TSAN_GROUPS); do \
@@ -84,17 +85,30 @@ tsan:
 		else echo "tsan: no group '$$g' in this runner; skipped"; fi; \
 	done
 
-# libFuzzer: parser + checker + writer on arbitrary bytes.
+# libFuzzer, two targets, FUZZ_SECONDS each: fuzz-check (parser, checker,
+# writer on arbitrary bytes) and fuzz-exec (those, then load and launch the
+# first kernel), under ASan and UBSan, seeded with every PTX file of the
+# tests and the valid modules of the agreement corpora, with a dictionary
+# made from the ISA tables (tests/fuzz/prep.py).  New inputs accumulate in
+# build-fuzz/corpus-*; a crash leaves its input in build-fuzz/.
 FUZZ_SECONDS ?= 60
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
+# Guest declarations may ask for up to 1 TiB of device memory (taken from the
+# host lazily, or refused when the host has none): only what is touched counts.
+FUZZ_RUN = -max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=10 -rss_limit_mb=2048 \
+	-malloc_limit_mb=1100000 -print_final_stats=1 -dict=build-fuzz/prep/ptx.dict -artifact_prefix=build-fuzz/
+FUZZ_ENV = ASAN_OPTIONS=allocator_may_return_null=1
 fuzz:
-	$(MAKE) B=build-fuzz CC=clang OPT="-O1 -g -fsanitize=fuzzer-no-link,address,undefined" \
-		LDFLAGS="-fsanitize=address,undefined" build-fuzz/libptxvm.a
-	clang -O1 -g -fsanitize=fuzzer,address,undefined -o build-fuzz/fuzz-check tests/fuzz/fuzz_check.c \
-		build-fuzz/libptxvm.a -lpthread -lm
-	mkdir -p build-fuzz/corpus
-	cp tests/ptx/*.ptx tests/check/*.ptx build-fuzz/corpus/ 2>/dev/null || true
-	build-fuzz/fuzz-check -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=10 \
-		-rss_limit_mb=2048 -print_final_stats=1 build-fuzz/corpus
+	$(MAKE) B=build-fuzz CC=clang OPT="-O1 -g -fsanitize=fuzzer-no-link $(FUZZ_SAN)" \
+		LDFLAGS="$(FUZZ_SAN)" build-fuzz/libptxvm.a
+	for t in check exec; do \
+		clang -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) -o build-fuzz/fuzz-$$t tests/fuzz/fuzz_$$t.c \
+			build-fuzz/libptxvm.a -lpthread -lm || exit 1; \
+	done
+	python3 tests/fuzz/prep.py build-fuzz/prep
+	mkdir -p build-fuzz/corpus-check build-fuzz/corpus-exec
+	$(FUZZ_ENV) build-fuzz/fuzz-check $(FUZZ_RUN) build-fuzz/corpus-check build-fuzz/prep/seeds
+	$(FUZZ_ENV) build-fuzz/fuzz-exec $(FUZZ_RUN) build-fuzz/corpus-exec build-fuzz/prep/seeds
 
 demo: all
 	@examples/demo.sh $(B)

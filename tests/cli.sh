@@ -305,6 +305,65 @@ expect 3 "run: a texture where the kernel samples 2D from a 1D texture" -- "$X" 
 	--block 1 --arg tex1d:f32x4:4 --arg surf2d:u8x4:4x1 --arg s32:4 --arg s32:1 --arg f32:4
 grep_in "$T/err" "a 2D geometry on a texture that is not 2D" "run: the wrong texture kind is named"
 
+# hostile kernels and inputs: the time limit, the printf FIFO, bounded reads
+for t in nan inf -inf -1 1e10 junk 5s ''; do
+	expect 2 "run: --timeout '$t'" -- "$X" run "$T/ok.ptx" --grid 1 --block 1 --arg buf:4 --timeout "$t"
+	grep_in "$T/err" "bad --timeout '$t': expected seconds from 0 to 1e9 (0: no limit)" "run: --timeout '$t' is refused"
+done
+"$X" --help >"$T/help"
+grep_in "$T/help" "the launch may run 60 s unless --timeout says" "usage: the default time limit"
+expect 3 "run: printf forever under --timeout 0.5" -- "$X" run tests/hostile/watchdog.ptx --kernel printf_wide \
+	--grid 8 --block 1024 --timeout 0.5
+grep_in "$T/err" "CUDA_ERROR_LAUNCH_TIMEOUT: kernel 'printf_wide', CTA (.*), thread (.*), .* at tests/hostile/watchdog.ptx:[0-9]*: the launch ran longer than its limit of 0.5 s" "run: the watchdog stops a printf loop"
+if [ "$(wc -c <"$T/out")" -le 1048576 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL cli: printf forever printed $(wc -c <"$T/out") bytes, more than the FIFO"; fi
+grep_in "$T/err" "device printf calls dropped: the output exceeded the 1048576-byte printf FIFO" "run: dropped printf calls are counted"
+expect 3 "run: atomics forever under --timeout 0.3" -- "$X" run tests/hostile/watchdog.ptx --kernel atom_storm \
+	--grid 100000 --block 1024 --arg buf:8 --timeout 0.3
+grep_in "$T/err" "CUDA_ERROR_LAUNCH_TIMEOUT: kernel 'atom_storm'" "run: the watchdog stops an atomics storm"
+expect 0 "run: --printf-fifo 60" -- "$X" run tests/hostile/fifo.ptx --kernel lines --grid 3 --block 4 --arg buf:48 \
+	--printf-fifo 60
+printf 'cta 0 thread 0\ncta 0 thread 1\ncta 0 thread 2\ncta 0 thread 3\n' >"$T/want"
+if cmp -s "$T/out" "$T/want"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL cli: --printf-fifo 60 printed:"; sed 's/^/    /' "$T/out" | head -5; fi
+grep_in "$T/err" "warning: 8 device printf calls dropped: the output exceeded the 60-byte printf FIFO" "run: --printf-fifo counts what it dropped"
+for v in 0 -5 junk 99999999999; do
+	expect 2 "run: --printf-fifo $v" -- "$X" run tests/hostile/fifo.ptx --kernel lines --grid 1 --block 1 --arg buf:4 --printf-fifo $v
+	grep_in "$T/err" "bad --printf-fifo '$v'" "run: --printf-fifo $v is refused"
+done
+expect 0 "run: in=/dev/zero reads no more than the buffer" -- "$X" run "$T/ok.ptx" --grid 1 --block 1 \
+	--arg buf:4096:in=/dev/zero:out="$T/z.bin"
+grep_in "$T/err" "'/dev/zero' is longer than the argument's 4096 bytes; the rest of it is not used" "run: a longer in= file is named"
+if [ "$(wc -c <"$T/z.bin")" -eq 4096 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL cli: in=/dev/zero: out= has $(wc -c <"$T/z.bin") bytes"; fi
+printf 'abc' >"$T/abc"
+printf '.version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n\tret;\n}\n' >"$T/nop.ptx"
+expect 0 "run: a shorter in= file" -- "$X" run "$T/nop.ptx" --grid 1 --block 1 --arg buf:8:in="$T/abc":out="$T/abc.out"
+grep_in "$T/err" "has 3 bytes, fewer than the argument's 8; the rest is zero" "run: a shorter in= file is named"
+if [ "$(od -An -tx1 "$T/abc.out" | tr -d ' \n')" = "6162630000000000" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL cli: a shorter in= file gives $(od -An -tx1 "$T/abc.out")"; fi
+expect 0 "run: a raw surface from /dev/zero" -- "$X" run examples/box_blur.ptx --grid 1 --block 4,4 \
+	--arg surf2d:u8x1:4x4:in=/dev/zero --arg surf2d:u8x1:4x4 --arg s32:4 --arg s32:4
+grep_in "$T/err" "is longer than the argument's 16 bytes" "run: a longer surface file is named"
+expect 2 "run: in= a directory" -- "$X" run "$T/ok.ptx" --grid 1 --block 1 --arg buf:8:in="$T"
+grep_in "$T/err" "cannot read '$T': Is a directory" "run: an unreadable in= file"
+expect 2 "check: /dev/zero is refused, not read to the end of memory" -- "$X" check /dev/zero
+grep_in "$T/err" "cannot read '/dev/zero': File too large" "check: an endless file"
+if "$X" run examples/box_blur.ptx --grid 1 --block 4,4 --arg surf2d:u8x1:4x4 --arg surf2d:u8x1:4x4:out="$T/g.png" \
+	--arg s32:4 --arg s32:4 2>/dev/null; then
+	head -c 40 "$T/g.png" >"$T/cut.png"
+	printf 'not a png at all' >"$T/junk.png"
+	python3 -c 'import sys; d = bytearray(open(sys.argv[1], "rb").read()); i = d.find(b"IDAT"); d[i + 6] ^= 0xff; open(sys.argv[2], "wb").write(d)' "$T/g.png" "$T/bad.png"
+	for png in "cut.png:Read Error" "junk.png:Not a PNG file" "bad.png:IDAT"; do
+		f=${png%%:*} why=${png#*:}
+		expect 2 "run: a broken PNG ($f)" -- "$X" run examples/box_blur.ptx --grid 1 --block 4,4 \
+			--arg surf2d:u8x1:4x4:in="$T/$f" --arg surf2d:u8x1:4x4 --arg s32:4 --arg s32:4
+		grep_in "$T/err" "'$T/$f' is not a readable PNG file: $why" "run: the broken PNG $f is named with libpng's reason"
+	done
+fi
+awk 'BEGIN { printf ".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n"; for (i = 0; i < 100000; i++) print "{"; for (i = 0; i < 100000; i++) print "}"; print "}" }' >"$T/blocks.ptx"
+expect 0 "fmt: 100,000 nested blocks" -- "$X" fmt "$T/blocks.ptx"
+if [ "$(wc -c <"$T/out")" -lt 4000000 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL cli: fmt of 100,000 nested blocks printed $(wc -c <"$T/out") bytes"; fi
+awk 'BEGIN { for (i = 0; i < 50000; i++) printf "mem 0x%x 8\nshared 0x%x 4\n", 65536 + (50000 - i) * 16, 33554432 + i * 16; print "R1 = 0x10010"; print "R2 = 3"; print "ATOM.ADD R0, [R1], R2" }' >"$T/regions.sass"
+expect 0 "sass: 50,000 regions and windows" -- "$X" sass "$T/regions.sass"
+grep_in "$T/out" "^mem 0x10010 u32 0x00000003 0x00000000$" "sass: the ATOM of a file of 50,000 regions"
+
 # builtins: the listing, one builtin, usage errors; every --module checks
 # clean, and assembles with ptxas where ptxas exists
 expect 0 "builtins" -- "$X" builtins

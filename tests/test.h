@@ -35,7 +35,8 @@ char *slurp(const char *path, size_t *len);
 	X(surfm)        /* t_surfm.c: every suld.b / sust.b variant x boundary case */ \
 	X(tex)          /* t_tex.c: the sampler against a reference model: kinds x formats x modes */ \
 	X(texk)         /* t_texk.c: the kernels of tests/cuda/textures.cu and tests/ptx/texrefs.ptx */ \
-	X(builtins)     /* t_builtins.c: the surface-store builtin table, cicc, modules */
+	X(builtins)     /* t_builtins.c: the surface-store builtin table, cicc, modules */ \
+	X(hostile)      /* t_hostile.c: watchdog, printf FIFO, linear tools, fuzz findings */
 
 #define X(name) void test_##name(const char *root);
 TEST_GROUPS(X)

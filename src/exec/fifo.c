@@ -76,6 +76,17 @@ static size_t keep_fitting(FifoEntry *e, size_t room)
 	return text;
 }
 
+/* Nothing after CTA id can be kept: its later records are dropped. */
+static void cut_after(Fifo *f, uint64_t id)
+{
+	f->cut = id;
+	while (f->n && f->e[f->n - 1].id > id) {
+		f->n--;
+		f->bytes -= f->e[f->n].text;
+		buf_free(&f->e[f->n].recs);
+	}
+}
+
 /* The list holds more than the FIFO: drop what can never be kept. */
 static void trim(Fifo *f)
 {
@@ -84,30 +95,31 @@ static void trim(Fifo *f)
 		used += f->e[i].text;
 	if (i == f->n)
 		return;
-	used += keep_fitting(&f->e[i], f->cap - used);
-	f->cut = f->e[i].id;
-	for (size_t k = i + 1; k < f->n; k++)
-		buf_free(&f->e[k].recs);
-	f->n = i + 1;
-	f->bytes = used;
+	f->bytes -= f->e[i].text;
+	f->bytes += keep_fitting(&f->e[i], f->cap - used);
+	cut_after(f, f->e[i].id);
 }
 
 void fifo_cta_end(Fifo *f, FifoCta *c, uint64_t id)
 {
 	pthread_mutex_lock(&f->lock);
 	f->records += c->nrec;
-	if (c->recs.len && id < f->cut) {
-		size_t at = f->n;
-		while (at && f->e[at - 1].id > id)     /* CTAs finish nearly in order */
-			at--;
-		f->e = vec_grow(f->e, &f->capn, f->n + 1, sizeof *f->e);
-		memmove(&f->e[at + 1], &f->e[at], (f->n - at) * sizeof *f->e);
-		f->e[at] = (FifoEntry){ id, c->recs, f->cap - c->room };
-		f->n++;
-		f->bytes += f->cap - c->room;
-		c->recs = (Buf){ 0 };
-		if (f->bytes > f->cap)
-			trim(f);
+	if (id <= f->cut) {
+		if (c->full)            /* a record of this CTA did not fit */
+			cut_after(f, id);
+		if (c->recs.len) {
+			size_t at = f->n;
+			while (at && f->e[at - 1].id > id)     /* CTAs finish nearly in order */
+				at--;
+			f->e = vec_grow(f->e, &f->capn, f->n + 1, sizeof *f->e);
+			memmove(&f->e[at + 1], &f->e[at], (f->n - at) * sizeof *f->e);
+			f->e[at] = (FifoEntry){ id, c->recs, f->cap - c->room };
+			f->n++;
+			f->bytes += f->cap - c->room;
+			c->recs = (Buf){ 0 };
+			if (f->bytes > f->cap)
+				trim(f);
+		}
 	}
 	pthread_mutex_unlock(&f->lock);
 	c->recs.len = 0;
@@ -117,18 +129,20 @@ void fifo_cta_end(Fifo *f, FifoCta *c, uint64_t id)
 uint64_t fifo_finish(Fifo *f, FILE *out)
 {
 	uint64_t kept = 0;
+	flockfile(out);         /* one launch's output is not interleaved with another's */
 	for (size_t i = 0; i < f->n; i++) {
 		const Buf *b = &f->e[i].recs;
 		for (size_t off = 0; off < b->len;) {
 			uint32_t n;
 			memcpy(&n, b->p + off, 4);
-			fwrite(b->p + off + 4, 1, n, out);
+			fwrite_unlocked(b->p + off + 4, 1, n, out);
 			off += 4 + (size_t)n;
 			kept++;
 		}
 		buf_free(&f->e[i].recs);
 	}
-	fflush(out);
+	fflush_unlocked(out);
+	funlockfile(out);
 	free(f->e);
 	pthread_mutex_destroy(&f->lock);
 	uint64_t dropped = f->records - kept;

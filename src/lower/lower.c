@@ -226,10 +226,12 @@ static bool sym_addr(Lw *w, const void *ref, bool generic, uint64_t *out)
 	return false;
 }
 
+/* n bytes of v, little-endian; a 128-bit element gets v zero-extended, as
+ * ptxas initialises .b128 variables. */
 static void put_le(uint8_t *p, uint64_t v, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
+		p[i] = i < 8 ? (uint8_t)(v >> (8 * i)) : 0;
 }
 
 /* Writes initializer it for elements of type ty at dst; returns the
