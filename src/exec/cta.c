@@ -247,6 +247,14 @@ static void watch(Launch *L)
 /* Longer limits than this (some 30 years) are no limit. */
 #define MAX_TIMEOUT 1e9
 
+/* A failure of the launch as a whole, with no CTA to name. */
+static void launch_fail(Launch *L, int code, const char *why)
+{
+	L->code = code;
+	if (asprintf(&L->report, "%s: kernel '%s': %s", ptxvm_result_name((ptxvm_result)code), L->k->name, why) < 0)
+		L->report = NULL;
+}
+
 int launch_run(Launch *L)
 {
 	atomic_init(&L->stop, 0);
@@ -283,7 +291,7 @@ int launch_run(Launch *L)
 		n = 1;
 	Worker *wk = calloc(n, sizeof *wk);
 	if (!wk) {
-		L->code = PTXVM_ERROR_OUT_OF_MEMORY;
+		launch_fail(L, PTXVM_ERROR_OUT_OF_MEMORY, "no host memory to start the launch");
 		goto out;
 	}
 	/* Without a watchdog the launching thread is worker 0. */
@@ -299,7 +307,7 @@ int launch_run(Launch *L)
 	L->active -= n - started;
 	pthread_mutex_unlock(&L->lock);
 	if (!started) {
-		L->code = PTXVM_ERROR_LAUNCH_OUT_OF_RESOURCES;
+		launch_fail(L, PTXVM_ERROR_LAUNCH_OUT_OF_RESOURCES, "no worker thread could be started");
 		goto out;
 	}
 	if (watchdog)
@@ -311,18 +319,12 @@ int launch_run(Launch *L)
 			pthread_join(wk[i].th, NULL);
 	if (atomic_load(&L->expired) && !L->code) {
 		/* stopped between CTAs: no warp to name */
-		L->code = PTXVM_ERROR_LAUNCH_TIMEOUT;
-		if (asprintf(&L->report, "CUDA_ERROR_LAUNCH_TIMEOUT: kernel '%s': the launch ran longer than "
-			     "its limit of %g s", L->k->name, L->timeout) < 0)
-			L->report = NULL;
+		char why[96];
+		snprintf(why, sizeof why, "the launch ran longer than its limit of %g s", L->timeout);
+		launch_fail(L, PTXVM_ERROR_LAUNCH_TIMEOUT, why);
 	}
 out:
 	free(wk);
-	if (L->code && !L->report &&
-	    asprintf(&L->report, "%s: kernel '%s': %s", ptxvm_result_name((ptxvm_result)L->code), L->k->name,
-		     L->code == PTXVM_ERROR_OUT_OF_MEMORY ? "no host memory to start the launch"
-							  : "no worker thread could be started") < 0)
-		L->report = NULL;
 	/* device printf: the kept records, CTA by CTA */
 	if (L->fifo)
 		L->printf_dropped = fifo_finish(L->fifo, L->out ? L->out : stdout);
