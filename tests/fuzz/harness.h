@@ -5,8 +5,9 @@
  * The module is loaded onto a fresh device and its first kernel launched
  * on a small grid: 8-byte parameters get a buffer of HARNESS_BUF bytes
  * (or, for a parameter whose name says "surf" or a .surfref one, a surface
- * object over a small 2D array), other scalars the value 16, arrays
- * zeros.  A short watchdog and a small printf FIFO keep every run short
+ * object over a small 2D array; "tex" or .texref, a texture object, linear
+ * and clamped, over a small f32 array; "samp" or .samplerref, a sampler
+ * object), other scalars the value 16, arrays zeros.  A short watchdog and a small printf FIFO keep every run short
  * and bounded.
  */
 #ifndef PTXVM_FUZZ_HARNESS_H
@@ -77,10 +78,20 @@ static int harness_run(const char *text, size_t size, HarnessRun *out)
 			break;
 		}
 		uint64_t v = 0;
+		ptxvm_texture_desc td = { { PTXVM_ADDRESS_CLAMP, PTXVM_ADDRESS_CLAMP, PTXVM_ADDRESS_CLAMP },
+					  PTXVM_FILTER_LINEAR, PTXVM_READ_ELEMENT_TYPE, .normalized_coords = 1 };
 		if (pi.size == 8 && (!strcmp(pi.type, "surfref") || strstr(pi.name, "surf"))) {
 			ptxvm_array_desc ad = { PTXVM_ARRAY_2D, PTXVM_FORMAT_U32, 1, 8, 8, 0, 0 };
 			uint64_t a;
 			if (ptxvm_array_create(d, &ad, &a) || ptxvm_surface_create(d, a, &v))
+				rc = -1;
+		} else if (pi.size == 8 && (!strcmp(pi.type, "texref") || strstr(pi.name, "tex"))) {
+			ptxvm_array_desc ad = { PTXVM_ARRAY_2D, PTXVM_FORMAT_F32, 1, 8, 8, 0, 0 };
+			ptxvm_resource_desc rd = { .type = PTXVM_RESOURCE_ARRAY };
+			if (ptxvm_array_create(d, &ad, &rd.array) || ptxvm_texture_create(d, &rd, &td, &v))
+				rc = -1;
+		} else if (pi.size == 8 && (!strcmp(pi.type, "samplerref") || strstr(pi.name, "samp"))) {
+			if (ptxvm_sampler_create(d, &td, &v))
 				rc = -1;
 		} else if (pi.size == 8) {
 			uint8_t init[HARNESS_BUF];
