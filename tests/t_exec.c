@@ -15,6 +15,7 @@
  *                %clock64
  *   memory       initialised module variables, .const, .local, generic
  *                addressing, vectors, ptxvm_program_global
+ *   stack        alloca across a call, stacksave/stackrestore, overflow
  *   faults       each failure's code and report, then a clean launch
  *   api          bad arguments
  *   determinism  identical bytes with 1, 2 and 7 workers
@@ -1225,6 +1226,41 @@ static void test_two_devices(void)
 
 /* ---- the group ---------------------------------------------------------- */
 /* ---- what nvcc writes: WARP_SZ, predicate immediates, relocatable code ---- */
+static void test_stack(ptxvm_device *d)
+{
+	Sc s = { .name = "stack: alloca, stacksave, stackrestore (stack.ptx)" };
+	ptxvm_program *p = load_file(&s, d, "stack.ptx", NULL);
+	if (!p) {
+		done(&s);
+		return;
+	}
+	/* per thread: the sum of its words after the call, fill()'s sum, the
+	 * allocation's address mod 64, and whether stackrestore gave the
+	 * saved pointer back */
+	uint32_t want[40 * 4];
+	for (uint32_t t = 0; t < 40; t++) {
+		uint32_t n = t % 5 + 1;
+		want[4 * t] = n * t * 100 + n * (n - 1) / 2;
+		want[4 * t + 1] = 1000 * (n + 3);
+		want[4 * t + 2] = 0;
+		want[4 * t + 3] = 1;
+	}
+	run_out32(&s, d, p, "stk", CFG(1, 40), want, 40 * 4);
+	uint64_t big = 1 << 20;
+	uint32_t bogus = 0xffffffffu;
+	void *a1[] = { &big }, *a2[] = { &bogus };
+	const ptxvm_kernel *k1 = ptxvm_kernel_find(p, "stk_big"), *k2 = ptxvm_kernel_find(p, "stk_restore");
+	ptxvm_launch_config c = CFG(1, 32);
+	ptxvm_result r = k1 ? ptxvm_launch(d, k1, &c, a1, NULL) : PTXVM_ERROR_NOT_FOUND;
+	if (r != PTXVM_ERROR_HARDWARE_STACK_ERROR || !strstr(ptxvm_device_message(d), "alloca of 1048576 bytes"))
+		bad(&s, "alloca beyond the stack: %s: %s", ptxvm_result_name(r), ptxvm_device_message(d));
+	r = k2 ? ptxvm_launch(d, k2, &c, a2, NULL) : PTXVM_ERROR_NOT_FOUND;
+	if (r != PTXVM_ERROR_ILLEGAL_ADDRESS || !strstr(ptxvm_device_message(d), "stackrestore to 0xffffffff"))
+		bad(&s, "stackrestore outside the stack: %s: %s", ptxvm_result_name(r), ptxvm_device_message(d));
+	ptxvm_program_unload(p);
+	done(&s);
+}
+
 static const char nvcc_ptx[] = HDR
 	".extern .func (.param .b32 r) elsewhere(.param .b32 a);\n"
 	".visible .entry consts(.param .u64 out)\n{\n"
@@ -1298,6 +1334,7 @@ void test_exec(const char *root)
 	test_warp(d);
 	test_sregs(d);
 	test_memory(d);
+	test_stack(d);
 	test_faults(d);
 	test_api_args(d);
 	test_nvcc(d);

@@ -24,7 +24,7 @@
 /* ---- types ---------------------------------------------------------------- */
 enum {
 	U8, U16, U32, U64, S8, S16, S32, S64, B16, B32, B64,
-	F16, BF16, F32, F64, F16X2, BF16X2, U16X2, S16X2, TF32, PRED, NTY
+	F16, BF16, F32, F64, F16X2, BF16X2, U16X2, S16X2, TF32, E4M3X2, E5M2X2, PRED, NTY
 };
 static const struct {
 	const char *name;
@@ -38,7 +38,7 @@ static const struct {
 	[BF16] = { "bf16", 16, 'f' },  [F32] = { "f32", 32, 'f' },   [F64] = { "f64", 64, 'f' },
 	[F16X2] = { "f16x2", 32, 'f' }, [BF16X2] = { "bf16x2", 32, 'f' },
 	[U16X2] = { "u16x2", 32, 'u' }, [S16X2] = { "s16x2", 32, 's' }, [TF32] = { "tf32", 32, 'f' },
-	[PRED] = { "pred", 1, 'p' },
+	[E4M3X2] = { "e4m3x2", 16, 'f' }, [E5M2X2] = { "e5m2x2", 16, 'f' }, [PRED] = { "pred", 1, 'p' },
 };
 /* register width: 8-bit values live in 16-bit registers */
 static int rbits(int t) { return t == PRED ? 32 : TY[t].bits < 16 ? 16 : TY[t].bits; }
@@ -51,7 +51,7 @@ static int64_t IMAX(int w) { return w >= 64 ? INT64_MAX : (1ll << (w - 1)) - 1; 
 /* ---- variants --------------------------------------------------------------- */
 enum {
 	F_INT, F_CHAIN, F_SETPI, F_SET, F_SELP, F_SLCT, F_CVT,
-	F_FAR, F_HAR, F_MINMAX, F_ABSNEG, F_SETPF, F_TESTP, F_COPYSIGN, F_APPROX,
+	F_FAR, F_HAR, F_MINMAX, F_ABSNEG, F_SETPF, F_TESTP, F_COPYSIGN, F_APPROX, F_PACK,
 };
 /* integer ops */
 enum {
@@ -196,6 +196,12 @@ static void make_lists(void)
 				ladd(l, s[i * 3 % 32] << 16 | s[(i * 5 + 1) % 32]);
 			break;
 		}
+		case E4M3X2: case E5M2X2:       /* every byte value in each half */
+			for (int i = 0; i < 256; i++) {
+				ladd(l, (uint64_t)i << 8 | (uint64_t)((i * 37 + 11) & 255));
+				ladd(l, (uint64_t)((i * 101 + 7) & 255) << 8 | (uint64_t)i);
+			}
+			break;
 		case PRED:
 			ladd(l, 0);
 			ladd(l, 1);
@@ -715,6 +721,8 @@ static uint64_t har1(const V *v, int t, uint64_t a, uint64_t b, uint64_t c)
 		b = ftz16(b);
 		c = ftz16(c);
 	}
+	if (v->x && ((a & 0x7fff) == 0x7ff7 || (b & 0x7fff) == 0x7ff7))
+		return 0;       /* fma.oob: a multiplicand is the OOB-NaN */
 	double x = fval(st, a, 0), y = fval(st, b, 0), z = fval(st, c, 0);
 	double r = odd(v->op, x, y, z);
 	uint64_t e = fenc(st, r, RN);
@@ -942,6 +950,92 @@ static uint64_t cvt1(const V *v, int dt, int stt, uint64_t a)
 	return r;
 }
 
+/* ---- tf32, the 8-bit formats, cvt.pack --------------------------------------------- */
+/* tf32: f32's exponent, 10 fraction bits, kept in an f32 with 13 zero bits */
+static uint64_t tf32_ref(const V *v, uint64_t a)
+{
+	double x = f32of(a);
+	if (isnan(x))
+		return CN32;
+	uint64_t r = enc(x, &FMT_T, v->rnd) << 13;
+	if (v->satf && (r & 0x7fffffff) == 0x7f800000)
+		r = (r & 0x80000000) | 0x7f7fe000;
+	if (v->relu && (r >> 31))
+		r = 0;
+	return r;
+}
+
+/* e4m3 (bias 7, S.1111.111 the only NaN, no infinity) and e5m2 (bias 15,
+ * IEEE-like): the value of a code, decoded from its fields */
+static double fp8_value(unsigned code, int e5)
+{
+	int mb = e5 ? 2 : 3, bias = e5 ? 15 : 7;
+	unsigned e = (code & 0x7f) >> mb, m = code & ((1u << mb) - 1);
+	double r = e ? ldexp(1 + m / (double)(1 << mb), (int)e - bias) : ldexp(m / (double)(1 << mb), 1 - bias);
+	return code & 0x80 ? -r : r;
+}
+
+/* cvt.rn.satfinite to an 8-bit format: the nearest finite code by search
+ * (ties to the even code), so beyond the largest value, the largest */
+static uint64_t fp8_ref(double x, int e5, int relu)
+{
+	if (isnan(x))
+		return 0x7f;
+	if (relu && signbit(x))
+		return 0;
+	unsigned maxc = e5 ? 0x7b : 0x7e, best = maxc;
+	double ax = fabs(x), bd = INFINITY;
+	for (unsigned c = 0; c <= maxc && ax < fp8_value(maxc, e5); c++) {
+		double dd = fabs(fp8_value(c, e5) - ax);
+		if (dd < bd || (dd == bd && !(c & 1))) {
+			bd = dd;
+			best = c;
+		}
+	}
+	return (signbit(x) ? 0x80u : 0) | best;
+}
+
+/* an 8-bit code to f16: exact; NaN is the canonical NaN */
+static uint64_t fp8_to_f16_ref(unsigned code, int e5, int relu)
+{
+	if (e5 ? (code & 0x7f) > 0x7c : (code & 0x7f) == 0x7f)
+		return CN16;
+	if (relu && (code & 0x80))
+		return 0;
+	if (e5 && (code & 0x7f) == 0x7c)
+		return code & 0x80 ? 0xfc00 : 0x7c00;
+	return enc(fp8_value(code, e5), &FMT_H, RN);
+}
+
+static uint64_t cvt_narrow(const V *v, const uint64_t *in)
+{
+	if (v->t == TF32)
+		return tf32_ref(v, in[0]);
+	if (v->t == E4M3X2 || v->t == E5M2X2) {
+		int e5 = v->t == E5M2X2;
+		if (v->t2 == F32)
+			return fp8_ref(f32of(in[0]), e5, v->relu) << 8 | fp8_ref(f32of(in[1]), e5, v->relu);
+		return fp8_ref(h2d(in[0] >> 16), e5, v->relu) << 8 | fp8_ref(h2d(in[0]), e5, v->relu);
+	}
+	int e5 = v->t2 == E5M2X2;       /* f16x2 <- 8-bit pairs */
+	return fp8_to_f16_ref((unsigned)(in[0] >> 8) & 0xff, e5, v->relu) << 16 |
+	       fp8_to_f16_ref((unsigned)in[0] & 0xff, e5, v->relu);
+}
+
+/* cvt.pack.sat.T.s32 d, a, b{, c}: v->x is T's width, v->t its signedness */
+static uint64_t pack_ref(const V *v, const uint64_t *in)
+{
+	int w = v->x;
+	int64_t lo = is_signed(v->t) ? -(1ll << (w - 1)) : 0, hi = is_signed(v->t) ? (1ll << (w - 1)) - 1 : (1ll << w) - 1;
+	int64_t a = SX(in[0], 32), b = SX(in[1], 32);
+	a = a < lo ? lo : a > hi ? hi : a;
+	b = b < lo ? lo : b > hi ? hi : b;
+	uint64_t r = ((uint64_t)a & MASK(w)) << w | ((uint64_t)b & MASK(w));
+	if (v->ns > 2)
+		r |= (in[2] & 0xffffffff) << (2 * w);
+	return r & 0xffffffff;
+}
+
 /* ---- approximate instructions ----------------------------------------------------- */
 static double ulp32(double x)
 {
@@ -1144,8 +1238,13 @@ static void reference(const V *v, const uint64_t *in, uint64_t *ex)
 		ex[0] = ge ? in[0] : in[1];
 		break;
 	}
+	case F_PACK:
+		ex[0] = pack_ref(v, in);
+		break;
 	case F_CVT:
-		if (v->t == F16X2 || v->t == BF16X2) {
+		if (v->t == TF32 || v->t == E4M3X2 || v->t == E5M2X2 || v->t2 == E4M3X2 || v->t2 == E5M2X2)
+			ex[0] = cvt_narrow(v, in);
+		else if (v->t == F16X2 || v->t == BF16X2) {
 			int h = v->t == F16X2 ? F16 : BF16;
 			ex[0] = cvt1(v, h, F32, in[0]) << 16 | cvt1(v, h, F32, in[1]);
 		} else
@@ -1730,6 +1829,27 @@ static void gen_float(void)
 						}
 		}
 	}
+	/* fma.rn.oob{.relu} (PTX 8.1): +0 where a multiplicand is the OOB-NaN 0x7ff7
+	 * (docs/FLOAT.md), by magnitude; other NaNs are NaNs */
+	static const uint64_t OOBH[16] = { 0x7ff7, 0xfff7, 0x7ff6, 0x7fff, 0x3c00, 0xbc00, 0x0000, 0x8000,
+					   0x7c00, 0x4000, 0x3555, 0x7bff, 0x0001, 0xfc00, 0x7e00, 0x3f80 };
+	static uint64_t OOBH2[32];
+	for (int i = 0; i < 16; i++) {
+		OOBH2[i] = OOBH[i] | OOBH[(i * 5 + 3) % 16] << 16;
+		OOBH2[16 + i] = OOBH[(i * 7 + 1) % 16] | OOBH[i] << 16;
+	}
+	for (int i = 0; i < 4; i++)
+		for (int relu = 0; relu < 2; relu++) {
+			int t = HT[i], two = t == F16X2 || t == BF16X2;
+			snprintf(nm, sizeof nm, "fma.rn.oob%s.%s", relu ? ".relu" : "", TY[t].name);
+			V *v = mk(F_HAR, FFMA, nm, "d, a, b, c", 3, A(t, t, t), 1, A(t));
+			v->t = t;
+			v->relu = relu;
+			v->x = 1;
+			v->ver = 81;
+			for (int k = 0; k < 3; k++)
+				setvals(v, k, two ? OOBH2 : OOBH, two ? 32 : 16);
+		}
 	/* abs, neg */
 	struct { int t, ftz; } an[] = { { F32, 0 }, { F32, 1 }, { F64, 0 }, { F16, 0 }, { F16, 1 }, { F16X2, 0 },
 					 { F16X2, 1 }, { BF16, 0 }, { BF16X2, 0 } };
@@ -1838,7 +1958,7 @@ static void cvt_v(int dt, int st, int rnd, int irnd, int ftz, int sat, int relu,
 		 rnd != RNONE ? RNDN[rnd] : "", irnd != RNONE ? "." : "", irnd != RNONE ? RNDN[irnd] : "",
 		 irnd != RNONE ? "i" : "", relu ? ".relu" : "", ftz ? ".ftz" : "", sat ? ".sat" : "",
 		 satf ? ".satfinite" : "", TY[dt].name, TY[st].name);
-	int two = dt == F16X2 || dt == BF16X2;
+	int two = (dt == F16X2 || dt == BF16X2 || dt == E4M3X2 || dt == E5M2X2) && st == F32;
 	V *v = mk(F_CVT, 0, nm, two ? "d, a, b" : "d, a", two ? 2 : 1, A(st, st), 1, A(dt));
 	v->t = dt;
 	v->t2 = st;
@@ -1862,8 +1982,27 @@ static int fits(int d, int s)
 	return is_signed(d) ? dw > sw : dw >= sw;
 }
 
+/* f32 values at the rounding boundaries of tf32, e4m3 and e5m2, with F32V */
+static uint64_t NARROWV[96];
+static const uint64_t NARROW_EXTRA[] = {
+	0x43e00000, 0x43e80000, 0x43e80001, 0x43e7ffff, 0x43f00000, 0x47600000, 0x47700000, 0x476fffff,
+	0x47700001, 0x3b000000, 0x3a800000, 0x3a800001, 0x3ac00000, 0x37800000, 0x37000000, 0x37000001,
+	0x37400000, 0x3f880000, 0x3f980000, 0x3f900000, 0x3fa00000, 0x7f7ff000, 0x7f7fefff, 0x00001000,
+	0x00003000, 0x80001000, 0x00000fff, 0x3f800fff, 0xc3e80000, 0xbb000000, 0x3c880000, 0x3ea00000,
+};
+/* f16 pairs at the boundaries of e4m3 and e5m2 */
+static const uint64_t NARROWH[] = {
+	0x5f005f40, 0x5f415f3f, 0x5f807b00, 0x7b807b7f, 0x18001400, 0x14010100, 0x00800081, 0x3c403c80,
+	0x3cc03c20, 0x7c00fc00, 0x7e00fe01, 0x7bff0000, 0x80000001, 0xdf40df00, 0x3c003bff, 0x00c001c0,
+};
+
 static void gen_cvt(void)
 {
+	int nn = 0;
+	for (size_t i = 0; i < sizeof F32V / sizeof *F32V; i++)
+		NARROWV[nn++] = F32V[i];
+	for (size_t i = 0; i < sizeof NARROW_EXTRA / sizeof *NARROW_EXTRA; i++)
+		NARROWV[nn++] = NARROW_EXTRA[i];
 	static const int CI[] = { U8, U16, U32, U64, S8, S16, S32, S64 };
 	/* int <- int */
 	for (int i = 0; i < 8; i++)
@@ -1943,6 +2082,43 @@ static void gen_cvt(void)
 				cvt_v(F16X2, F32, r, RNONE, 0, 0, relu, sf, "");
 				cvt_v(BF16X2, F32, r, RNONE, 0, 0, relu, sf, "");
 			}
+	}
+	/* tf32 (.rn/.rz with .relu are PTX 7.8, .satfinite 8.1) */
+	V *v;
+	for (int sf = 0; sf < 2; sf++) {
+		cvt_v(TF32, F32, RNA, RNONE, 0, 0, 0, sf, "");
+		setvals(&vs[nv - 1], 0, NARROWV, nn);
+	}
+	for (int r = RN; r <= RZ; r++)
+		for (int relu = 0; relu < 2; relu++) {
+			cvt_v(TF32, F32, r, RNONE, 0, 0, relu, 0, "");
+			setvals(&vs[nv - 1], 0, NARROWV, nn);
+		}
+	/* e4m3x2, e5m2x2: to them (.rn.satfinite) from f32 pairs and f16x2, and back to f16x2 */
+	for (int t = E4M3X2; t <= E5M2X2; t++)
+		for (int relu = 0; relu < 2; relu++) {
+			cvt_v(t, F32, RN, RNONE, 0, 0, relu, 1, "");
+			v = &vs[nv - 1];
+			setvals(v, 0, NARROWV, nn);
+			setvals(v, 1, NARROWV, nn);
+			cvt_v(t, F16X2, RN, RNONE, 0, 0, relu, 1, "");
+			v = &vs[nv - 1];
+			if (relu)
+				SETV(v, 0, NARROWH);
+			cvt_v(F16X2, t, RN, RNONE, 0, 0, relu, 0, "");
+		}
+	/* cvt.pack.sat.T.s32: a and b clamped and packed, c above them */
+	static const struct { const char *n; int w, t; } pk[] = {
+		{ "u16", 16, U16 }, { "s16", 16, S16 }, { "u8", 8, U8 }, { "s8", 8, S8 },
+		{ "u4", 4, U8 }, { "s4", 4, S8 }, { "u2", 2, U8 }, { "s2", 2, S8 },
+	};
+	for (size_t i = 0; i < sizeof pk / sizeof *pk; i++) {
+		char nm[64];
+		int three = pk[i].w < 16;
+		snprintf(nm, sizeof nm, "cvt.pack.sat.%s.s32%s", pk[i].n, three ? ".b32" : "");
+		v = mk(F_PACK, 0, nm, three ? "d, a, b, c" : "d, a, b", three ? 3 : 2, A(S32, S32, B32), 1, A(B32));
+		v->t = pk[i].t;
+		v->x = pk[i].w;
 	}
 }
 

@@ -451,6 +451,12 @@ static bool system_function(Str name)
 static void need_definition(Ck *c, const Opnd *o, bool address)
 {
 	const Func *f = o->ref;
+	if (!f->has_body && c->opt.arch >= 90 && str_eq(f->name, "cudaDeviceSynchronize")) {
+		/* ptxas: "Unsupported Function 'cudaDeviceSynchronize' on arch 'sm_90' or higher" */
+		err(c, o->pos, "device-side cudaDeviceSynchronize() is not supported on sm_90 and later "
+		    "(CUDA 12 removed it from the device runtime)");
+		return;
+	}
 	if ((c->opt.compile_only && (f->linkage & L_EXTERN)) || f->has_body || system_function(f->name))
 		return;
 	if (c->opt.compile_only)
@@ -1828,6 +1834,11 @@ static void check_body(Ck *c, Func *f)
 	}
 }
 
+static const char *linkage_word(unsigned l)
+{
+	return l & L_EXTERN ? ".extern" : l & L_VISIBLE ? ".visible" : l & L_WEAK ? ".weak" : "without a linkage";
+}
+
 /* Two declarations of one function must agree; the later may add a body. */
 static void declare_func(Ck *c, Func *f)
 {
@@ -1845,8 +1856,16 @@ static void declare_func(Ck *c, Func *f)
 	}
 	if (g->entry != f->entry || g->nparams != f->nparams || g->nrets != f->nrets)
 		err(c, f->pos, "'%.*s' does not match its earlier declaration", (int)f->name.n, f->name.p);
-	if (f->has_body)
+	/* ptxas: every declaration has the linkage of the first, except that
+	 * one without a linkage may follow a .visible or .weak one */
+	unsigned lk = g->linkage & (L_EXTERN | L_VISIBLE | L_WEAK), nk = f->linkage & (L_EXTERN | L_VISIBLE | L_WEAK);
+	if (nk != lk && !(nk == 0 && (lk == L_VISIBLE || lk == L_WEAK)))
+		err(c, f->pos, "'%.*s' is declared %s here and %s before: every declaration of a function has one linkage",
+		    (int)f->name.n, f->name.p, linkage_word(nk), linkage_word(lk));
+	if (f->has_body) {
+		f->linkage |= lk;       /* a definition without a linkage keeps the declaration's */
 		s->val = f;
+	}
 }
 
 size_t ptx_check(Module *m, const CheckOpts *opt)
@@ -1888,6 +1907,8 @@ size_t ptx_check(Module *m, const CheckOpts *opt)
 			Func *f = t->func;
 			if (f->managed)
 				err(&c, f->pos, ".managed applies only to .global variables");
+			if (f->linkage & L_COMMON)
+				err(&c, f->pos, ".common applies only to .global variables");
 			if (f->unified && need_ptx(&c, f->pos, 80, ".attribute(.unified) on a function") &&
 			    need_sm(&c, f->pos, 90, ".attribute(.unified)") && !c.opt.compile_only)
 				err(&c, f->pos, ".unified needs separate compilation (ptxvm check -c, ptxas --compile-only); a whole program cannot use it");

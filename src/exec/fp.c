@@ -66,6 +66,7 @@ static uint64_t shift_round(uint64_t sig, int sh, int sign, int rm)
 		return q;
 	switch (rm) {
 	case FP_RN: return q + (gt || (eq && (q & 1)));
+	case FP_RNA: return q + (gt || eq);
 	case FP_RM: return q + (sign != 0);
 	case FP_RP: return q + (sign == 0);
 	default:    return q;
@@ -94,7 +95,7 @@ static uint64_t round_pack(int sign, int exp, uint64_t sig, int eb, int mb, int 
 		if (bits < inf)
 			return sbit | bits;
 	}
-	/* overflow */
+	/* overflow: infinity, or the largest finite value when rounding towards zero */
 	if (rm == FP_RZ || (rm == FP_RM && !sign) || (rm == FP_RP && sign))
 		return sbit | (inf - 1);
 	return sbit | inf;
@@ -597,6 +598,63 @@ uint64_t fp_cvt(unsigned dty, unsigned sty, uint64_t v, int rm, bool irnd,
 	if (ftz && dty == TY_f32)
 		r = f32_ftz((uint32_t)r);
 	return sat ? sat_bits(r, eb, mb) : r;
+}
+
+/* ---- tf32 and the 8-bit formats --------------------------------------------- */
+uint32_t f32_to_tf32(uint32_t f, int rm, bool satfinite, bool relu)
+{
+	Val x = unpack(f, F32_);
+	if (x.cls == V_NAN)
+		return FP_TF32_CNAN;
+	uint32_t r = (uint32_t)pack(x, 8, 10, rm, 0) << 13;
+	if (satfinite && (r & 0x7fffffffu) == 0x7f800000u)
+		r = (r & 0x80000000u) | 0x7f7fe000u;
+	if (relu && (r & 0x80000000u))
+		r = 0;
+	return r;
+}
+
+/* x rounded to nearest even into e4m3 or e5m2, saturated to the largest
+ * finite value.  e4m3 has no infinities: its exponent field 15 holds
+ * finite values.  Rounded into e5m3 (one more exponent bit, bias 15) after
+ * scaling by 2^-8, every e4m3 value has the very fields it has in e4m3,
+ * and whatever overflows e4m3 comes out above its largest code, 0x7e. */
+static uint8_t pack_fp8(Val x, int fmt, bool relu)
+{
+	if (x.cls == V_NAN)
+		return FP_FP8_CNAN;
+	if (relu && x.sign)
+		return 0;
+	uint8_t sbit = (uint8_t)(x.sign << 7), mag;
+	if (fmt == FP8_E4M3) {
+		uint64_t r = x.cls == V_INF ? 0xf8 : x.cls == V_ZERO ? 0 : round_pack(0, x.exp - 8, x.sig, 5, 3, FP_RN);
+		mag = r > 0x7e ? 0x7e : (uint8_t)r;
+	} else {
+		uint64_t r = x.cls == V_INF ? 0x7c : x.cls == V_ZERO ? 0 : round_pack(0, x.exp, x.sig, 5, 2, FP_RN);
+		mag = r > 0x7b ? 0x7b : (uint8_t)r;
+	}
+	return sbit | mag;
+}
+
+uint8_t f32_to_fp8(uint32_t f, int fmt, bool relu) { return pack_fp8(unpack(f, F32_), fmt, relu); }
+uint8_t f16_to_fp8(uint16_t h, int fmt, bool relu) { return pack_fp8(unpack(h, F16_), fmt, relu); }
+
+uint16_t fp8_to_f16(uint8_t v, int fmt, bool relu)
+{
+	Val x;
+	if (fmt == FP8_E5M2) {
+		x = unpack(v, 5, 2);
+	} else if ((v & 0x7f) == 0x7f) {
+		x = (Val){ V_NAN, 0, 0, 0 };
+	} else {                        /* bias 7; exponent field 0: subnormal */
+		unsigned e = (v >> 3) & 15, m = v & 7;
+		x = (Val){ e || m ? V_NUM : V_ZERO, v >> 7, e ? (int)e - 10 : -9, e ? 8u | m : m };
+	}
+	if (x.cls == V_NAN)
+		return FP_F16_CNAN;
+	if (relu && x.sign)
+		return 0;
+	return (uint16_t)pack(x, F16_, FP_RN, FP_F16_CNAN);   /* exact */
 }
 
 /* ---- approximate functions ----------------------------------------------------

@@ -35,8 +35,19 @@
  * (to confirm on hardware). */
 /* .ftz is applied by callers to the rounded result, so a result that rounds
  * up to the smallest normal is kept (to confirm on hardware). */
+/* tf32 in a .b32 register is an f32 whose 13 low fraction bits are zero, and
+ * a NaN result is the f32 canonical NaN (the manual leaves the layout to the
+ * implementation; to confirm on hardware). */
+#define FP_TF32_CNAN  FP_F32_CNAN
+/* The one NaN of e4m3 and e5m2 results: 0x7f, positive (what CUDA's
+ * cuda_fp8.h gives on the host for a canonical f32 NaN; to confirm). */
+#define FP_FP8_CNAN   ((uint8_t)0x7f)
+/* The 16-bit OOB-NaN that tensor copies write for out-of-bounds elements
+ * and that fma.oob tests for, by magnitude (to confirm on hardware). */
+#define FP_OOB_NAN16  ((uint16_t)0x7ff7)
 
-enum { FP_RN, FP_RZ, FP_RM, FP_RP };    /* nearest-even, zero, -inf, +inf */
+/* nearest-even, zero, -inf, +inf; nearest with ties away from zero (.rna) */
+enum { FP_RN, FP_RZ, FP_RM, FP_RP, FP_RNA };
 
 /* ---- f32 / f64 arithmetic, correctly rounded in mode rm ------------------- */
 uint32_t f32_add(uint32_t a, uint32_t b, int rm);
@@ -142,6 +153,22 @@ uint16_t f32_to_bf16(uint32_t f, int rm);
 uint16_t f64_to_f16(uint64_t d, int rm);
 uint16_t f64_to_bf16(uint64_t d, int rm);
 uint32_t f64_to_f32(uint64_t d, int rm);
+
+/* ---- tf32 and the 8-bit formats ----------------------------------------
+ * tf32: 8 exponent bits and 10 fraction bits, kept in an f32 (FP_TF32_CNAN).
+ * rm: FP_RN, FP_RZ or FP_RNA.  satfinite: a result beyond the largest
+ * finite value, infinity included, is that value with its sign.  relu: a
+ * negative result, -0 included, is +0 (NaN stays NaN).
+ * e4m3 (bias 7, no infinity, largest 448) and e5m2 (bias 15, IEEE-like,
+ * largest 57344): conversions to them round to nearest even and saturate
+ * to the largest finite value (cvt requires .satfinite); NaN gives
+ * FP_FP8_CNAN.  Conversions from them to f16 are exact; NaN gives the f16
+ * canonical NaN. */
+enum { FP8_E4M3, FP8_E5M2 };
+uint32_t f32_to_tf32(uint32_t f, int rm, bool satfinite, bool relu);
+uint8_t  f32_to_fp8(uint32_t f, int fmt, bool relu);
+uint8_t  f16_to_fp8(uint16_t h, int fmt, bool relu);
+uint16_t fp8_to_f16(uint8_t v, int fmt, bool relu);
 
 /* ---- approximate functions ----------------------------------------------
  * Each result lies within the maximum error the PTX ISA manual documents

@@ -764,6 +764,7 @@ static void lower_instr(Lw *w, const Stmt *st)
 		case MOD_rz: x.rnd = FP_RZ; break;
 		case MOD_rm: x.rnd = FP_RM; break;
 		case MOD_rp: x.rnd = FP_RP; break;
+		case MOD_rna: x.rnd = FP_RNA; break;
 		case MOD_rni: x.rnd = FP_RN; x.irnd = 1; break;
 		case MOD_rzi: x.rnd = FP_RZ; x.irnd = 1; break;
 		case MOD_rmi: x.rnd = FP_RM; x.irnd = 1; break;
@@ -780,6 +781,7 @@ static void lower_instr(Lw *w, const Stmt *st)
 		case MOD_acquire: x.flags |= XF_MMATOMIC | XF_ACQUIRE; break;
 		case MOD_release: x.flags |= XF_MMATOMIC | XF_RELEASE; break;
 		case MOD_relu: x.flags |= XF_RELU; break;
+		case MOD_oob: x.flags |= XF_OOB; break;
 		case MOD_xorsign: x.flags |= XF_XORSIGN; break;
 		case MOD_v2: x.vec = 2; break;
 		case MOD_v4: x.vec = 4; break;
@@ -867,6 +869,13 @@ static void lower_instr(Lw *w, const Stmt *st)
 		break;
 	case OPC_cvta:
 		x.sub = has(in, MOD_to);
+		break;
+	case OPC_cvt:
+		if (has(in, MOD_pack)) {        /* cvt.pack: the narrow type */
+			x.sub = MOD_pack;
+			x.sub2 = pick(in, (const uint16_t[]){ MOD_u16, MOD_s16, MOD_u8, MOD_s8, MOD_u4, MOD_s4,
+				MOD_u2, MOD_s2, MOD_NONE });
+		}
 		break;
 	case OPC_vabsdiff4: case OPC_vadd4: case OPC_vsub4: case OPC_vmin4: case OPC_vmax4:
 	case OPC_vavrg4: case OPC_vabsdiff2: case OPC_vadd2: case OPC_vsub2: case OPC_vmin2:

@@ -78,6 +78,7 @@ enum {
 	XF_RELU = 64, XF_XORSIGN = 128, XF_FULL = 256, XF_SATFINITE = 512,
 	/* memory-model qualifiers of ld/st: single-copy atomic, and ordered */
 	XF_MMATOMIC = 1024, XF_ACQUIRE = 2048, XF_RELEASE = 4096,
+	XF_OOB = 8192,           /* fma.oob */
 };
 
 typedef struct XIns {

@@ -1568,6 +1568,39 @@ def gen_nvcc():
     for n, decls, funcs, body in reloc:
         for mode in ["whole", "compile_only"]:
             add("E.reloc.%s.%s" % (mode, n), k(body, decls, funcs))
+    # a function declared again: the first declaration's linkage, or none
+    # after .visible or .weak ("Inconsistent redefinition of variable")
+    links = [("none", ""), ("extern", ".extern "), ("visible", ".visible "), ("weak", ".weak ")]
+    for n1, l1 in links:
+        for n2, l2 in links:
+            for defn in (False, True):
+                if defn and n2 == "extern":
+                    continue
+                second = l2 + ".func f()" + ("\n{\n\tret;\n}" if defn else ";")
+                for mode in ["whole", "compile_only"]:
+                    add("E.funclink.%s.%s_%s_%s" % (mode, n1, n2, "def" if defn else "decl"),
+                        k("call f;", "", l1 + ".func f();\n" + second))
+    add("E.funclink.whole.common_def", k("call f;", "", ".common .func f()\n{\n\tret;\n}"))
+    add("E.funclink.whole.common_decl", k("", "", ".common .func f();"))
+    # cudaDeviceSynchronize from device code: gone on sm_90 and later
+    # ("Unsupported Function 'cudaDeviceSynchronize' on arch 'sm_90' or higher")
+    cds = ".extern .func (.param .b32 r) cudaDeviceSynchronize();"
+    dsync = [("call", cds, "", "{\n.param .b32 r;\ncall (r), cudaDeviceSynchronize, ();\n}"),
+             ("call_no_result", ".extern .func cudaDeviceSynchronize();", "", "call cudaDeviceSynchronize;"),
+             ("declared_only", cds, "", ""),
+             ("plain_decl_call", ".func (.param .b32 r) cudaDeviceSynchronize();", "",
+              "{\n.param .b32 r;\ncall (r), cudaDeviceSynchronize, ();\n}"),
+             ("address", cds, "", "mov.u64 %rd1, cudaDeviceSynchronize;"),
+             ("calltargets", cds, "", "ld.param.u64 %rd1, [%rd1];\nT: .calltargets cudaDeviceSynchronize;\n"
+                                      "{\n.param .b32 r;\ncall (r), %rd1, (), T;\n}"),
+             ("in_uncalled_func", cds, ".func g()\n{\n.param .b32 r;\ncall (r), cudaDeviceSynchronize, ();\nret;\n}", ""),
+             ("user_defined", "", ".visible .func (.param .b32 r) cudaDeviceSynchronize()\n{\n\tst.param.b32 [r], 0;\n\tret;\n}",
+              "{\n.param .b32 r;\ncall (r), cudaDeviceSynchronize, ();\n}"),
+             ("avoidance_name", ".extern .func (.param .b32 r) __cudaDeviceSynchronizeDeprecationAvoidance();", "",
+              "{\n.param .b32 r;\ncall (r), __cudaDeviceSynchronizeDeprecationAvoidance, ();\n}")]
+    for n, decls, funcs, body in dsync:
+        for mode in ["whole", "compile_only"]:
+            add("E.devsync.%s.%s" % (mode, n), k(body, decls, funcs))
 
 
 def generate():
