@@ -52,6 +52,7 @@ static int64_t IMAX(int w) { return w >= 64 ? INT64_MAX : (1ll << (w - 1)) - 1; 
 enum {
 	F_INT, F_CHAIN, F_SETPI, F_SET, F_SELP, F_SLCT, F_CVT,
 	F_FAR, F_HAR, F_MINMAX, F_ABSNEG, F_SETPF, F_TESTP, F_COPYSIGN, F_APPROX, F_PACK,
+	F_VIDEO, F_SIMD,
 };
 /* integer ops */
 enum {
@@ -75,6 +76,10 @@ typedef struct V {
 	int r8;         /* 8-bit operands in .b8 registers (ptxas wants them for bf16 <-> 8-bit cvt) */
 	int ver;        /* PTX ISA version x10 (80 unless the form needs more) */
 	int fam, op, t, t2, rnd, irnd, ftz, sat, nan, relu, satf, x, cmp, bop;
+	/* video: signedness of d, a, b; selectors of d, a, b (scalar: 0 word,
+	 * 1-4 .b0-.b3, 5-6 .h0-.h1; SIMD: lane sources as written, mask bits);
+	 * vmad's negations; secondary operation 0 none, 1 add, 2 min, 3 max */
+	int vsg[3], vsel[3], vneg[3], op2;
 	const uint64_t *vals[4];
 	int nvals[4];
 } V;
@@ -1036,6 +1041,122 @@ static uint64_t pack_ref(const V *v, const uint64_t *in)
 	return r & 0xffffffff;
 }
 
+/* ---- video instructions ------------------------------------------------------------ */
+enum { VADD, VSUB, VABSDIFF, VMIN, VMAX, VSHL, VSHR, VSET, VMAD, VAVRG };
+static const char *const VOPN[] = { "add", "sub", "absdiff", "min", "max", "shl", "shr", "set", "mad", "avrg" };
+
+/* partSelectSignExtend: the word, byte or half-word a selector names */
+static __int128 vpart(uint64_t x, int sel, int sg)
+{
+	int w = sel == 0 ? 32 : sel <= 4 ? 8 : 16, at = sel == 0 ? 0 : sel <= 4 ? 8 * (sel - 1) : 16 * (sel - 5);
+	uint64_t f = x >> at & MASK(w);
+	return sg ? (__int128)SX(f, w) : (__int128)f;
+}
+
+static __int128 clampw(__int128 r, int w, int sg)
+{
+	__int128 lo = sg ? -((__int128)1 << (w - 1)) : 0, hi = sg ? ((__int128)1 << (w - 1)) - 1 : ((__int128)1 << w) - 1;
+	return r < lo ? lo : r > hi ? hi : r;
+}
+
+static int vcompare(int cmp, __int128 a, __int128 b)
+{
+	switch (cmp) {
+	case 0: return a == b;
+	case 1: return a != b;
+	case 2: return a < b;
+	case 3: return a <= b;
+	case 4: return a > b;
+	}
+	return a >= b;
+}
+
+/* The scalar video instructions, as the PTX ISA's pseudocode states them. */
+static uint64_t video_ref(const V *v, const uint64_t *in)
+{
+	__int128 a = vpart(in[0], v->vsel[1], v->vsg[1]), b = vpart(in[1], v->vsel[2], v->vsg[2]), t = 0;
+	uint32_t c = (uint32_t)in[2];
+	if (v->op == VMAD) {
+		int na = v->vneg[0], nb = v->vneg[1], nc = v->vneg[2], po = v->x;
+		int sf = v->vsg[1] || v->vsg[2] || (na ^ nb) || nc;
+		__int128 tmp = a * b, lsb = 0;
+		if (po)
+			lsb = 1;
+		else if (na ^ nb)
+			tmp = ~tmp, lsb = 1;
+		else if (nc)
+			c = ~c, lsb = 1;
+		tmp = tmp + (sf ? (__int128)(int32_t)c : (__int128)c) + lsb;
+		if (v->bop)
+			tmp >>= v->bop;         /* .shr7, .shr15 */
+		if (v->sat)
+			tmp = clampw(tmp, 32, sf);
+		return (uint64_t)tmp & 0xffffffff;
+	}
+	switch (v->op) {
+	case VADD: t = a + b; break;
+	case VSUB: t = a - b; break;
+	case VABSDIFF: t = a > b ? a - b : b - a; break;
+	case VMIN: t = a < b ? a : b; break;
+	case VMAX: t = a > b ? a : b; break;
+	case VSHL: case VSHR: {
+		uint64_t n = (uint64_t)b;
+		n = v->x ? n & 0x1f : n > 32 ? 32 : n;      /* x: .wrap */
+		t = v->op == VSHL ? a * ((__int128)1 << n) : a >> n;
+		break;
+	}
+	case VSET: t = vcompare(v->cmp, a, b); break;
+	}
+	int dsel = v->vsel[0], ds = v->vsg[0];
+	if (v->sat)
+		t = clampw(t, dsel == 0 ? 32 : dsel <= 4 ? 8 : 16, ds);
+	__int128 cc = ds ? (__int128)(int32_t)c : (__int128)c;
+	switch (v->op2) {
+	case 1: t = t + cc; break;
+	case 2: t = t < cc ? t : cc; break;
+	case 3: t = t > cc ? t : cc; break;
+	}
+	uint64_t r = (uint64_t)t & 0xffffffff;
+	if (dsel) {
+		int w = dsel <= 4 ? 8 : 16, at = dsel <= 4 ? 8 * (dsel - 1) : 16 * (dsel - 5);
+		r = (r & MASK(w)) << at | (c & ~(MASK(w) << at));
+	}
+	return r & 0xffffffff;
+}
+
+/* The SIMD video instructions: vsel[1], vsel[2] list the source element of
+ * each lane (lane i in nibble i, counting a's elements then b's), vsel[0]
+ * the mask of lanes written. */
+static uint64_t simd_ref(const V *v, const uint64_t *in)
+{
+	int w = v->x, n = 32 / w;
+	uint64_t ab = (in[1] & 0xffffffff) << 32 | (in[0] & 0xffffffff);
+	uint32_t c = (uint32_t)in[2], d = 0;
+	int64_t acc = 0;
+	for (int i = 0; i < n; i++) {
+		uint64_t ea = ab >> (w * (v->vsel[1] >> (4 * i) & 15)) & MASK(w);
+		uint64_t eb = ab >> (w * (v->vsel[2] >> (4 * i) & 15)) & MASK(w);
+		int64_t va = v->vsg[1] ? SX(ea, w) : (int64_t)ea, vb = v->vsg[2] ? SX(eb, w) : (int64_t)eb, t = 0;
+		switch (v->op) {
+		case VADD: t = va + vb; break;
+		case VSUB: t = va - vb; break;
+		case VAVRG: t = va + vb >= 0 ? (va + vb + 1) >> 1 : (va + vb) >> 1; break;
+		case VABSDIFF: t = va > vb ? va - vb : vb - va; break;
+		case VMIN: t = va < vb ? va : vb; break;
+		case VMAX: t = va > vb ? va : vb; break;
+		case VSET: t = vcompare(v->cmp, va, vb); break;
+		}
+		if (v->sat)
+			t = (int64_t)clampw(t, w, v->vsg[0]);
+		int on = v->vsel[0] >> i & 1;
+		if (v->op2)
+			acc += on ? t : 0;
+		else
+			d |= (uint32_t)((on ? (uint64_t)t : c >> (w * i)) & MASK(w)) << (w * i);
+	}
+	return v->op2 ? (uint64_t)(uint32_t)(c + (uint64_t)acc) : d;
+}
+
 /* ---- approximate instructions ----------------------------------------------------- */
 static double ulp32(double x)
 {
@@ -1240,6 +1361,12 @@ static void reference(const V *v, const uint64_t *in, uint64_t *ex)
 	}
 	case F_PACK:
 		ex[0] = pack_ref(v, in);
+		break;
+	case F_VIDEO:
+		ex[0] = video_ref(v, in);
+		break;
+	case F_SIMD:
+		ex[0] = simd_ref(v, in);
 		break;
 	case F_CVT:
 		if (v->t == TF32 || v->t == E4M3X2 || v->t == E5M2X2 || v->t2 == E4M3X2 || v->t2 == E5M2X2)
@@ -2122,6 +2249,125 @@ static void gen_cvt(void)
 	}
 }
 
+/* ---- video: types, selectors, secondary operations and merges, rotated
+ * through each instruction's variants ---- */
+static const char *const SELN[] = { "", ".b0", ".b1", ".b2", ".b3", ".h0", ".h1" };
+static const char *const SU[] = { "u32", "s32" };
+
+static V *video_v(int fam, int op, const char *name, int ns)
+{
+	V *v = mk(fam, op, name, "", ns, A(U32, U32, U32), 1, A(U32));
+	v->t = U32;
+	return v;
+}
+
+static void gen_video(void)
+{
+	static const int ops[] = { VADD, VSUB, VABSDIFF, VMIN, VMAX, VSHL, VSHR, VSET };
+	static const char *const op2n[] = { "", ".add", ".min", ".max" };
+	for (size_t o = 0; o < sizeof ops / sizeof *ops; o++)
+		for (int i = 0; i < 48; i++) {
+			int op = ops[o], set = op == VSET, sh = op == VSHL || op == VSHR;
+			int ds = i & 1, as = i >> 1 & 1, bs = sh ? 0 : i >> 2 & 1;
+			int form = i / 2 % 10, sat = !set && i / 5 % 2, asel = i % 7, bsel = (i * 3 + 1) % 7;
+			int op2 = form >= 1 && form <= 3 ? form : 0, dsel = form >= 4 ? form - 3 : 0;
+			char ty[32], mode[16] = "", nm[160];
+			if (set)
+				snprintf(ty, sizeof ty, ".%s.%s.%s", SU[as], SU[bs], CMPN[i % 6]);
+			else
+				snprintf(ty, sizeof ty, ".%s.%s.%s", SU[ds], SU[as], sh ? "u32" : SU[bs]);
+			if (sh)
+				snprintf(mode, sizeof mode, ".%s", i % 3 ? "clamp" : "wrap");
+			snprintf(nm, sizeof nm, "v%s%s%s%s%s", VOPN[op], ty, sat ? ".sat" : "", mode, op2n[op2]);
+			V *v = video_v(F_VIDEO, op, nm, form ? 3 : 2);
+			snprintf(v->insn, sizeof v->insn, "%s %%da%s, %%sa%s, %%sb%s%s;", nm, SELN[dsel], SELN[asel],
+				 SELN[bsel], form ? ", %sc" : "");
+			v->vsg[0] = set ? 0 : ds;
+			v->vsg[1] = as;
+			v->vsg[2] = bs;
+			v->vsel[0] = dsel;
+			v->vsel[1] = asel;
+			v->vsel[2] = bsel;
+			v->op2 = op2;
+			v->sat = sat;
+			v->cmp = i % 6;
+			v->x = sh && !(i % 3);  /* .wrap */
+			if (sh)
+				SETV(v, 1, SHAMT);
+		}
+	/* vmad: the negations ptxas allows, .po, scales */
+	static const int negs[7][4] = { { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, { 0, 1, 0, 0 }, { 1, 1, 0, 0 }, { 0, 0, 1, 0 },
+					{ 1, 1, 1, 0 }, { 0, 0, 0, 1 } };       /* a, b, c, .po */
+	for (int i = 0; i < 63; i++) {
+		const int *ng = negs[i % 7];
+		int as = i >> 1 & 1, bs = i >> 2 & 1, scale = i / 7 % 3, sat = i / 3 % 2, asel = i % 7, bsel = (i * 5 + 2) % 7;
+		char nm[160];
+		snprintf(nm, sizeof nm, "vmad.%s.%s.%s%s%s%s", SU[i & 1], SU[as], SU[bs], ng[3] ? ".po" : "",
+			 sat ? ".sat" : "", scale == 1 ? ".shr7" : scale == 2 ? ".shr15" : "");
+		V *v = video_v(F_VIDEO, VMAD, nm, 3);
+		snprintf(v->insn, sizeof v->insn, "%s %%da, %s%%sa%s, %s%%sb%s, %s%%sc;", nm, ng[0] ? "-" : "", SELN[asel],
+			 ng[1] ? "-" : "", SELN[bsel], ng[2] ? "-" : "");
+		v->vsg[1] = as;
+		v->vsg[2] = bs;
+		v->vsel[1] = asel;
+		v->vsel[2] = bsel;
+		for (int k = 0; k < 3; k++)
+			v->vneg[k] = ng[k];
+		v->x = ng[3];
+		v->sat = sat;
+		v->bop = scale == 1 ? 7 : scale == 2 ? 15 : 0;
+	}
+	/* SIMD: lane selectors, masks, .sat or .add */
+	static const int sops[] = { VADD, VSUB, VAVRG, VABSDIFF, VMIN, VMAX, VSET };
+	uint32_t lcg = 12345;
+	for (int w = 16; w >= 8; w -= 8)
+		for (size_t o = 0; o < sizeof sops / sizeof *sops; o++)
+			for (int i = 0; i < 36; i++) {
+				int op = sops[o], set = op == VSET, n = 32 / w;
+				int ds = i & 1, as = i >> 1 & 1, bs = i >> 2 & 1, acc = i % 3 == 2, sat = !set && !acc && i / 3 % 2;
+				int mask = w == 16 ? (int[]){ 3, 1, 2 }[i / 4 % 3] : i / 4 % 15 + 1;
+				uint32_t sel[2];
+				char st[2][8], mt[8] = "", ty[32], nm[160];
+				for (int k = 0; k < 2; k++) {
+					sel[k] = w == 16 ? (k ? 0x32 : 0x10) : (k ? 0x7654 : 0x3210);
+					st[k][0] = 0;
+					if ((i + k) % 4) {      /* a selector written out */
+						sel[k] = 0;
+						for (int l = 0; l < n; l++) {
+							lcg = lcg * 1103515245u + 12345u;
+							sel[k] |= (lcg >> 16) % (2u * n) << (4 * l);
+						}
+						snprintf(st[k], sizeof st[k], ".%c%0*x", w == 16 ? 'h' : 'b', n, sel[k]);
+					}
+				}
+				if (i % 5) {            /* a mask written out */
+					int k = snprintf(mt, sizeof mt, ".%c", w == 16 ? 'h' : 'b');
+					for (int l = n - 1; l >= 0; l--)
+						if (mask >> l & 1)
+							mt[k++] = (char)('0' + l), mt[k] = 0;
+				} else {
+					mask = (1 << n) - 1;
+				}
+				if (set)
+					snprintf(ty, sizeof ty, ".%s.%s.%s", SU[as], SU[bs], CMPN[i % 6]);
+				else
+					snprintf(ty, sizeof ty, ".%s.%s.%s", SU[ds], SU[as], SU[bs]);
+				snprintf(nm, sizeof nm, "v%s%d%s%s%s", VOPN[op], n, ty, sat ? ".sat" : "", acc ? ".add" : "");
+				V *v = video_v(F_SIMD, op, nm, 3);
+				snprintf(v->insn, sizeof v->insn, "%s %%da%s, %%sa%s, %%sb%s, %%sc;", nm, mt, st[0], st[1]);
+				v->x = w;
+				v->vsg[0] = set ? 0 : ds;
+				v->vsg[1] = as;
+				v->vsg[2] = bs;
+				v->vsel[0] = mask;
+				v->vsel[1] = (int)sel[0];
+				v->vsel[2] = (int)sel[1];
+				v->op2 = acc;
+				v->sat = sat;
+				v->cmp = i % 6;
+			}
+}
+
 void test_insn(const char *root);
 void test_insn(const char *root)
 {
@@ -2131,6 +2377,7 @@ void test_insn(const char *root)
 	gen_int();
 	gen_float();
 	gen_cvt();
+	gen_video();
 	ptxvm_device_opts o = { .workers = 2, .timeout = 10, .printf_stream = NULL };
 	ptxvm_device *d = ptxvm_device_create(&o);
 	for (int k = 0; k < 6; k++)

@@ -1508,6 +1508,8 @@ static int check_opnds(Ck *c, Instr *in, const Match *mt)
 				check_pack(c, o, want >= 0 ? want : mt->slot[0], k == 0);
 			else if (in->opc == OPC_isspacep)
 				check_scalar(c, &(IsaOpnd){ 'a', -1, TY_u64, 0, 0 }, o, TY_u64, false);
+			else if (in->opc == OPC_vmad)     /* {-}a{.asel}, {-}b{.bsel}, {-}c */
+				check_scalar(c, &(IsaOpnd){ 'a', -2, 0, 0, 0 }, o, mt->slot[k < 3 ? k : 0], false);
 			else
 				resolve_all(c, o);
 			break;
@@ -1563,6 +1565,101 @@ static void instr_name(const Instr *in, char *buf, size_t n)
 	size_t len = (size_t)snprintf(buf, n, "%s", isa_op[in->opc].name);
 	for (int i = 0; i < in->nmods && len + 2 < n; i++)
 		len += (size_t)snprintf(buf + len, n - len, ".%s", isa_mod_name[in->mods[i]]);
+}
+
+/* ---- video operands ------------------------------------------------------ */
+enum { VID_NONE, VID_SCALAR, VID_SIMD2, VID_SIMD4 };
+
+static int video_kind(unsigned opc)
+{
+	switch (opc) {
+	case OPC_vadd: case OPC_vsub: case OPC_vabsdiff: case OPC_vmin: case OPC_vmax: case OPC_vshl:
+	case OPC_vshr: case OPC_vmad: case OPC_vset:
+		return VID_SCALAR;
+	case OPC_vadd2: case OPC_vsub2: case OPC_vavrg2: case OPC_vabsdiff2: case OPC_vmin2: case OPC_vmax2:
+	case OPC_vset2:
+		return VID_SIMD2;
+	case OPC_vadd4: case OPC_vsub4: case OPC_vavrg4: case OPC_vabsdiff4: case OPC_vmin4: case OPC_vmax4:
+	case OPC_vset4:
+		return VID_SIMD4;
+	}
+	return VID_NONE;
+}
+
+/* '-' and byte/half selectors anywhere in a non-video operand */
+static void no_video_marks(Ck *c, const Opnd *o)
+{
+	if (o->selk)
+		err(c, o->pos, "'.%c...' selects a byte or half-word of a video instruction's operand", o->selk);
+	else if (o->minus)
+		err(c, o->pos, "'-' before a register negates a source of vmad only; write an immediate or use neg");
+	for (uint32_t i = 0; i < o->n; i++)
+		no_video_marks(c, &o->elems[i]);
+}
+
+/* Whether selector digits d (n of them, as written) are each at most max,
+ * and, with desc, strictly decreasing. */
+static bool sel_digits(const Opnd *o, unsigned n_min, unsigned n_max, unsigned max, bool desc)
+{
+	if (o->seln < n_min || o->seln > n_max)
+		return false;
+	for (unsigned i = 0; i < o->seln; i++) {
+		unsigned d = o->seld >> (4 * i) & 15, above = o->seld >> (4 * (i + 1)) & 15;
+		if (d > max || (desc && i + 1 < o->seln && above <= d))
+			return false;
+	}
+	return true;
+}
+
+/* ptxas's rules for video operands: scalar a and b take .b0-.b3, .h0,
+ * .h1, and d too in the merge form (four operands, no secondary
+ * operation); SIMD d takes a mask (.h0 .h1 .h10; .b0 ... .b3210 with
+ * decreasing digits), a and b lane selectors (.hxy of halves 0-3, .bxyzw
+ * of bytes 0-7); c never; vmad negates (a xor b) or c, not with .po. */
+static void check_video(Ck *c, const Instr *in)
+{
+	int vk = video_kind(in->opc);
+	if (!vk) {
+		for (int k = 0; k < in->nopnd; k++)
+			no_video_marks(c, &in->opnd[k]);
+		return;
+	}
+	static const char *const op2[] = { "add", "min", "max" };
+	bool merge = in->nopnd == 4 && find_mod(in, op2, 3) < 0 && in->opc != OPC_vmad;
+	bool neg[4] = { false, false, false, false };
+	for (int k = 0; k < in->nopnd && k < 4; k++) {
+		const Opnd *o = &in->opnd[k];
+		if (o->kind != OK_SYM)
+			continue;
+		if (o->comp) {
+			err(c, o->pos, "unknown video selector '.%c'", "xyzw"[o->comp - 1]);
+			continue;
+		}
+		neg[k] = o->minus;
+		if (o->minus && (in->opc != OPC_vmad || k == 0))
+			err(c, o->pos, "'-' negates a source of vmad only");
+		if (!o->selk)
+			continue;
+		bool ok;
+		if (k == 3)
+			ok = false;
+		else if (vk == VID_SCALAR)
+			ok = (k > 0 || merge) && o->seln == 1 && (o->selk == 'b' ? o->seld <= 3 : o->seld <= 1);
+		else if (vk == VID_SIMD2)
+			ok = o->selk == 'h' && (k == 0 ? (o->seln == 1 && o->seld <= 1) || (o->seln == 2 && o->seld == 0x10)
+					    : sel_digits(o, 2, 2, 3, false));
+		else
+			ok = o->selk == 'b' && (k == 0 ? sel_digits(o, 1, 4, 3, true) : sel_digits(o, 4, 4, 7, false));
+		if (!ok)
+			err(c, o->pos, "'.%c%0*x' is not a selector %s of %s", o->selk, o->seln > 8 ? 8 : o->seln, o->seld,
+			    k == 0 ? "for the destination" : k == 3 ? "for c (it takes none)" : "for this source",
+			    isa_op[in->opc].name);
+	}
+	static const char *const po[] = { "po" };
+	if (in->opc == OPC_vmad && (neg[1] || neg[2] || neg[3]) && find_mod(in, po, 1) >= 0)
+		err(c, in->pos, "vmad.po does not negate its sources");
+	else if (in->opc == OPC_vmad && (neg[1] != neg[2]) && neg[3])
+		err(c, in->pos, "vmad negates either the product (a xor b) or c, not both");
 }
 
 /* Limits a row's gates cannot express. */
@@ -1699,6 +1796,7 @@ static void check_instr(Ck *c, Instr *in)
 	}
 	check_opnds(c, in, &cand[pick]);
 	check_rules(c, in, &cand[pick]);
+	check_video(c, in);
 	if (chosen < 0 && gate_fail >= 0) {
 		char what[160];
 		uint8_t gp, gs;

@@ -101,6 +101,10 @@ struct Opnd {
 	uint8_t fkind;          /* OK_FLOAT: 0 decimal, 'f', 'd' */
 	uint8_t is_unsigned;    /* OK_INT */
 	uint8_t comp;           /* OK_SYM: component .x .y .z .w = 1..4, 0 none */
+	uint8_t minus;          /* OK_SYM: -reg (vmad's negated sources) */
+	uint8_t selk;           /* OK_SYM: video selector .b... or .h...: 'b', 'h'; 0 none */
+	uint8_t seln;           /* its number of digits (9: more than 8) */
+	uint32_t seld;          /* its digits as written, one per hex nibble (.b3210: 0x3210) */
 	uint8_t has_off;        /* OK_MEM, OK_SYM: an offset was written */
 	Pos pos;
 	Str name;               /* OK_SYM */

@@ -18,6 +18,7 @@
 #include "parse.h"
 #include "lex.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -418,7 +419,18 @@ static bool parse_list(Parser *P, Opnd *o, OpndKind kind, int close, const char 
 
 static const char comp_chars[] = "xyzw";
 
-/* name [.x|.y|.z|.w] */
+/* A video operand's selector: b or h and digits (.b0, .h10, .b7654). */
+static bool is_video_sel(const Token *t)
+{
+	if (t->kind != T_DOT || t->n < 2 || (t->p[0] != 'b' && t->p[0] != 'h'))
+		return false;
+	for (uint32_t i = 1; i < t->n; i++)
+		if (!isdigit((unsigned char)t->p[i]))
+			return false;
+	return true;
+}
+
+/* name [.x|.y|.z|.w] [video selector] */
 static void parse_name(Parser *P, Opnd *o)
 {
 	o->kind = is_ident(&P->tok, "_") ? OK_SINK : OK_SYM;
@@ -433,6 +445,13 @@ static void parse_name(Parser *P, Opnd *o)
 			o->comp = (uint8_t)((c ? c - comp_chars : rgba - "rgba") + 1);
 			next(P);
 		}
+	}
+	if (o->kind == OK_SYM && is_video_sel(&P->tok)) {     /* ptxas takes a space before it */
+		o->selk = (uint8_t)P->tok.p[0];
+		o->seln = (uint8_t)(P->tok.n - 1 > 8 ? 9 : P->tok.n - 1);
+		for (uint32_t i = 1; i < P->tok.n && i <= 8; i++)
+			o->seld = o->seld << 4 | (uint32_t)(P->tok.p[i] - '0');
+		next(P);
 	}
 }
 
@@ -516,6 +535,11 @@ static bool parse_operand_(Parser *P, Opnd *o)
 		next(P);
 		parse_name(P, o);
 		o->neg = 1;
+		o->pos = p;
+	} else if (is_punct(&P->tok, '-') && peek(P)->kind == T_IDENT) {
+		next(P);                /* vmad's -a, -b, -c */
+		parse_name(P, o);
+		o->minus = 1;
 		o->pos = p;
 	} else if (!parse_primary(P, o)) {
 		return false;

@@ -747,6 +747,45 @@ static void lower_tex(Lw *w, const Instr *in, const XIns *x, OpList *l)
 		l->v[TXO_DEPTH] = opnd(w, in, &in->opnd[i], TY_f32);
 }
 
+/* A video instruction's modifiers and operand marks, for the executor:
+ * sub the secondary operation (.add .min .max), sub2 the comparison,
+ * shift mode or vmad's scale, irnd vmad's .po.  imm, scalar forms: a
+ * selector code per operand d, a, b in bits 0-3, 4-7, 8-11 (0 the word,
+ * 1-4 .b0-.b3, 5-6 .h0-.h1) and vmad's negated a, b, c in bits 17-19;
+ * SIMD forms: the source element of each lane of a (bits 0-15) and b
+ * (16-31), a nibble per lane, counting a's halves or bytes then b's, and
+ * the destination mask in bits 32-35. */
+static void video_fields(XIns *x, const Instr *in, bool simd, unsigned lanes)
+{
+	x->sub = pick(in, (const uint16_t[]){ MOD_add, MOD_min, MOD_max, MOD_NONE });
+	x->sub2 = pick(in, sel_cmp);
+	if (x->sub2 == MOD_NONE)
+		x->sub2 = pick(in, (const uint16_t[]){ MOD_clamp, MOD_wrap, MOD_shr7, MOD_shr15, MOD_NONE });
+	x->irnd = has(in, MOD_po);
+	uint64_t v = 0;
+	if (simd)
+		v = lanes == 2 ? 0x00320010ull | 3ull << 32 : 0x76543210ull | 15ull << 32;
+	for (unsigned k = 0; k < in->nopnd && k < 4; k++) {
+		const Opnd *o = &in->opnd[k];
+		if (!simd && o->minus)
+			v |= 1ull << (16 + k);
+		if (!o->selk || k == 3)
+			continue;
+		if (!simd) {
+			v |= (uint64_t)(o->selk == 'b' ? 1 + o->seld : 5 + o->seld) << (4 * k);
+		} else if (k == 0) {
+			uint64_t m = 0;
+			for (unsigned i = 0; i < o->seln; i++)
+				m |= 1ull << (o->seld >> (4 * i) & 15);
+			v = (v & ~(15ull << 32)) | m << 32;
+		} else {
+			unsigned sh = k == 1 ? 0 : 16;
+			v = (v & ~(0xffffull << sh)) | (uint64_t)(o->seld & 0xffff) << sh;
+		}
+	}
+	x->imm = (int64_t)v;
+}
+
 static void lower_instr(Lw *w, const Stmt *st)
 {
 	const Instr *in = st->in;
@@ -790,6 +829,7 @@ static void lower_instr(Lw *w, const Stmt *st)
 	}
 	x.ty = tys[0];
 	x.ty2 = tys[1];
+	x.ty3 = tys[2];
 	if (in->guard) {
 		XOpd g = reg_opnd(w, in->guard);
 		x.guard = (int32_t)g.idx;
@@ -877,11 +917,17 @@ static void lower_instr(Lw *w, const Stmt *st)
 				MOD_u2, MOD_s2, MOD_NONE });
 		}
 		break;
-	case OPC_vabsdiff4: case OPC_vadd4: case OPC_vsub4: case OPC_vmin4: case OPC_vmax4:
-	case OPC_vavrg4: case OPC_vabsdiff2: case OPC_vadd2: case OPC_vsub2: case OPC_vmin2:
-	case OPC_vmax2: case OPC_vavrg2:
-		x.sub = has(in, MOD_add);
-		x.ty2 = tys[1];
+	case OPC_vadd: case OPC_vsub: case OPC_vabsdiff: case OPC_vmin: case OPC_vmax: case OPC_vshl:
+	case OPC_vshr: case OPC_vmad: case OPC_vset:
+		video_fields(&x, in, false, 1);
+		break;
+	case OPC_vadd2: case OPC_vsub2: case OPC_vavrg2: case OPC_vabsdiff2: case OPC_vmin2: case OPC_vmax2:
+	case OPC_vset2:
+		video_fields(&x, in, true, 2);
+		break;
+	case OPC_vadd4: case OPC_vsub4: case OPC_vavrg4: case OPC_vabsdiff4: case OPC_vmin4: case OPC_vmax4:
+	case OPC_vset4:
+		video_fields(&x, in, true, 4);
 		break;
 	case OPC_mbarrier:
 		x.sub = pick(in, (const uint16_t[]){ MOD_init, MOD_inval, MOD_arrive, MOD_arrive_drop,

@@ -83,7 +83,7 @@ enum {
 
 typedef struct XIns {
 	uint16_t op;            /* OPC_* or XOP_* */
-	uint8_t ty, ty2;        /* the instruction's type slots 0 and 1 */
+	uint8_t ty, ty2, ty3;   /* the instruction's type slots 0, 1 and 2 */
 	uint8_t sp;             /* XS_* for memory instructions */
 	uint8_t rnd;            /* FP_RN, FP_RZ, FP_RM, FP_RP */
 	uint8_t irnd;           /* the rounding is to an integer (.rni ...) */
@@ -94,7 +94,7 @@ typedef struct XIns {
 	int32_t guard;          /* predicate index, -1 when unguarded */
 	uint8_t gneg;           /* @!p */
 	uint32_t target;        /* branch target, function index, barrier id */
-	int64_t imm;            /* memory offset */
+	int64_t imm;            /* memory offset; video: selectors (lower.c, video_fields) */
 	XOpd *o;
 	const Instr *src;       /* for reports */
 	uint32_t line;          /* PTX line */

@@ -54,11 +54,15 @@ static void put_opnd(Buf *b, const Opnd *o)
 {
 	if (o->neg)
 		buf_putc(b, '!');
+	if (o->minus)
+		buf_putc(b, '-');
 	switch (o->kind) {
 	case OK_SYM:
 		put_str(b, o->name);
 		if (o->comp)
 			buf_printf(b, ".%c", "xyzw"[o->comp - 1]);
+		if (o->selk)
+			buf_printf(b, ".%c%0*x", o->selk, o->seln > 8 ? 8 : o->seln, o->seld);
 		if (o->has_off)
 			buf_printf(b, "+%lld", (long long)o->off);
 		break;
