@@ -16,6 +16,8 @@
  *   memory       initialised module variables, .const, .local, generic
  *                addressing, vectors, ptxvm_program_global
  *   stack        alloca across a call, stacksave/stackrestore, overflow
+ *   bulk         cp.async.bulk in every direction, the mbarrier transaction
+ *                count in both orders, arrive_drop, faults
  *   faults       each failure's code and report, then a clean launch
  *   api          bad arguments
  *   determinism  identical bytes with 1, 2 and 7 workers
@@ -1261,6 +1263,48 @@ static void test_stack(ptxvm_device *d)
 	done(&s);
 }
 
+static void test_bulk(ptxvm_device *d)
+{
+	Sc s = { .name = "bulk: cp.async.bulk and mbarrier transaction counts (bulk.ptx)" };
+	ptxvm_program *p = load_file(&s, d, "bulk.ptx", NULL);
+	if (!p) {
+		done(&s);
+		return;
+	}
+	uint8_t src[128], got[128];
+	for (int i = 0; i < 128; i++)
+		src[i] = (uint8_t)(i * 7 + 3);
+	uint64_t out = dbuf(&s, d, 128, NULL), dsrc = dbuf(&s, d, 128, src);
+	void *args[] = { &out, &dsrc };
+	if (out && dsrc && run(&s, d, p, "mb_tx", CFG(1, 32), args) && get(&s, d, got, out, 128)) {
+		/* phase completions after each step (see bulk.ptx), two pending counts */
+		static const uint32_t want[9] = { 0, 0, 1, 0, 1, 2, 0, 1, 2 };
+		uint32_t w[9];
+		memcpy(w, got, sizeof w);
+		cmp32(&s, "completions and pending counts", w, want, 9);
+		if (memcmp(got + 64, src, 64))
+			bad(&s, "the 64 bytes copied global -> shared -> shared -> global differ");
+	}
+	static const struct { uint32_t off, n; ptxvm_result r; const char *msg; } bad_copy[] = {
+		{ 8, 16, PTXVM_ERROR_MISALIGNED_ADDRESS, "multiples of 16" },
+		{ 0, 40, PTXVM_ERROR_MISALIGNED_ADDRESS, "multiples of 16" },
+		{ 0, 4096, PTXVM_ERROR_ILLEGAL_ADDRESS, "outside every allocation" },
+	};
+	const ptxvm_kernel *k = ptxvm_kernel_find(p, "bulk_bad");
+	for (size_t i = 0; k && i < sizeof bad_copy / sizeof *bad_copy; i++) {
+		void *a[] = { &dsrc, (void *)&bad_copy[i].off, (void *)&bad_copy[i].n };
+		ptxvm_launch_config c = CFG(1, 32);
+		ptxvm_result r = ptxvm_launch(d, k, &c, a, NULL);
+		if (r != bad_copy[i].r || !strstr(ptxvm_device_message(d), bad_copy[i].msg))
+			bad(&s, "bulk copy of %u bytes at offset %u: %s: %s", bad_copy[i].n, bad_copy[i].off,
+			    ptxvm_result_name(r), ptxvm_device_message(d));
+	}
+	ptxvm_mem_free(d, out);
+	ptxvm_mem_free(d, dsrc);
+	ptxvm_program_unload(p);
+	done(&s);
+}
+
 static const char nvcc_ptx[] = HDR
 	".extern .func (.param .b32 r) elsewhere(.param .b32 a);\n"
 	".visible .entry consts(.param .u64 out)\n{\n"
@@ -1335,6 +1379,7 @@ void test_exec(const char *root)
 	test_sregs(d);
 	test_memory(d);
 	test_stack(d);
+	test_bulk(d);
 	test_faults(d);
 	test_api_args(d);
 	test_nvcc(d);

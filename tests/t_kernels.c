@@ -1,5 +1,5 @@
 /* t_kernels.c: every kernel of tests/cuda/{intmath,floatmath,half,shared,
- * warp,functions,memory,constant,printf,atomics,sm90,cgtiles}.cu, run from its nvcc
+ * warp,functions,memory,constant,printf,atomics,sm90,cgtiles,bulkcopy}.cu, run from its nvcc
  * output in tests/ptx through the public API and compared with a reference
  * computed here in C from what CUDA's documentation says the source means.
  *
@@ -4851,6 +4851,74 @@ static void group_cgtiles(const char *root)
 	ctx_close(&c);
 }
 
+/* ---- bulkcopy.cu: cp.async.bulk with mbarrier transaction counts and bulk groups ---- */
+
+static void group_bulkcopy(const char *root)
+{
+	Ctx c;
+	ctx_open(&c, root, "bulkcopy");
+	seed(17);
+	enum { T = 256, G = 5 };
+	float x[T * G], y[T * G];
+	for (int i = 0; i < T * G; i++)
+		x[i] = rndf(1000.0f);
+	uint64_t dx = up(&c, x, sizeof x), dy = zbuf(&c, sizeof y);
+	if (LAUNCH(&c, "_Z6tma_1dPKfPf", G, 128, 0, &dx, &dy)) {
+		float want[T * G];
+		for (int i = 0; i < T * G; i++)
+			want[i] = 2 * x[i] + 1;
+		downto(&c, y, dy, sizeof y);
+		ok(cmp_f32("tma_1d", want, y, T * G));
+	}
+	/* cuda::memcpy_async of n4 int4 per block into dynamic shared memory */
+	enum { N4 = 100, B = 64, G2 = 3 };
+	int in[4 * N4 * G2], sums[B * G2];
+	for (int i = 0; i < 4 * N4 * G2; i++)
+		in[i] = rndint(-100000, 100000);
+	uint64_t din = up(&c, in, sizeof in), dsum = zbuf(&c, sizeof sums);
+	int n4 = N4;
+	if (LAUNCH(&c, "_Z16memcpy_async_sumPK4int4Pii", G2, B, N4 * 16, &din, &dsum, &n4)) {
+		int want[B * G2];
+		for (int b = 0; b < G2; b++)
+			for (int t = 0; t < B; t++) {
+				int sm = 0;
+				for (int i = t; i < 4 * N4; i += B)
+					sm += in[b * 4 * N4 + i];
+				want[b * B + t] = sm;
+			}
+		downto(&c, sums, dsum, sizeof sums);
+		ok(cmp_u32("memcpy_async_sum", want, sums, B * G2));
+	}
+	/* CUB's transform kernel for out = a * x + y: its middle tiles are bulk
+	 * copies, the first and last ones cp.async; the kernel_arg of each
+	 * input is a 16-byte aligned pointer and a head padding of 0 */
+	const ptxvm_kernel *k = NULL;
+	for (size_t i = 0; c.p && i < ptxvm_kernel_count(c.p); i++)
+		if (strstr(ptxvm_kernel_name(ptxvm_kernel_at(c.p, i)), "transform16transform_kernel"))
+			k = ptxvm_kernel_at(c.p, i);
+	enum { N = 9000, PER = 2, TILE = 256 * PER };
+	static float a[N], b[N], o[N];
+	for (int i = 0; i < N; i++)
+		a[i] = rndf(100.0f), b[i] = rndf(100.0f);
+	uint64_t da = up(&c, a, sizeof a), db = up(&c, b, sizeof b), dout = zbuf(&c, sizeof o);
+	struct { uint64_t p; int32_t pad, unused; } ka = { da, 0, 0 }, kb = { db, 0, 0 };
+	int32_t num = N, per = PER;
+	float alpha = 2.5f;
+	void *args[] = { &num, &per, &alpha, &dout, &ka, &kb };
+	ptxvm_launch_config cfg = { { cdiv(N, TILE), 1, 1 }, { 256, 1, 1 }, TILE * 8 + 512 };
+	ptxvm_result r = k ? ptxvm_launch(c.d, k, &cfg, args, NULL) : PTXVM_ERROR_NOT_FOUND;
+	if (r != PTXVM_SUCCESS) {
+		fail("cub transform_kernel: %s: %s", ptxvm_result_name(r), c.d ? ptxvm_device_message(c.d) : "");
+	} else {
+		static float want[N];
+		for (int i = 0; i < N; i++)
+			want[i] = fmaf(alpha, a[i], b[i]);
+		downto(&c, o, dout, sizeof o);
+		ok(cmp_f32("cub transform_kernel", want, o, N));
+	}
+	ctx_close(&c);
+}
+
 void test_kernels(const char *root)
 {
 	group_intmath(root);
@@ -4865,4 +4933,5 @@ void test_kernels(const char *root)
 	group_memory(root);
 	group_constant(root);
 	group_cgtiles(root);
+	group_bulkcopy(root);
 }

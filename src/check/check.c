@@ -1075,6 +1075,10 @@ static void check_mem(Ck *c, const Instr *in, Opnd *o, int nth)
 	if (r == R_REG) {
 		int t = opnd_type(b);
 		int sp = ptx_mem_space(in, nth);
+		/* ptxas takes an integer register of any width for a bulk copy's
+		 * source and destination (not for its mbarrier) */
+		if (in->opc == OPC_cp && has_mod(in, MOD_bulk) && nth < 2 && t != TY_pred && ty_kind(t) != TK_F)
+			return;
 		if (t == TY_pred || ty_kind(t) == TK_F || ty_bytes(t) < 4)
 			err(c, b->pos, "address register '%.*s' must be a 32- or 64-bit integer, not .%s",
 			    (int)b->name.n, b->name.p, ty_name(t));
@@ -1682,6 +1686,26 @@ static void check_rules(Ck *c, const Instr *in, const Match *mt)
 					err(c, in->opnd[k].pos, "SIMD video instructions take registers, not immediates");
 	static const char *const sat[] = { "sat" };
 	const IsaForm *f = &isa_form[mt->form];
+	/* ops.def's convention: in a form that offers {.L2::cache_hint}, the
+	 * optional .b64 operand is the cache policy, there exactly with it */
+	const IsaOpnd *last = f->nopnd ? &f->opnd[f->nopnd - 1] : NULL;
+	if (last && last->optional && last->slot == -1 && last->type == TY_b64) {
+		bool offers = false;
+		for (int e = 0; e < f->nelem; e++)
+			offers |= isa_set_has(f->elem[e].set, MOD_L2_cache_hint);
+		bool hint = has_mod(in, MOD_L2_cache_hint);
+		if (offers && hint && in->nopnd < f->nopnd)
+			err(c, in->pos, ".L2::cache_hint needs the cache-policy operand (.b64) last");
+		else if (offers && !hint && in->nopnd == f->nopnd)
+			err(c, in->opnd[in->nopnd - 1].pos, "a cache-policy operand goes with .L2::cache_hint");
+	}
+	/* cp.async.bulk's size, when an immediate, is a multiple of 16 */
+	static const char *const bulk[] = { "bulk" };
+	if (in->opc == OPC_cp && find_mod(in, bulk, 1) >= 0) {
+		int k = has_mod(in, MOD_prefetch) ? 1 : 2;
+		if (in->nopnd > k && in->opnd[k].kind == OK_INT && in->opnd[k].ival % 16)
+			err(c, in->opnd[k].pos, "the size of a bulk copy is a multiple of 16 bytes");
+	}
 	if (in->opc == OPC_cvt && f->nslot == 2 && find_mod(in, sat, 1) >= 0 && is_int_type(mt->slot[0]) &&
 	    is_int_type(mt->slot[1])) {
 		/* ptxas rejects .sat where the source's range fits the destination's */

@@ -107,9 +107,10 @@ void exec_fault(Cta *c, const Warp *w, const XIns *x, int lane, int code, const 
 /* ---- memory ------------------------------------------------------------- */
 static const char *space_word[] = { "", "global", "shared", "local", "const", "param", "local", "generic" };
 
-/* The host address of an access of n bytes by lane l, or NULL after a fault. */
-static uint8_t *xlate(Cta *c, Warp *w, const XIns *x, unsigned l, unsigned sp, uint64_t a,
-		      unsigned n, bool wr)
+/* The host address of an access of n bytes aligned to align (a power of
+ * two) by lane l, or NULL after a fault. */
+static uint8_t *xlate_span(Cta *c, Warp *w, const XIns *x, unsigned l, unsigned sp, uint64_t a,
+			   unsigned n, unsigned align, bool wr)
 {
 	Launch *L = c->L;
 	uint64_t orig = a;
@@ -127,10 +128,10 @@ static uint8_t *xlate(Cta *c, Warp *w, const XIns *x, unsigned l, unsigned sp, u
 		else
 			sp = XS_GLOBAL;
 	}
-	if (a & (n - 1)) {
+	if (a & (align - 1)) {
 		exec_fault(c, w, x, (int)l, PTXVM_ERROR_MISALIGNED_ADDRESS,
-			   "%s address 0x%llx is not aligned to the %u-byte access", space_word[osp],
-			   (unsigned long long)orig, n);
+			   "%s address 0x%llx is not aligned to the %u-byte %s", space_word[osp],
+			   (unsigned long long)orig, align, align == n ? "access" : "boundary it needs");
 		return NULL;
 	}
 	switch (sp) {
@@ -170,6 +171,13 @@ static uint8_t *xlate(Cta *c, Warp *w, const XIns *x, unsigned l, unsigned sp, u
 		   "%s %s of %u bytes at 0x%llx is outside every allocation", space_word[osp],
 		   wr ? "store" : "load", n, (unsigned long long)orig);
 	return NULL;
+}
+
+/* The host address of an access of n bytes (a power of two), aligned to n. */
+static inline uint8_t *xlate(Cta *c, Warp *w, const XIns *x, unsigned l, unsigned sp, uint64_t a,
+			     unsigned n, bool wr)
+{
+	return xlate_span(c, w, x, l, sp, a, n, n, wr);
 }
 
 static inline uint64_t load_le(const uint8_t *p, unsigned n)

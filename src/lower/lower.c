@@ -607,6 +607,24 @@ static void emit(Lw *w, XIns x)
 	w->code[w->ncode++] = x;
 }
 
+/* The address base + imm in a slot: a constant, base itself, or a
+ * temporary that an inserted add.u64 computes. */
+static XOpd addr_slot(Lw *w, const Instr *in, XOpd base, int64_t imm)
+{
+	if (base.kind == XK_NONE)
+		return konst(w, (uint64_t)imm);
+	if (!imm)
+		return base;
+	XOpd t = temp_slot(w);
+	XOpd *ops = arena_alloc(&w->p->arena, 3 * sizeof *ops);
+	ops[0] = t;
+	ops[1] = base;
+	ops[2] = konst(w, (uint64_t)imm);
+	emit(w, (XIns){ .op = OPC_add, .ty = TY_u64, .vec = 1, .n = 3, .o = ops, .guard = -1, .src = in,
+			.line = in->pos.line, .sub = MOD_NONE, .sub2 = MOD_NONE });
+	return t;
+}
+
 static bool has(const Instr *in, unsigned mod)
 {
 	for (unsigned i = 0; i < in->nmods; i++)
@@ -821,6 +839,7 @@ static void lower_instr(Lw *w, const Stmt *st)
 		case MOD_release: x.flags |= XF_MMATOMIC | XF_RELEASE; break;
 		case MOD_relu: x.flags |= XF_RELU; break;
 		case MOD_oob: x.flags |= XF_OOB; break;
+		case MOD_L2_cache_hint: x.flags |= XF_L2HINT; break;
 		case MOD_xorsign: x.flags |= XF_XORSIGN; break;
 		case MOD_v2: x.vec = 2; break;
 		case MOD_v4: x.vec = 4; break;
@@ -932,13 +951,17 @@ static void lower_instr(Lw *w, const Stmt *st)
 	case OPC_mbarrier:
 		x.sub = pick(in, (const uint16_t[]){ MOD_init, MOD_inval, MOD_arrive, MOD_arrive_drop,
 			MOD_expect_tx, MOD_complete_tx, MOD_test_wait, MOD_try_wait, MOD_pending_count, MOD_NONE });
-		x.sub2 = has(in, MOD_parity) ? MOD_parity : MOD_NONE;
+		x.sub2 = has(in, MOD_parity) ? MOD_parity : x.sub != MOD_expect_tx && has(in, MOD_expect_tx)
+			 ? MOD_expect_tx : MOD_NONE;      /* arrive{_drop}.expect_tx */
 		break;
 	case OPC_cp:
 		/* cp.async: a copy, its mbarrier arrival, group bookkeeping, or bulk */
 		x.sub = has(in, MOD_commit_group) || has(in, MOD_wait_group) || has(in, MOD_wait_all)
-			? MOD_wait_all : has(in, MOD_bulk) ? MOD_bulk : has(in, MOD_mbarrier) ? MOD_arrive
-			: MOD_async;
+			? MOD_wait_all : has(in, MOD_prefetch) ? MOD_prefetch : has(in, MOD_bulk) ? MOD_bulk
+			: has(in, MOD_mbarrier) ? MOD_arrive : MOD_async;
+		for (unsigned i = 0; i < in->nopnd; i++)
+			if (in->opnd[i].kind == OK_MEM && in->opnd[i].n > 1)
+				x.sub = MOD_NONE;       /* [tensor-map, {coordinates}]: not a bulk copy */
 		x.sub2 = has(in, MOD_noinc);
 		break;
 	}
@@ -990,7 +1013,14 @@ static void lower_instr(Lw *w, const Stmt *st)
 		case OK_MEM: {
 			int64_t imm;
 			uint8_t sp = x.sp ? x.sp : XS_GENERIC;
-			add(&l, mem_opnd(w, o, &sp, &imm));
+			XOpd a = mem_opnd(w, o, &sp, &imm);
+			if (nmem == 2) {
+				/* a third address (cp.async.bulk's mbarrier): a slot of its own */
+				add(&l, addr_slot(w, in, a, imm));
+				nmem++;
+				break;
+			}
+			add(&l, a);
 			if (nmem++ == 0) {
 				x.imm = imm;
 				x.sp = sp;
@@ -1054,6 +1084,8 @@ static void lower_instr(Lw *w, const Stmt *st)
 			break;
 		}
 	}
+	if (in->opc == OPC_cp && x.sub == MOD_bulk)     /* the source's space, which the modifiers name */
+		x.sub2 = ptx_mem_space(in, 1) == SP_SHARED ? XS_SHARED : XS_GLOBAL;
 	x.n = (uint8_t)l.n;
 	x.o = arena_alloc(&w->p->arena, (l.n ? l.n : 1) * sizeof *x.o);
 	memcpy(x.o, l.v, l.n * sizeof *x.o);

@@ -79,6 +79,7 @@ enum {
 	/* memory-model qualifiers of ld/st: single-copy atomic, and ordered */
 	XF_MMATOMIC = 1024, XF_ACQUIRE = 2048, XF_RELEASE = 4096,
 	XF_OOB = 8192,           /* fma.oob */
+	XF_L2HINT = 16384,       /* .L2::cache_hint: the last operand is a cache policy */
 };
 
 typedef struct XIns {

@@ -1,5 +1,6 @@
 // Thrust algorithms on device vectors: the host calls instantiate CUB's
-// kernels (transform uses the sm_90 bulk-copy path).
+// kernels (transform takes CUB's prefetching path, as Thrust asks for
+// stable addresses; cub_device.cu has the bulk-copy one).
 #include <thrust/device_vector.h>
 #include <thrust/transform.h>
 #include <thrust/reduce.h>

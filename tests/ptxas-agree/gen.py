@@ -1696,6 +1696,62 @@ def gen_nvcc():
         "vadd.u32.u32.u32 %r1, %r2.b00000000000, %r3;",
         "vadd.u32.u32.u32 %r1, %r2.b0.h1, %r3;"]):
         add("E.video.%03d_%s" % (i, slug(b.split()[0])), kernel_module(b, version="8.0", regs=vregs))
+    # cp.async.bulk (not tensor): sizes, address registers, forms; and the
+    # cache-policy operand, present exactly with .L2::cache_hint
+    bregs = vregs + "\t.reg .f32 %f<2>;\n"
+    for i, b in enumerate([
+        "cp.async.bulk.prefetch.L2.global [%rd1], 64;",
+        "cp.async.bulk.prefetch.L2.global [%rd1], %r1;",
+        "cp.async.bulk.prefetch.L2.global.L2::cache_hint [%rd1], 64, %rd2;",
+        "cp.async.bulk.prefetch.L2.global [%rd1], 64, %rd2;",
+        "cp.async.bulk.prefetch.L2 [%rd1], 64;",
+        "cp.async.bulk.prefetch.global.L2 [%rd1], 64;",
+        "cp.async.bulk.prefetch.L2.global [%rd1], 24;",
+        "cp.async.bulk.prefetch.L2.global [%rd1], 0;",
+        "cp.async.bulk.prefetch.L2.global [%r1], 64;",
+        "cp.async.bulk.prefetch.L2.global [%h1], 64;",
+        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], 64, [%r2];",
+        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], 8, [%r2];",
+        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], 0, [%r2];",
+        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], 64, [%r2], %rd2;",
+        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%r1], [%rd1], 64, [%r2], %rd2;",
+        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%r1], [%rd1], 64, [%r2];",
+        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%r3], 64, [%r2];",
+        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%h1], [%rd3], 64, [%r2];",
+        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd3], 64, [%h2];",
+        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1+16], [%rd1+32], 16, [%r2+8];",
+        "cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [%r1], [%r3], 64, [%r2];",
+        "cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [%r1], [%r3], 24, [%r2];",
+        "cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [%h1], [%h3], 64, [%r2];",
+        "cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [%h1], [%h3], 64, [%h2];",
+        "cp.async.bulk.global.shared::cta.bulk_group [%rd1], [%r1], 64;",
+        "cp.async.bulk.global.shared::cta.bulk_group [%rd1], [%r1], 60;",
+        "cp.async.bulk.global.shared::cta.bulk_group [%rd1], [%r1], 64, %rd2;",
+        "cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint [%rd1], [%r1], 64, %rd2;",
+        "cp.async.bulk.global.shared::cta.bulk_group [%r2], [%r1], 64;",
+        "cp.async.bulk.global.shared::cta.bulk_group [%h2], [%h1], 64;",
+        "cp.async.bulk.global.shared::cta.bulk_group [%rd2], [%f1], 64;",
+        "cp.async.bulk.commit_group;",
+        "cp.async.bulk.wait_group 0;",
+        "cp.async.bulk.wait_group.read 1;",
+        "cp.async.ca.shared.global.L2::cache_hint [%r1], [%rd1], 4, %rd2;",
+        "cp.async.ca.shared.global.L2::cache_hint [%r1], [%rd1], 4, 4, %rd2;",
+        "cp.async.ca.shared.global.L2::cache_hint [%r1], [%rd1], 4;",
+        "cp.async.ca.shared.global.L2::cache_hint [%r1], [%rd1], 4, %r2;",
+        "cp.async.cg.shared.global.L2::cache_hint.L2::128B [%r1], [%rd1], 16, 8, %rd2;",
+        "ld.global.L2::cache_hint.u32 %r1, [%rd1];",
+        "ld.global.u32 %r1, [%rd1], %rd2;",
+        "ld.global.L2::cache_hint.u32 %r1, [%rd1], %rd2;",
+        "st.global.L2::cache_hint.u32 [%rd1], %r1;",
+        "atom.global.L2::cache_hint.add.u32 %r1, [%rd1], 1;",
+        "red.global.L2::cache_hint.add.u32 [%rd1], 1;"]):
+        add("E.bulk.%03d_%s" % (i, slug(b.split()[0])), kernel_module(b, version="8.0", regs=bregs))
+    for i, b in enumerate([
+        "cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [%r1], [%rd1], 64, [%r2];",
+        "cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes.L2::cache_hint [%r1], [%rd1], 64, [%r2], %rd2;",
+        "cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [%rd3], [%rd1], 64, [%rd2];"]):
+        add("E.bulk.v86_%d" % i, kernel_module(b, version="8.6", regs=bregs))
+        add("E.bulk.v85_%d" % i, kernel_module(b, version="8.5", regs=bregs))
     # cudaDeviceSynchronize from device code: gone on sm_90 and later
     # ("Unsupported Function 'cudaDeviceSynchronize' on arch 'sm_90' or higher")
     cds = ".extern .func (.param .b32 r) cudaDeviceSynchronize();"
