@@ -75,6 +75,7 @@ typedef struct V {
 	int st[4], dt[2];
 	int r8;         /* 8-bit operands in .b8 registers (ptxas wants them for bf16 <-> 8-bit cvt) */
 	int ver;        /* PTX ISA version x10 (80 unless the form needs more) */
+	int sm;         /* target (90 unless the form needs more) */
 	int fam, op, t, t2, rnd, irnd, ftz, sat, nan, relu, satf, x, cmp, bop;
 	/* video: signedness of d, a, b; selectors of d, a, b (scalar: 0 word,
 	 * 1-4 .b0-.b3, 5-6 .h0-.h1; SIMD: lane sources as written, mask bits);
@@ -1381,7 +1382,11 @@ static void reference(const V *v, const uint64_t *in, uint64_t *ex)
 		ex[0] = ref_far(v, in);
 		break;
 	case F_MINMAX:
-		if (v->t == F16X2 || v->t == BF16X2) {
+		if (v->ns == 3) {       /* the three-input form */
+			V two = *v;
+			uint64_t ab = mm1(&two, F32, in[0] & 0xffffffff, in[1] & 0xffffffff);
+			ex[0] = mm1(&two, F32, ab, in[2] & 0xffffffff);
+		} else if (v->t == F16X2 || v->t == BF16X2) {
 			int st = v->t == F16X2 ? F16 : BF16;
 			ex[0] = mm1(v, st, in[0] & 0xffff, in[1] & 0xffff) |
 				mm1(v, st, in[0] >> 16 & 0xffff, in[1] >> 16 & 0xffff) << 16;
@@ -1418,11 +1423,11 @@ static char *kernel_text(const V *v, size_t *len)
 	char *p = buf;
 	size_t left = sizeof buf;
 #define OUT(...) do { int n_ = snprintf(p, left, __VA_ARGS__); p += n_; left -= (size_t)n_; } while (0)
-	OUT(".version %d.%d\n.target sm_90\n.address_size 64\n\n"
+	OUT(".version %d.%d\n.target sm_%d\n.address_size 64\n\n"
 	    ".visible .entry k(.param .u64 p0, .param .u64 p1, .param .u64 p2, .param .u64 p3,\n"
 	    "\t.param .u64 p4, .param .u64 p5, .param .u32 pn)\n{\n"
 	    "\t.reg .b32 %%i, %%n, %%t;\n\t.reg .b64 %%o, %%ad;\n\t.reg .pred %%done, %%pa, %%pb, %%pg;\n",
-	    (v->ver ? v->ver : 80) / 10, (v->ver ? v->ver : 80) % 10);
+	    (v->ver ? v->ver : 80) / 10, (v->ver ? v->ver : 80) % 10, v->sm ? v->sm : 90);
 	for (int k = 0; k < v->ns; k++)
 		if (v->st[k] != PRED)
 			OUT("\t.reg .b%d %s;\n", rb(v, v->st[k]), regname_s[k]);
@@ -1483,7 +1488,10 @@ static void run_variant(ptxvm_device *d, const V *v)
 			fclose(f);
 		}
 	}
-	ptxvm_module *m = ptxvm_module_load(v->name, text, len, NULL);
+	char arch[16];
+	snprintf(arch, sizeof arch, "sm_%d", v->sm ? v->sm : 90);
+	ptxvm_check_opts co = { arch, 0 };
+	ptxvm_module *m = ptxvm_module_load(v->name, text, len, &co);
 	if (ptxvm_module_errors(m)) {
 		char *dg = ptxvm_module_diagnostics(m);
 		fail("insn: %s: the generated kernel is rejected:\n%s", v->name, dg);
@@ -2005,6 +2013,18 @@ static void gen_float(void)
 						v->x = xs;
 					}
 	}
+	/* three-input min/max.f32 (PTX 8.8, sm_100): min(min(a, b), c) */
+	for (int o = 0; o < 2; o++)
+		for (int ftz = 0; ftz < 2; ftz++)
+			for (int nan = 0; nan < 2; nan++) {
+				snprintf(nm, sizeof nm, "%s%s%s.f32", o ? "max" : "min", ftz ? ".ftz" : "", nan ? ".NaN" : "");
+				V *v = mk(F_MINMAX, o ? MAX : MIN, nm, "d, a, b, c", 3, A(F32, F32, F32), 1, A(F32));
+				v->t = F32;
+				v->ftz = ftz;
+				v->nan = nan;
+				v->ver = 88;
+				v->sm = 100;
+			}
 	/* setp on floats */
 	static const int FT[] = { F32, F64, F16, BF16, F16X2, BF16X2 };
 	for (int i = 0; i < 6; i++) {
