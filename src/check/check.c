@@ -1356,6 +1356,53 @@ static void check_args(Ck *c, Opnd *list, uint32_t want, const char *what, Pos a
 	}
 }
 
+/* ptxas's ABI passes no scalar predicate, .u8, .s8, .u16 or .s16 through
+ * a function's formals (.b8, .b16, .f16, vectors and arrays pass): it
+ * refuses them in a function that is called or whose address is taken, and
+ * in a prototype a call uses.  Reported once, at the formal. */
+static bool abi_narrow(const Decl *d)
+{
+	switch (d->type) {
+	case TY_pred: case TY_u8: case TY_s8: case TY_u16: case TY_s16:
+		return !d->ndim && !d->vec;
+	}
+	return false;
+}
+
+static void abi_formals(Ck *c, Func *f, const char *what)
+{
+	if (f->abi_used == 2)
+		return;
+	f->abi_used = 2;
+	for (uint32_t i = 0; i < f->nrets + f->nparams; i++) {
+		bool ret = i < f->nrets;
+		const Decl *d = ret ? &f->rets[i] : &f->params[i - f->nrets];
+		if (abi_narrow(d))
+			err(c, d->pos, "%s predicate, 8-bit and 16-bit %s device functions is not supported: %s '%.*s' "
+			    "of %s '%.*s' is .%s", ret ? "returning" : "passing", ret ? "values from" : "parameters to",
+			    ret ? "return value" : "parameter", (int)d->name.n, d->name.p, what, (int)f->name.n,
+			    f->name.p, ty_name(d->type));
+	}
+}
+
+/* An indirect call through a .calltargets list: every function listed
+ * must take the call's arguments and return values. */
+static void call_targets(Ck *c, Stmt *ls, Opnd *rets, Opnd *args)
+{
+	uint32_t nr = rets ? rets->n : 0, na = args ? args->n : 0;
+	for (uint32_t k = 0; k < ls->nlist; k++) {
+		Opnd *o = &ls->list[k];
+		if (o->res != R_FUNC)
+			continue;
+		Func *g = o->ref;
+		g->abi_used = g->abi_used ? g->abi_used : 1;
+		if (g->nparams != na || g->nrets != nr)
+			err(c, c->in_cur->pos, "call has wrong number of parameters: '%.*s' of the .calltargets list "
+			    "'%.*s' takes %u and returns %u, the call passes %u and takes %u", (int)g->name.n,
+			    g->name.p, (int)ls->name.n, ls->name.p, g->nparams, g->nrets, na, nr);
+	}
+}
+
 static void check_call(Ck *c, Instr *in)
 {
 	uint32_t i = 0;
@@ -1393,11 +1440,15 @@ static void check_call(Ck *c, Instr *in)
 			err(c, extra->pos, "expected a .callprototype or .calltargets label");
 		} else {
 			Sym *s = tab_find(&c->labels, extra->name);
-			if (s && s->kind == SY_PROTO)
+			if (s && s->kind == SY_PROTO) {
 				f = ((Stmt *)s->val)->proto;
-			else if (!s || s->kind != SY_TARGETS)
+				abi_formals(c, f, "the prototype");
+			} else if (s && s->kind == SY_TARGETS) {
+				call_targets(c, s->val, rets, args);
+			} else {
 				err(c, extra->pos, "'%.*s' is not a .callprototype or .calltargets label",
 				    (int)extra->name.n, extra->name.p);
+			}
 		}
 	} else if (r != R_NONE) {
 		err(c, fn->pos, "'%.*s' is not a function", (int)fn->name.n, fn->name.p);
@@ -1901,6 +1952,15 @@ static void check_params(Ck *c, Func *f, bool declare)
 	}
 }
 
+/* Functions an instruction names (called, or its address taken). */
+static void mark_funcs(Opnd *o)
+{
+	if (o->kind == OK_SYM && o->res == R_FUNC && !((Func *)o->ref)->abi_used)
+		((Func *)o->ref)->abi_used = 1;
+	for (uint32_t i = 0; i < o->n; i++)
+		mark_funcs(&o->elems[i]);
+}
+
 static void check_body(Ck *c, Func *f)
 {
 	tab_clear(&c->fn);
@@ -1935,6 +1995,8 @@ static void check_body(Ck *c, Func *f)
 			break;
 		case ST_INSTR:
 			check_instr(c, s->in);
+			for (uint32_t k = 0; k < s->in->nopnd; k++)
+				mark_funcs(&s->in->opnd[k]);
 			break;
 		case ST_PROTO:
 			check_params(c, s->proto, false);
@@ -1988,6 +2050,116 @@ static void declare_func(Ck *c, Func *f)
 		f->linkage |= lk;       /* a definition without a linkage keeps the declaration's */
 		s->val = f;
 	}
+}
+
+/* ---- what a kernel uses: ptxas's limits ------------------------------------ */
+#define MAX_STATIC_SHARED 0xc000u       /* 48 KiB of static .shared per kernel */
+#define MAX_PARAMS_81 0x7ffcu           /* kernel parameters, PTX ISA 8.1 and sm_70 on */
+#define MAX_PARAMS 0x1100u              /* before */
+
+static uint64_t sat_add(uint64_t a, uint64_t b) { return a + b < a ? UINT64_MAX : a + b; }
+
+/* A declaration's bytes and alignment; sizes saturate rather than wrap
+ * (ptxas truncates them to 32 bits: a 4 GiB array passes it as 0). */
+static uint64_t decl_size(const Decl *d, uint64_t *align)
+{
+	uint64_t n = (uint64_t)ty_bytes(d->type) * (d->vec ? d->vec : 1);
+	*align = d->align ? d->align : n ? n : 1;
+	for (unsigned i = 0; i < d->ndim; i++)
+		if (__builtin_mul_overflow(n, d->dim[i], &n))
+			n = UINT64_MAX;
+	return n;
+}
+
+static uint64_t place(uint64_t off, const Decl *d)
+{
+	uint64_t a, n = decl_size(d, &a);
+	off = off > UINT64_MAX - a ? UINT64_MAX : (off + a - 1) / a * a;
+	return sat_add(off, n);
+}
+
+typedef struct Uses {
+	const Decl **v;         /* .shared variables, in the order first met */
+	size_t n, cap;
+	uint32_t mark;
+} Uses;
+
+static void use_shared(Uses *u, const Decl *d)
+{
+	if (d->space != SP_SHARED || (d->linkage & L_EXTERN))
+		return;
+	for (size_t i = 0; i < u->n; i++)
+		if (u->v[i] == d)
+			return;
+	u->v = vec_grow(u->v, &u->cap, u->n + 1, sizeof *u->v);
+	u->v[u->n++] = d;
+}
+
+static void uses_of(Uses *u, Func *f);
+
+static void uses_in(Uses *u, const Opnd *o)
+{
+	if (o->kind == OK_SYM && o->res == R_VAR)
+		use_shared(u, o->ref);
+	else if (o->kind == OK_SYM && o->res == R_FUNC)
+		uses_of(u, o->ref);
+	else if (o->kind == OK_SYM && o->res == R_LABEL && o->ref && ((const Stmt *)o->ref)->kind == ST_TARGETS) {
+		const Stmt *ls = o->ref;
+		for (uint32_t k = 0; k < ls->nlist; k++)
+			if (ls->list[k].res == R_FUNC)
+				uses_of(u, ls->list[k].ref);
+	}
+	for (uint32_t i = 0; i < o->n; i++)
+		uses_in(u, &o->elems[i]);
+}
+
+/* The .shared variables f and the functions it names (calls, addresses
+ * taken, .calltargets) use or declare. */
+static void uses_of(Uses *u, Func *f)
+{
+	if (f->mark == u->mark)
+		return;
+	f->mark = u->mark;
+	for (uint32_t i = 0; i < f->nbody; i++) {
+		const Stmt *s = &f->body[i];
+		if (s->kind == ST_DECL)
+			use_shared(u, s->decl);
+		else if (s->kind == ST_INSTR)
+			for (uint32_t k = 0; k < s->in->nopnd; k++)
+				uses_in(u, &s->in->opnd[k]);
+	}
+}
+
+static int by_place(const void *a, const void *b)
+{
+	const Decl *x = *(const Decl *const *)a, *y = *(const Decl *const *)b;
+	return x->pos.line != y->pos.line ? (x->pos.line > y->pos.line) - (x->pos.line < y->pos.line)
+					  : (x->pos.col > y->pos.col) - (x->pos.col < y->pos.col);
+}
+
+/* ptxas's per-kernel limits: the parameter space, and the static shared
+ * memory of everything the kernel reaches. */
+static void check_kernel_limits(Ck *c, Func *f, Uses *u)
+{
+	uint64_t pbytes = 0;
+	for (uint32_t i = 0; i < f->nparams; i++)
+		pbytes = place(pbytes, &f->params[i]);
+	bool big = c->m->ptx >= 81 && c->m->sm >= 70;
+	uint64_t pmax = big ? MAX_PARAMS_81 : MAX_PARAMS;
+	if (pbytes > pmax)
+		err(c, f->pos, "kernel '%.*s' uses too much parameter space (0x%llx bytes, 0x%llx max%s)", (int)f->name.n,
+		    f->name.p, (unsigned long long)pbytes, (unsigned long long)pmax,
+		    big || c->m->sm < 70 ? "" : "; up to 0x7ffc needs PTX ISA 8.1");
+	u->n = 0;
+	u->mark++;
+	uses_of(u, f);
+	qsort(u->v, u->n, sizeof *u->v, by_place);     /* laid out in declaration order */
+	uint64_t sbytes = 0;
+	for (size_t i = 0; i < u->n; i++)
+		sbytes = place(sbytes, u->v[i]);
+	if (sbytes > MAX_STATIC_SHARED)
+		err(c, f->pos, "kernel '%.*s' uses too much shared data (0x%llx bytes, 0x%x max)", (int)f->name.n,
+		    f->name.p, (unsigned long long)sbytes, MAX_STATIC_SHARED);
 }
 
 size_t ptx_check(Module *m, const CheckOpts *opt)
@@ -2045,6 +2217,15 @@ size_t ptx_check(Module *m, const CheckOpts *opt)
 				check_params(&c, f, false);
 		}
 	}
+	Uses u = { 0 };
+	for (uint32_t i = 0; i < m->ntop; i++) {
+		Func *f = m->top[i].kind == TOP_FUNC ? m->top[i].func : NULL;
+		if (f && !f->entry && !f->proto && f->abi_used == 1)
+			abi_formals(&c, f, "function");
+		if (f && f->entry && f->has_body)
+			check_kernel_limits(&c, f, &u);
+	}
+	free(u.v);
 	free(c.glob.v);
 	free(c.fn.v);
 	free(c.labels.v);

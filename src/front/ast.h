@@ -189,6 +189,9 @@ typedef struct Func {
 	uint32_t nperf;
 	Stmt *body;
 	uint32_t nbody;
+	/* check: */
+	uint8_t abi_used;       /* called, or its address taken, by an instruction */
+	uint32_t mark;          /* visited by the walk of the entry being measured */
 } Func;
 
 /* ---- module ------------------------------------------------------------- */
