@@ -3,9 +3,23 @@
  * Modules: PTX text is parsed and checked as ptxas does, and can be
  * written back in canonical form.  Devices: a checked module is loaded
  * onto a device and its kernels run there, on device memory the host
- * allocates and copies.  All functions are thread-safe on distinct
- * objects; no global state is kept beyond read-only tables, so two
- * devices in one process are independent.  docs/API.md has the details.
+ * allocates and copies.  docs/API.md has the details, docs/SECURITY.md
+ * what the sandbox guarantees.
+ *
+ * Threads: every function may be called from any number of threads at
+ * once, on the same objects too (a device, a program, a module); only
+ * ptxvm_device_destroy must be a device's last call.  Launches on one
+ * device from several threads run concurrently.  A launch holds what it
+ * uses: memory freed, arrays or surfaces destroyed and programs unloaded
+ * by other threads while it runs stay valid for it until it ends.
+ *
+ * Handles: ptxvm_module *, ptxvm_program * and const ptxvm_kernel * are
+ * handles, not addresses; array and surface ids are handles too.  Each is
+ * generation-checked: a handle that was freed (or never was one) is
+ * refused with PTXVM_ERROR_INVALID_HANDLE where a call returns a result,
+ * and treated as NULL where it does not; using one is never undefined.
+ * Two devices in one process are independent; the handle registry and
+ * the threads' messages are the only state kept for the whole process.
  */
 #ifndef PTXVM_H
 #define PTXVM_H
@@ -45,12 +59,14 @@ typedef struct ptxvm_check_opts {
  * diagnostics.  Returns NULL only when text is NULL with len > 0, when
  * opts->arch is not a known target, or when memory is exhausted;
  * otherwise a module, valid or not.  Every function below accepts NULL
- * for the module: no diagnostics, NULL text. */
+ * (or a freed module) for the module: no diagnostics, NULL text. */
 ptxvm_module *ptxvm_module_load(const char *filename, const char *text, size_t len,
 				const ptxvm_check_opts *opts);
 /* The same for a file ('-' reads stdin).  NULL when the file cannot be
  * read (errno tells why) or as ptxvm_module_load. */
 ptxvm_module *ptxvm_module_load_file(const char *path, const ptxvm_check_opts *opts);
+/* Freeing a module twice does nothing.  Strings a module returned
+ * (ptxvm_diag.message) live until it is freed. */
 void ptxvm_module_free(ptxvm_module *m);
 
 /* Number of errors; 0 means the module is valid. */
@@ -94,17 +110,21 @@ const char *ptxvm_result_name(ptxvm_result r);
 typedef struct ptxvm_device ptxvm_device;
 
 typedef struct ptxvm_device_opts {
-	unsigned workers;       /* threads running CTAs; 0: one per core */
+	unsigned workers;       /* threads running CTAs, per launch; 0: one per core */
 	double timeout;         /* seconds a launch may run; 0 (or negative, NaN,
 				   more than 10^9): no limit */
-	size_t stack_bytes;     /* per-thread call stack (local memory); 0: 16 KiB */
+	size_t stack_bytes;     /* per-thread call stack (local memory); 0: 16 KiB.  With
+				   the kernel's own local variables at most 512 KiB, else
+				   launches fail with PTXVM_ERROR_LAUNCH_OUT_OF_RESOURCES */
 	void *printf_stream;    /* FILE * for device printf; NULL: stdout */
 	size_t printf_fifo_bytes;  /* device printf FIFO; 0: 1 MiB (CUDA's default) */
 } ptxvm_device_opts;
 
 /* NULL opts: the defaults.  Returns NULL when memory is exhausted. */
 ptxvm_device *ptxvm_device_create(const ptxvm_device_opts *opts);
-/* Frees the device, its memory and every program loaded onto it. */
+/* Waits for launches other threads are running on the device, then frees
+ * it, its memory, arrays and surfaces, and every program loaded onto it
+ * (their handles become stale).  No call may use the device after. */
 void ptxvm_device_destroy(ptxvm_device *d);
 /* Device limits, numbered as the CUDA driver's CUlimit.  The printf FIFO
  * holds the text of a launch's device printf calls (docs/PRINTF.md): a
@@ -117,15 +137,20 @@ typedef enum ptxvm_limit {
 ptxvm_result ptxvm_device_set_limit(ptxvm_device *d, ptxvm_limit limit, size_t value);
 ptxvm_result ptxvm_device_get_limit(ptxvm_device *d, ptxvm_limit limit, size_t *value);
 
-/* The message of the last failed call on the device (a launch failure's
- * report names the kernel, CTA, thread, PTX file:line, instruction and
- * address); "" after success.  Owned by the device, valid until its next
- * call. */
+/* The message of the calling thread's last call on the device, if that
+ * call failed (a launch failure's report names the kernel, CTA, thread,
+ * PTX file:line, instruction and address); "" after success.  Each thread
+ * has its own: calls from other threads do not change it.  Valid until the
+ * calling thread's next call on the device.  d NULL: the message of the
+ * thread's last call that named no valid device (a NULL device, or a
+ * freed program). */
 const char *ptxvm_device_message(const ptxvm_device *d);
 
 /* Device memory.  Addresses are device addresses, never host pointers;
  * 0 is never a valid allocation.  Copies are bounds-checked against the
- * allocation that holds the device range. */
+ * allocation that holds the device range.  Freeing memory a running launch
+ * may use is deferred: the address is invalid for new calls at once, and
+ * its memory (and the address) stay reserved until that launch ends. */
 ptxvm_result ptxvm_mem_alloc(ptxvm_device *d, size_t bytes, uint64_t *dptr);
 ptxvm_result ptxvm_mem_free(ptxvm_device *d, uint64_t dptr);
 ptxvm_result ptxvm_memcpy_htod(ptxvm_device *d, uint64_t dst, const void *src, size_t bytes);
@@ -138,6 +163,9 @@ ptxvm_result ptxvm_memset_d8(ptxvm_device *d, uint64_t dst, uint8_t value, size_
  * The module may be freed after loading. */
 typedef struct ptxvm_program ptxvm_program;
 ptxvm_result ptxvm_program_load(ptxvm_device *d, const ptxvm_module *m, ptxvm_program **out);
+/* The program's handle and its kernels' become stale at once; launches
+ * running it finish first.  Unloading twice does nothing (the message for
+ * ptxvm_device_message(NULL) says so). */
 void ptxvm_program_unload(ptxvm_program *p);
 
 /* A module variable (.global or .const) by name: its device address and
@@ -145,7 +173,9 @@ void ptxvm_program_unload(ptxvm_program *p);
 ptxvm_result ptxvm_program_global(ptxvm_program *p, const char *name, uint64_t *dptr,
 				  size_t *bytes);
 
-/* Kernels (.entry functions) and their parameters. */
+/* Kernels (.entry functions) and their parameters.  A kernel's handle, and
+ * the strings these functions return, are valid while its program is
+ * loaded. */
 typedef struct ptxvm_kernel ptxvm_kernel;
 size_t ptxvm_kernel_count(const ptxvm_program *p);
 const ptxvm_kernel *ptxvm_kernel_at(const ptxvm_program *p, size_t i);
@@ -182,7 +212,10 @@ typedef struct ptxvm_launch_stats {
 /* Runs a kernel to completion.  args[i] points at the value of parameter
  * i (as cuLaunchKernel); its size is the parameter's.  stats may be NULL.
  * A failure of the running kernel returns its error; the device stays
- * usable and the next launch runs normally. */
+ * usable and the next launch runs normally.  The launch sees device
+ * memory, arrays and surfaces as they were when it began.  Resources
+ * beyond a limit (docs/SECURITY.md) give PTXVM_ERROR_LAUNCH_OUT_OF_RESOURCES
+ * before the launch starts. */
 ptxvm_result ptxvm_launch(ptxvm_device *d, const ptxvm_kernel *k, const ptxvm_launch_config *cfg,
 			  void *const *args, ptxvm_launch_stats *stats);
 /* The same with the parameter buffer already laid out (offsets of

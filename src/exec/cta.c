@@ -115,8 +115,13 @@ static void stopped(Cta *c, const Warp *w)
 static void run_cta(Cta *c)
 {
 	Launch *L = c->L;
-	for (uint32_t i = 0; i < c->nwarps; i++)
-		warp_init(c, &c->w[i], i);
+	uint32_t ready = 0;
+	while (ready < c->nwarps && warp_init(c, &c->w[ready], ready))
+		ready++;
+	if (ready < c->nwarps) {
+		ready++;        /* the one that failed frees what it took too */
+		goto out;
+	}
 	memset(c->bar, 0, sizeof c->bar);
 	uint32_t live = c->nwarps;
 	while (live) {
@@ -151,7 +156,7 @@ static void run_cta(Cta *c)
 		}
 	}
 out:
-	for (uint32_t i = 0; i < c->nwarps; i++) {
+	for (uint32_t i = 0; i < ready; i++) {
 		atomic_fetch_add_explicit(&L->thread_ins, c->w[i].nthr, memory_order_relaxed);
 		atomic_fetch_add_explicit(&L->warp_ins, c->w[i].nwarp, memory_order_relaxed);
 		warp_fini(&c->w[i]);
@@ -255,6 +260,14 @@ static void launch_fail(Launch *L, int code, const char *why)
 		L->report = NULL;
 }
 
+bool launch_uses_printf(const Prog *p)
+{
+	for (uint32_t i = 0; i < p->nfn; i++)
+		if (!strcmp(p->fn[i].name, "vprintf"))
+			return true;
+	return false;
+}
+
 int launch_run(Launch *L)
 {
 	atomic_init(&L->stop, 0);
@@ -278,12 +291,10 @@ int launch_run(Launch *L)
 	bool watchdog = L->timeout > 0 && L->timeout <= MAX_TIMEOUT;
 	Fifo fifo;
 	L->fifo = NULL;
-	for (uint32_t i = 0; i < L->p->nfn && !L->fifo; i++)
-		if (!strcmp(L->p->fn[i].name, "vprintf")) {
-			fifo_init(&fifo, L->printf_fifo ? L->printf_fifo : FIFO_DEFAULT_BYTES);
-			L->fifo = &fifo;
-		}
-	L->uses_printf = L->fifo != NULL;
+	if (launch_uses_printf(L->p)) {
+		fifo_init(&fifo, L->printf_fifo ? L->printf_fifo : FIFO_DEFAULT_BYTES);
+		L->fifo = &fifo;
+	}
 	unsigned n = L->workers;
 	if ((uint64_t)n > L->ncta)
 		n = (unsigned)L->ncta;

@@ -201,40 +201,76 @@ static inline void store_le(uint8_t *p, uint64_t v, unsigned n)
 }
 
 /* ---- frames and the reconvergence stack --------------------------------- */
-/* Pushes an entry; pointers into the stack are stale afterwards. */
+/* Pushes an entry; pointers into the stack are stale afterwards.  Without
+ * host memory the launch fails (the entry is not pushed, and the warp
+ * stops at its next instruction). */
 static void push(Warp *w, uint32_t pc, uint32_t rpc, uint32_t mask)
 {
 	if (w->nst + 1 > w->capst) {
-		w->capst = w->capst ? w->capst * 2 : 8;
-		w->st = xrealloc(w->st, w->capst * sizeof *w->st);
+		uint32_t cap = w->capst ? w->capst * 2 : 8;
+		Entry *st = cap > w->capst ? realloc(w->st, (size_t)cap * sizeof *st) : NULL;
+		if (!st) {
+			exec_fault(w->cta, w, NULL, -1, PTXVM_ERROR_OUT_OF_MEMORY,
+				   "no host memory for a reconvergence stack of %u entries", w->nst + 1);
+			return;
+		}
+		w->st = st;
+		w->capst = cap;
 	}
 	w->st[w->nst++] = (Entry){ pc, rpc, mask };
 }
 
-static void push_frame(Warp *w, const XFunc *fn, uint32_t lbase, uint32_t call_pc, uint32_t mask)
+/* Host bytes of the registers of one activation of fn (a warp's). */
+static uint64_t frame_regs(const XFunc *fn)
+{
+	return ((uint64_t)fn->nslots * 32 + 1) * sizeof(uint64_t) + ((uint64_t)fn->npreds + 1) * sizeof(uint32_t);
+}
+
+int exec_resources(const Launch *L, char *msg, size_t n)
+{
+	uint64_t per_warp = frame_regs(L->k) + ((uint64_t)L->p->nsregs * 32 + 1) * sizeof(uint64_t);
+	uint64_t cta = per_warp * L->nwarps;
+	if (cta <= EXEC_MAX_REGS)
+		return 0;
+	snprintf(msg, n, "%u registers and %u predicates per thread need %llu MiB for a CTA of %u threads, more "
+		 "than its limit of %llu MiB", L->k->nslots, L->k->npreds, (unsigned long long)(cta >> 20),
+		 L->nthreads, EXEC_MAX_REGS >> 20);
+	return 1;
+}
+
+/* A new frame for fn; false (nothing pushed) without host memory. */
+static bool push_frame(Warp *w, const XFunc *fn, uint32_t lbase, uint32_t call_pc, uint32_t mask)
 {
 	if (w->nfr + 1 > w->capfr) {
-		w->capfr = w->capfr ? w->capfr * 2 : 4;
-		w->fr = xrealloc(w->fr, w->capfr * sizeof *w->fr);
+		uint32_t cap = w->capfr ? w->capfr * 2 : 4;
+		Frame *fr = realloc(w->fr, (size_t)cap * sizeof *fr);
+		if (!fr)
+			return false;
+		w->fr = fr;
+		w->capfr = cap;
 	}
-	Frame *f = &w->fr[w->nfr++];
-	f->fn = fn;
-	f->r = xcalloc((size_t)fn->nslots * 32 + 1, sizeof *f->r);
-	f->p = xcalloc(fn->npreds + 1, sizeof *f->p);
-	f->lbase = lbase;
-	f->depth = w->nst;
-	f->call_pc = call_pc;
-	f->mask = mask;
+	uint64_t *r = calloc((size_t)fn->nslots * 32 + 1, sizeof *r);
+	uint32_t *p = calloc((size_t)fn->npreds + 1, sizeof *p);
+	if (!r || !p) {
+		free(r);
+		free(p);
+		return false;
+	}
+	w->cta->reg_bytes += frame_regs(fn);
+	w->fr[w->nfr++] = (Frame){ .fn = fn, .r = r, .p = p, .lbase = lbase, .depth = w->nst,
+				   .call_pc = call_pc, .mask = mask };
+	return true;
 }
 
 static void pop_frame(Warp *w)
 {
 	Frame *f = &w->fr[--w->nfr];
+	w->cta->reg_bytes -= frame_regs(f->fn);
 	free(f->r);
 	free(f->p);
 }
 
-void warp_init(Cta *c, Warp *w, uint32_t idx)
+bool warp_init(Cta *c, Warp *w, uint32_t idx)
 {
 	Launch *L = c->L;
 	memset(w, 0, sizeof *w);
@@ -243,7 +279,12 @@ void warp_init(Cta *c, Warp *w, uint32_t idx)
 	uint32_t first = idx * 32, n = L->nthreads - first < 32 ? L->nthreads - first : 32;
 	w->valid = n == 32 ? FULL : (1u << n) - 1;
 	const Prog *p = L->p;
-	w->sreg = xcalloc((size_t)p->nsregs * 32 + 1, sizeof *w->sreg);
+	w->sreg = calloc((size_t)p->nsregs * 32 + 1, sizeof *w->sreg);
+	if (!w->sreg || !push_frame(w, L->k, 0, 0, w->valid)) {
+		exec_fault(c, NULL, NULL, -1, PTXVM_ERROR_OUT_OF_MEMORY,
+			   "no host memory for the registers of warp %u (%u registers per thread)", idx, L->k->nslots);
+		return false;
+	}
 	uint32_t bx = L->block[0], by = L->block[1];
 	/* %tid of each lane: the first by division, the others counting on */
 	uint32_t tid[32][3], tx = first % bx, ty = first / bx % by, tz = first / (bx * by);
@@ -292,11 +333,11 @@ void warp_init(Cta *c, Warp *w, uint32_t idx)
 			s[l] = v;
 		}
 	}
-	push_frame(w, L->k, 0, 0, w->valid);
-	w->lsp = L->k->frame_bytes;
+	w->lsp = (uint32_t)L->k->frame_bytes;
 	push(w, 0, L->k->ncode, w->valid);
 	w->fr[0].depth = 0;
 	w->state = W_RUN;
+	return w->nst == 1;
 }
 
 void warp_fini(Warp *w)
@@ -309,6 +350,7 @@ void warp_fini(Warp *w)
 	w->fr = NULL;
 	w->st = NULL;
 	w->sreg = NULL;
+	w->nst = w->capst = w->capfr = 0;
 }
 
 /* ---- operand access ----------------------------------------------------- */
@@ -727,6 +769,58 @@ static int call_builtin(Ctx *X, int bi, uint32_t act, unsigned nret, unsigned na
 	return -1;
 }
 
+static const char *formal_text(const XParam *q, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s of %llu byte%s", q->is_pred ? ".reg .pred" : q->is_reg ? ".reg" : ".param",
+		 (unsigned long long)q->bytes, q->bytes == 1 ? "" : "s");
+	return buf;
+}
+
+static int formals_differ(const XParam *a, const XParam *b)
+{
+	return a->is_reg != b->is_reg || a->is_pred != b->is_pred || a->bytes != b->bytes || a->is_pred;
+}
+
+/* Why fn cannot be the target of an indirect call through signature sig
+ * (XSig index): a kernel, a function outside the .calltargets list, or
+ * formals that differ from the .callprototype's in number, space or size
+ * (the types may differ: the hardware passes bits).  0 when it can. */
+static int call_mismatch(const Prog *p, const XFunc *fn, uint32_t sig, char *why, size_t n)
+{
+	if (fn->entry) {
+		snprintf(why, n, "'%s' is a kernel (.entry); only .func functions can be called", fn->name);
+		return 1;
+	}
+	if (sig >= p->nsigs)
+		return 0;
+	const XSig *g = &p->sigs[sig];
+	if (g->fns) {
+		for (uint32_t i = 0; i < g->nfns; i++)
+			if (&p->fn[g->fns[i]] == fn)
+				return 0;
+		snprintf(why, n, "'%s' is not in the call's .calltargets list '%s'", fn->name, g->name);
+		return 1;
+	}
+	if (fn->nparams != g->nparams || fn->nrets != g->nrets) {
+		snprintf(why, n, "'%s' takes %u parameters and returns %u values; the call's prototype '%s' takes %u "
+			 "and returns %u", fn->name, fn->nparams, fn->nrets, g->name, g->nparams, g->nrets);
+		return 1;
+	}
+	char a[48], b[48];
+	for (uint32_t i = 0; i < g->nrets + g->nparams; i++) {
+		bool ret = i < g->nrets;
+		const XParam *f = ret ? &fn->rets[i] : &fn->params[i - g->nrets];
+		const XParam *q = ret ? &g->rets[i] : &g->params[i - g->nrets];
+		if (formals_differ(f, q)) {
+			snprintf(why, n, "%s %u of '%s' is %s; the call's prototype '%s' has %s",
+				 ret ? "return value" : "parameter", ret ? i : i - g->nrets, fn->name,
+				 formal_text(f, a, sizeof a), g->name, formal_text(q, b, sizeof b));
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /* Enters fn for the lanes of act: copies the arguments into the new frame. */
 static bool enter(Ctx *X, const XFunc *fn, uint32_t act, uint32_t pc, unsigned nret, unsigned first_arg,
 		  unsigned narg)
@@ -735,25 +829,31 @@ static bool enter(Ctx *X, const XFunc *fn, uint32_t act, uint32_t pc, unsigned n
 	const XIns *x = X->x;
 	Launch *L = X->c->L;
 	uint32_t lbase = (w->lsp + 15) & ~15u;
-	if (lbase + fn->frame_bytes > L->local_bytes || w->nfr >= 4096) {
+	if (fn->frame_bytes > L->local_bytes - lbase || w->nfr >= 4096 ||
+	    X->c->reg_bytes + frame_regs(fn) > EXEC_MAX_REGS) {
 		exec_fault(X->c, w, x, __builtin_ctz(act), PTXVM_ERROR_HARDWARE_STACK_ERROR,
-			   "call stack overflow entering '%s' (%u frames, %u of %u bytes of local memory)",
-			   fn->name, w->nfr, lbase + fn->frame_bytes, L->local_bytes);
+			   "call stack overflow entering '%s' (%u frames; a frame of %llu bytes at %u of the thread's "
+			   "%u bytes of local memory; %llu MiB of registers)", fn->name, w->nfr,
+			   (unsigned long long)fn->frame_bytes, lbase, L->local_bytes,
+			   (unsigned long long)((X->c->reg_bytes + frame_regs(fn)) >> 20));
 		return false;
 	}
-	Frame *caller = X->f;
 	const uint64_t *cbase[5];
 	memcpy(cbase, X->base, sizeof cbase);
-	uint32_t caller_lbase = caller->lbase;
-	(void)caller_lbase;
-	push_frame(w, fn, lbase, pc, act);
+	if (!push_frame(w, fn, lbase, pc, act)) {
+		exec_fault(X->c, w, x, __builtin_ctz(act), PTXVM_ERROR_OUT_OF_MEMORY,
+			   "no host memory for the registers of '%s' (%u per thread)", fn->name, fn->nslots);
+		return false;
+	}
 	Frame *f = &w->fr[w->nfr - 1];
-	w->lsp = lbase + fn->frame_bytes;
+	w->lsp = lbase + (uint32_t)fn->frame_bytes;
 	for (unsigned i = 0; i < narg && i < fn->nparams; i++) {
 		const XParam *fp = &fn->params[i];
 		const XOpd *o = &x->o[first_arg + i];
 		const uint64_t *src = cbase[o->kind] + (size_t)o->idx * 32;
-		if (fp->is_reg) {
+		if (fp->is_pred || (fp->is_reg && fp->slot >= fn->nslots)) {
+			continue;       /* never called: the checker refuses predicate parameters */
+		} else if (fp->is_reg) {
 			LANES(act, f->r[(size_t)fp->slot * 32 + l] = src[l]);
 		} else {
 			LANES(act, {
@@ -781,6 +881,8 @@ static void leave(Warp *w)
 	for (unsigned i = 0; i < nret && i < f->fn->nrets; i++) {
 		const XParam *rp = &f->fn->rets[i];
 		const XOpd *o = &x->o[i];
+		if (rp->is_pred || (rp->is_reg && rp->slot >= f->fn->nslots))
+			continue;       /* never called: the checker refuses predicate returns */
 		if (rp->is_reg) {
 			if (o->kind == XK_REG)
 				LANES(f->mask, caller->r[(size_t)o->idx * 32 + l] = f->r[(size_t)rp->slot * 32 + l]);

@@ -12,15 +12,23 @@
 
 #include "../lower/prog.h"
 #include "../mem/mem.h"
+#include "../surf/surf.h"
 #include "fifo.h"
 
 #include <stdatomic.h>
 #include <stdio.h>
 
+/* Limits of a launch, each checked before anything is taken
+ * (docs/SECURITY.md lists them with their errors). */
+#define EXEC_MAX_THREADS 1024u                  /* threads per CTA */
+#define EXEC_MAX_SHARED (227u * 1024)           /* static + dynamic shared memory per CTA (sm_90) */
+#define EXEC_MAX_LOCAL (512u * 1024)            /* local memory per thread: frame + call stack (CUDA) */
+#define EXEC_MAX_REGS (1ull << 30)              /* host bytes of a CTA's registers, call frames included */
+
 typedef struct Launch {
 	const Prog *p;
 	const XFunc *k;
-	DevMem *mem;
+	const MemView *mem;             /* the device memory the launch sees (pinned) */
 	uint32_t grid[3], block[3];
 	uint32_t nthreads, nwarps;      /* per CTA */
 	uint64_t ncta;
@@ -34,8 +42,8 @@ typedef struct Launch {
 	double timeout;                 /* seconds; 0: none */
 	FILE *out;                      /* device printf */
 	size_t printf_fifo;             /* its FIFO's bytes; 0: CUDA's 1 MiB */
-	const struct SurfTable *surf;   /* the device's arrays and surface objects */
-	const struct TexTable *tex;     /* its texture and sampler objects */
+	const SurfView *surf;           /* the device's image objects: arrays, surfaces,
+					   textures, samplers (pinned) */
 	uint64_t grid_id;
 
 	/* while running */
@@ -51,13 +59,18 @@ typedef struct Launch {
 	int code;                       /* ptxvm_result of the first failure */
 	char *report;                   /* its report, malloc'd */
 	Fifo *fifo;                     /* device printf; NULL if the program has none */
-	bool uses_printf;               /* the program calls vprintf */
 	uint64_t printf_dropped;        /* after the launch: records the FIFO dropped */
 } Launch;
 
 /* Runs the whole grid; returns 0 or the ptxvm_result of the failure, with
  * L->report describing it. */
 int launch_run(Launch *L);
+/* Whether the program's kernels can call device printf (vprintf). */
+bool launch_uses_printf(const Prog *p);
+
+/* Whether the launch's registers fit EXEC_MAX_REGS; if not, the reason in
+ * msg and non-zero. */
+int exec_resources(const Launch *L, char *msg, size_t n);
 
 /* Monotonic seconds. */
 double exec_now(void);

@@ -74,12 +74,14 @@ typedef struct Cta {
 	FifoCta pf;             /* device printf records */
 	Buf rec;                /* one printf call's text */
 	const Alloc *last;      /* the allocation the last global access hit */
+	uint64_t reg_bytes;     /* host bytes of the warps' register frames */
 } Cta;
 
 /* Runs warp w until it blocks, yields, finishes or faults. */
 int warp_run(Cta *c, Warp *w, uint64_t budget);
-/* Sets up a warp at the kernel's entry. */
-void warp_init(Cta *c, Warp *w, uint32_t idx);
+/* Sets up a warp at the kernel's entry; false (the launch failed) without
+ * host memory for its registers.  warp_fini frees what it took. */
+bool warp_init(Cta *c, Warp *w, uint32_t idx);
 void warp_fini(Warp *w);
 /* Records the first failure of the launch and stops it. */
 void exec_fault(Cta *c, const Warp *w, const XIns *x, int lane, int code, const char *fmt, ...)

@@ -3,7 +3,14 @@
  *
  * A device owns its memory and its programs; nothing here is global, so
  * devices in one process are independent.  Every entry point validates
- * its arguments and leaves a message in the device for the caller.
+ * its arguments and leaves a message for the calling thread.
+ *
+ * Threads: any number of host threads may use one device at once.  Memory
+ * and the surface table are copy-on-write tables with their own locks
+ * (mem.h, surf.h); a launch pins a version of each and holds a reference
+ * on its program, so that frees, destroys and unloads from other threads
+ * are deferred until it ends.  Launches run concurrently, each on its own
+ * workers.  Programs and kernels are registry handles (registry.c).
  */
 #include "host.h"
 #include "../front/parse.h"
@@ -11,43 +18,57 @@
 #include "../exec/exec.h"
 #include "../surf/surf.h"
 
-#include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+_Static_assert(sizeof(void *) == 8, "handles are 64-bit values cast to pointers");
+
 struct ptxvm_device {
+	uint64_t serial;        /* names the device in the threads' messages */
 	DevMem mem;
-	SurfTable surf;         /* arrays and surface objects, under lock */
-	TexTable tex;           /* texture and sampler objects, under lock */
-	pthread_mutex_t lock;   /* one launch or program change at a time */
+	SurfTable surf;         /* arrays, surfaces, textures and samplers */
+	pthread_mutex_t lock;   /* progs, busy, printf_fifo, printed */
+	pthread_cond_t idle;    /* busy fell to 0 */
+	unsigned busy;          /* launches in flight */
 	unsigned workers;
 	double timeout;
 	size_t stack_bytes;
 	FILE *out;
 	size_t printf_fifo;     /* bytes */
 	bool printed;           /* a kernel using printf was launched */
-	char *msg;
-	ptxvm_program **progs;
+	struct ptxvm_program **progs;
 	size_t nprogs, capprogs;
-	uint64_t launches;
+	atomic_uint_fast64_t launches;
 };
 
 struct ptxvm_kernel {
-	ptxvm_program *p;
+	RegObj o;               /* owner: the program */
+	uint64_t handle;
+	struct ptxvm_program *p;
 	const XFunc *f;
 	const char *why;        /* not executable: the first reason, with its place */
 };
 
 struct ptxvm_program {
+	RegObj o;
+	uint64_t handle;
 	ptxvm_device *d;
 	Module *m;
 	char *text, *file;
 	Prog *prog;
-	ptxvm_kernel *k;
+	struct ptxvm_kernel *k;
 	size_t nk;
+	uint64_t *statics;      /* surface objects of .surfref initializers */
+	size_t nstatics;
 };
+
+typedef struct ptxvm_kernel Kernel;
+typedef struct ptxvm_program Program;
+
+static atomic_uint_fast64_t next_serial = 1;
 
 const char *ptxvm_result_name(ptxvm_result r)
 {
@@ -72,33 +93,51 @@ const char *ptxvm_result_name(ptxvm_result r)
 	return "CUDA_ERROR_UNKNOWN";
 }
 
-static ptxvm_result say(ptxvm_device *d, ptxvm_result r, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static ptxvm_result say(ptxvm_device *d, ptxvm_result r, const char *fmt, ...)
+ptxvm_result host_say(ptxvm_device *d, ptxvm_result r, const char *fmt, ...)
 {
-	if (!d)
-		return r;
-	free(d->msg);
-	d->msg = NULL;
-	if (fmt) {
-		va_list ap;
-		va_start(ap, fmt);
-		if (vasprintf(&d->msg, fmt, ap) < 0)
-			d->msg = NULL;
-		va_end(ap);
-	}
+	va_list ap;
+	va_start(ap, fmt);
+	host_vsay(d ? d->serial : 0, fmt, ap);
+	va_end(ap);
 	return r;
 }
+#define say host_say
+
+/* A program or kernel handle's object, with a reference; NULL when the
+ * handle is stale (the reason is then said for the calling thread). */
+static Program *prog_get(const ptxvm_program *h, const char *fn)
+{
+	Program *p = (Program *)reg_get(host_handle(h), TAG_PROGRAM);
+	if (!p)
+		say(NULL, PTXVM_ERROR_INVALID_HANDLE, "%s: %s", fn,
+		    h ? "the program was unloaded (or is no program)" : "NULL program");
+	return p;
+}
+
+static Kernel *kernel_get(const ptxvm_kernel *h)
+{
+	return (Kernel *)reg_get(host_handle(h), TAG_KERNEL);
+}
+
+static void put(RegObj *o) { reg_put(o); }
 
 ptxvm_device *ptxvm_device_create(const ptxvm_device_opts *opts)
 {
 	ptxvm_device *d = calloc(1, sizeof *d);
 	if (!d)
 		return NULL;
-	mem_init(&d->mem);
-	surf_init(&d->surf);
-	tex_init(&d->tex);
+	if (!mem_init(&d->mem)) {
+		free(d);
+		return NULL;
+	}
+	if (!surf_init(&d->surf)) {
+		mem_fini(&d->mem);
+		free(d);
+		return NULL;
+	}
+	d->serial = atomic_fetch_add(&next_serial, 1);
 	pthread_mutex_init(&d->lock, NULL);
+	pthread_cond_init(&d->idle, NULL);
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	d->workers = opts && opts->workers ? opts->workers : n > 0 ? (unsigned)n : 1;
 	if (d->workers > 1024)
@@ -110,10 +149,12 @@ ptxvm_device *ptxvm_device_create(const ptxvm_device_opts *opts)
 	return d;
 }
 
+static void program_close(Program *p);
+
 ptxvm_result ptxvm_device_set_limit(ptxvm_device *d, ptxvm_limit limit, size_t value)
 {
 	if (!d)
-		return PTXVM_ERROR_INVALID_VALUE;
+		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_device_set_limit: NULL device");
 	if (limit != PTXVM_LIMIT_PRINTF_FIFO_SIZE)
 		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_device_set_limit: limit %d is not supported",
 			   (int)limit);
@@ -147,97 +188,102 @@ void ptxvm_device_destroy(ptxvm_device *d)
 {
 	if (!d)
 		return;
+	/* launches from other threads end first; calls that start after this
+	 * one are the caller's error */
+	pthread_mutex_lock(&d->lock);
+	while (d->busy)
+		pthread_cond_wait(&d->idle, &d->lock);
+	pthread_mutex_unlock(&d->lock);
 	while (d->nprogs)
-		ptxvm_program_unload(d->progs[d->nprogs - 1]);
+		program_close(d->progs[d->nprogs - 1]);
 	free(d->progs);
 	mem_fini(&d->mem);
 	surf_fini(&d->surf);
-	tex_fini(&d->tex);
+	pthread_cond_destroy(&d->idle);
 	pthread_mutex_destroy(&d->lock);
-	free(d->msg);
+	host_forget(d->serial);
 	free(d);
 }
 
-const char *ptxvm_device_message(const ptxvm_device *d) { return d && d->msg ? d->msg : ""; }
+const char *ptxvm_device_message(const ptxvm_device *d) { return host_message(d ? d->serial : 0); }
 
 /* ---- memory ------------------------------------------------------------- */
 ptxvm_result ptxvm_mem_alloc(ptxvm_device *d, size_t bytes, uint64_t *dptr)
 {
 	if (!d || !dptr)
 		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_mem_alloc: NULL argument");
-	if (!mem_alloc(&d->mem, bytes, ALLOC_GLOBAL, dptr))
-		return say(d, PTXVM_ERROR_OUT_OF_MEMORY, "cannot allocate %zu bytes of device memory", bytes);
+	if (!mem_alloc(&d->mem, bytes, ALLOC_GLOBAL, ALLOC_USER, dptr))
+		return say(d, PTXVM_ERROR_OUT_OF_MEMORY, "cannot allocate %zu bytes of device memory%s", bytes,
+			   bytes > MEM_MAX_ALLOC ? " (at most 1 TiB in one allocation)" : "");
 	return say(d, PTXVM_SUCCESS, NULL);
 }
 
 ptxvm_result ptxvm_mem_free(ptxvm_device *d, uint64_t dptr)
 {
 	if (!d)
-		return PTXVM_ERROR_INVALID_VALUE;
-	const Alloc *a = mem_find(&d->mem, dptr, 0);
-	if (!a || a->base != dptr || a->kind != ALLOC_GLOBAL)
-		return say(d, PTXVM_ERROR_INVALID_VALUE, "0x%llx is not the start of a device allocation",
-			   (unsigned long long)dptr);
-	mem_free(&d->mem, dptr);
-	return say(d, PTXVM_SUCCESS, NULL);
+		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_mem_free: NULL device");
+	switch (mem_free(&d->mem, dptr, ALLOC_USER)) {
+	case MEM_OK:
+		return say(d, PTXVM_SUCCESS, NULL);
+	case MEM_NOT_FREEABLE:
+		return say(d, PTXVM_ERROR_INVALID_VALUE, "0x%llx is a variable of a loaded program, which "
+			   "ptxvm_program_unload frees", (unsigned long long)dptr);
+	case MEM_NOMEM:
+		return say(d, PTXVM_ERROR_OUT_OF_MEMORY, "no host memory to free 0x%llx", (unsigned long long)dptr);
+	}
+	return say(d, PTXVM_ERROR_INVALID_VALUE, "0x%llx is not the start of a device allocation (never "
+		   "allocated, or freed already)", (unsigned long long)dptr);
 }
 
-static uint8_t *range(ptxvm_device *d, uint64_t a, size_t n, const char *what)
+/* A host copy runs on a pinned version of the table, so that a free from
+ * another thread waits for it to end before the memory goes. */
+static ptxvm_result copy(ptxvm_device *d, const char *what, uint64_t a, uint64_t b, void *host, size_t n,
+			 int dir)
 {
-	uint8_t *p = mem_host(&d->mem, a, n);
-	if (!p)
-		say(d, PTXVM_ERROR_INVALID_VALUE, "%s: [0x%llx, +%zu) is not inside one device allocation",
-		    what, (unsigned long long)a, n);
-	return p;
+	const MemView *v = mem_pin(&d->mem);
+	uint8_t *p = mem_host(v, a, n), *q = dir == 2 && p ? mem_host(v, b, n) : NULL;
+	ptxvm_result r = PTXVM_SUCCESS;
+	if (!p || (dir == 2 && !q)) {
+		r = say(d, PTXVM_ERROR_INVALID_VALUE, "%s%s: [0x%llx, +%zu) is not inside one device allocation",
+			what, dir == 2 ? (p ? " destination" : " source") : "", (unsigned long long)(p ? b : a), n);
+	} else if (n) {
+		switch (dir) {
+		case 0: memmove(p, host, n); break;             /* to the device */
+		case 1: memmove(host, p, n); break;             /* to the host */
+		case 2: memmove(q, p, n); break;                /* a to b */
+		default: memset(p, *(const uint8_t *)host, n); break;
+		}
+	}
+	mem_unpin(&d->mem, v);
+	return r ? r : say(d, PTXVM_SUCCESS, NULL);
 }
 
 ptxvm_result ptxvm_memcpy_htod(ptxvm_device *d, uint64_t dst, const void *src, size_t n)
 {
 	if (!d || (!src && n))
 		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_memcpy_htod: NULL argument");
-	uint8_t *p = range(d, dst, n, "ptxvm_memcpy_htod");
-	if (!p)
-		return PTXVM_ERROR_INVALID_VALUE;
-	if (n)
-		memmove(p, src, n);
-	return say(d, PTXVM_SUCCESS, NULL);
+	return copy(d, "ptxvm_memcpy_htod", dst, 0, (void *)src, n, 0);
 }
 
 ptxvm_result ptxvm_memcpy_dtoh(ptxvm_device *d, void *dst, uint64_t src, size_t n)
 {
 	if (!d || (!dst && n))
 		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_memcpy_dtoh: NULL argument");
-	uint8_t *p = range(d, src, n, "ptxvm_memcpy_dtoh");
-	if (!p)
-		return PTXVM_ERROR_INVALID_VALUE;
-	if (n)
-		memmove(dst, p, n);
-	return say(d, PTXVM_SUCCESS, NULL);
+	return copy(d, "ptxvm_memcpy_dtoh", src, 0, dst, n, 1);
 }
 
 ptxvm_result ptxvm_memcpy_dtod(ptxvm_device *d, uint64_t dst, uint64_t src, size_t n)
 {
 	if (!d)
-		return PTXVM_ERROR_INVALID_VALUE;
-	uint8_t *s = range(d, src, n, "ptxvm_memcpy_dtod source");
-	uint8_t *t = s ? range(d, dst, n, "ptxvm_memcpy_dtod destination") : NULL;
-	if (!t)
-		return PTXVM_ERROR_INVALID_VALUE;
-	if (n)
-		memmove(t, s, n);
-	return say(d, PTXVM_SUCCESS, NULL);
+		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_memcpy_dtod: NULL device");
+	return copy(d, "ptxvm_memcpy_dtod", src, dst, NULL, n, 2);
 }
 
 ptxvm_result ptxvm_memset_d8(ptxvm_device *d, uint64_t dst, uint8_t v, size_t n)
 {
 	if (!d)
-		return PTXVM_ERROR_INVALID_VALUE;
-	uint8_t *p = range(d, dst, n, "ptxvm_memset_d8");
-	if (!p)
-		return PTXVM_ERROR_INVALID_VALUE;
-	if (n)
-		memset(p, v, n);
-	return say(d, PTXVM_SUCCESS, NULL);
+		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_memset_d8: NULL device");
+	return copy(d, "ptxvm_memset_d8", dst, 0, &v, n, 3);
 }
 
 /* ---- programs ----------------------------------------------------------- */
@@ -294,11 +340,12 @@ static char *cluster_why(const Prog *p, const XFunc *f)
 
 /* A .global .surfref with a static initializer starts out holding a
  * description-only surface object, so that suq answers from its fields
- * until the host binds the variable. */
-static void static_surfaces(ptxvm_device *d, const Prog *pg)
+ * until the host binds the variable.  The program frees them. */
+static void static_surfaces(ptxvm_device *d, Program *p)
 {
 	static const char *const field[7] = { "width", "height", "depth", "channel_data_type", "channel_order",
 					       "array_size", "memory_layout" };
+	const Prog *pg = p->prog;
 	for (uint32_t i = 0; i < pg->nvars; i++) {
 		const XVar *v = &pg->vars[i];
 		const Init *in = v->d->init;
@@ -310,13 +357,54 @@ static void static_surfaces(ptxvm_device *d, const Prog *pg)
 				if (str_eq(in->items[k].name, field[f]) && in->items[k].sub &&
 				    in->items[k].sub->kind == IN_INT)
 					q[f] = (uint32_t)in->items[k].sub->ival;
-		pthread_mutex_lock(&d->lock);
+		uint64_t *st = realloc(p->statics, (p->nstatics + 1) * sizeof *st);
+		if (!st)
+			continue;
+		p->statics = st;
 		uint64_t h = surf_static_new(&d->surf, q);
-		uint8_t *host = h ? mem_host(&d->mem, v->addr, 8) : NULL;
+		uint8_t *host = h ? mem_host_own(&d->mem, v->addr, 8) : NULL;
 		if (host)
 			memcpy(host, &h, 8);
-		pthread_mutex_unlock(&d->lock);
+		if (h)
+			p->statics[p->nstatics++] = h;
 	}
+}
+
+/* The last reference is gone: no launch runs the program any more. */
+static void program_destroy(RegObj *o)
+{
+	Program *p = (Program *)o;
+	ptxvm_device *d = p->d;
+	if (p->prog)
+		prog_free(p->prog, &d->mem);
+	for (size_t i = 0; i < p->nstatics; i++)
+		surf_static_free(&d->surf, p->statics[i]);
+	free(p->statics);
+	tex_release(&d->surf, host_handle(p));
+	for (size_t i = 0; i < p->nk; i++)
+		free((char *)p->k[i].why);
+	free(p->k);
+	if (p->m)
+		ptx_module_free(p->m);
+	free(p->text);
+	free(p->file);
+	free(p);
+}
+
+/* Makes the program's handles stale and drops the device's reference. */
+static void program_close(Program *p)
+{
+	ptxvm_device *d = p->d;
+	pthread_mutex_lock(&d->lock);
+	for (size_t i = 0; i < d->nprogs; i++)
+		if (d->progs[i] == p) {
+			d->progs[i] = d->progs[--d->nprogs];
+			break;
+		}
+	pthread_mutex_unlock(&d->lock);
+	for (size_t i = 0; i < p->nk; i++)
+		reg_remove(p->k[i].handle, TAG_KERNEL);
+	reg_remove(p->handle, TAG_PROGRAM);
 }
 
 ptxvm_result ptxvm_program_load(ptxvm_device *d, const ptxvm_module *m, ptxvm_program **out)
@@ -324,194 +412,276 @@ ptxvm_result ptxvm_program_load(ptxvm_device *d, const ptxvm_module *m, ptxvm_pr
 	if (!d || !m || !out)
 		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_program_load: NULL argument");
 	*out = NULL;
+	RegObj *mo = reg_get(host_handle(m), TAG_MODULE);
+	if (!mo)
+		return say(d, PTXVM_ERROR_INVALID_HANDLE, "ptxvm_program_load: the module was freed (or is no module)");
+	reg_put(mo);
 	if (ptxvm_module_errors(m))
 		return say(d, PTXVM_ERROR_INVALID_PTX, "the module has %zu errors", ptxvm_module_errors(m));
-	ptxvm_program *p = calloc(1, sizeof *p);
+	Program *p = calloc(1, sizeof *p);
 	if (!p)
 		return say(d, PTXVM_ERROR_OUT_OF_MEMORY, "out of memory");
 	p->d = d;
+	p->o.destroy = program_destroy;
 	p->m = host_module_copy(m, &p->text, &p->file);
 	if (!p->m) {
 		free(p);
-		return say(d, PTXVM_ERROR_OUT_OF_MEMORY, "out of memory");
+		return say(d, PTXVM_ERROR_OUT_OF_MEMORY, "out of memory (or the module was freed meanwhile)");
 	}
 	char *err = NULL;
-	pthread_mutex_lock(&d->lock);
-	p->prog = prog_lower(p->m, &d->mem, &err);
-	pthread_mutex_unlock(&d->lock);
+	int code = 0;
+	p->prog = prog_lower(p->m, &d->mem, &err, &code);
 	if (!p->prog) {
-		ptxvm_result r = say(d, PTXVM_ERROR_NOT_SUPPORTED, "%s", err ? err : "cannot load the module");
+		ptxvm_result r = say(d, code ? (ptxvm_result)code : PTXVM_ERROR_NOT_SUPPORTED, "%s",
+				     err ? err : "cannot load the module");
 		free(err);
-		ptx_module_free(p->m);
-		free(p->text);
-		free(p->file);
-		free(p);
+		program_destroy(&p->o);
 		return r;
 	}
 	const Prog *pg = p->prog;
-	static_surfaces(d, pg);
-	char *bad = host_static_textures(d, pg);
+	static_surfaces(d, p);
+	char *bad = host_static_textures(d, pg, host_handle(p));
 	if (bad) {
 		ptxvm_result r = say(d, PTXVM_ERROR_NOT_SUPPORTED, "%s", bad);
 		free(bad);
-		host_release_textures(d, pg);
-		pthread_mutex_lock(&d->lock);
-		prog_free(p->prog, &d->mem);
-		pthread_mutex_unlock(&d->lock);
-		ptx_module_free(p->m);
-		free(p->text);
-		free(p->file);
-		free(p);
+		program_destroy(&p->o);
 		return r;
 	}
 	p->k = calloc(pg->nfn + 1, sizeof *p->k);
 	uint8_t *seen = calloc(pg->nfn + 1, 1);
+	if (!p->k || !seen) {
+		free(seen);
+		program_destroy(&p->o);
+		return say(d, PTXVM_ERROR_OUT_OF_MEMORY, "out of memory");
+	}
 	for (uint32_t i = 0; i < pg->nfn; i++)
 		if (pg->fn[i].entry) {
 			memset(seen, 0, pg->nfn);
 			char *why = cluster_why(pg, &pg->fn[i]);
 			if (!why)
 				why = why_not(pg, &pg->fn[i], seen);
-			p->k[p->nk++] = (ptxvm_kernel){ p, &pg->fn[i], why };
+			p->k[p->nk++] = (Kernel){ .o.owner = &p->o, .p = p, .f = &pg->fn[i], .why = why };
 		}
 	free(seen);
+	p->handle = reg_add(&p->o, TAG_PROGRAM);
+	bool ok = p->handle != 0;
+	for (size_t i = 0; i < p->nk && ok; i++)
+		ok = (p->k[i].handle = reg_add(&p->k[i].o, TAG_KERNEL)) != 0;
 	pthread_mutex_lock(&d->lock);
-	if (d->nprogs == d->capprogs) {
-		d->capprogs = d->capprogs ? d->capprogs * 2 : 4;
-		d->progs = realloc(d->progs, d->capprogs * sizeof *d->progs);
+	if (ok && d->nprogs == d->capprogs) {
+		size_t cap = d->capprogs ? d->capprogs * 2 : 4;
+		Program **v = realloc(d->progs, cap * sizeof *v);
+		ok = v != NULL;
+		if (ok) {
+			d->progs = v;
+			d->capprogs = cap;
+		}
 	}
-	d->progs[d->nprogs++] = p;
+	if (ok)
+		d->progs[d->nprogs++] = p;
 	pthread_mutex_unlock(&d->lock);
-	*out = p;
+	if (!ok) {
+		for (size_t i = 0; i < p->nk; i++)
+			reg_remove(p->k[i].handle, TAG_KERNEL);
+		if (!p->handle || !reg_remove(p->handle, TAG_PROGRAM))
+			program_destroy(&p->o);
+		return say(d, PTXVM_ERROR_OUT_OF_MEMORY, "out of memory");
+	}
+	*out = (ptxvm_program *)(uintptr_t)p->handle;
 	return say(d, PTXVM_SUCCESS, NULL);
 }
 
-void ptxvm_program_unload(ptxvm_program *p)
+void ptxvm_program_unload(ptxvm_program *h)
 {
+	/* a stale handle (unloaded twice) says so and changes nothing; a
+	 * launch still running the program keeps it until it ends */
+	Program *p = prog_get(h, "ptxvm_program_unload");
 	if (!p)
 		return;
-	ptxvm_device *d = p->d;
-	host_release_textures(d, p->prog);
-	pthread_mutex_lock(&d->lock);
-	for (size_t i = 0; i < d->nprogs; i++)
-		if (d->progs[i] == p) {
-			d->progs[i] = d->progs[--d->nprogs];
-			break;
-		}
-	prog_free(p->prog, &d->mem);
-	pthread_mutex_unlock(&d->lock);
-	for (size_t i = 0; i < p->nk; i++)
-		free((char *)p->k[i].why);
-	free(p->k);
-	ptx_module_free(p->m);
-	free(p->text);
-	free(p->file);
-	free(p);
+	program_close(p);
+	say(p->d, PTXVM_SUCCESS, NULL);
+	put(&p->o);
 }
 
-ptxvm_result ptxvm_program_global(ptxvm_program *p, const char *name, uint64_t *dptr, size_t *bytes)
+ptxvm_result ptxvm_program_global(ptxvm_program *h, const char *name, uint64_t *dptr, size_t *bytes)
 {
-	if (!p || !name)
-		return PTXVM_ERROR_INVALID_VALUE;
-	for (uint32_t i = 0; i < p->prog->nvars; i++)
+	Program *p = prog_get(h, "ptxvm_program_global");
+	if (!p)
+		return PTXVM_ERROR_INVALID_HANDLE;
+	ptxvm_result r = PTXVM_ERROR_NOT_FOUND;
+	for (uint32_t i = 0; name && i < p->prog->nvars && r; i++)
 		if (!strcmp(p->prog->vars[i].name, name)) {
 			if (dptr)
 				*dptr = p->prog->vars[i].addr;
 			if (bytes)
 				*bytes = (size_t)p->prog->vars[i].bytes;
-			return say(p->d, PTXVM_SUCCESS, NULL);
+			r = say(p->d, PTXVM_SUCCESS, NULL);
 		}
-	return say(p->d, PTXVM_ERROR_NOT_FOUND, "no .global or .const variable '%s'", name);
+	if (!name)
+		r = say(p->d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_program_global: NULL name");
+	else if (r)
+		say(p->d, r, "no .global or .const variable '%s'", name);
+	put(&p->o);
+	return r;
 }
 
 /* ---- kernels ------------------------------------------------------------ */
-size_t ptxvm_kernel_count(const ptxvm_program *p) { return p ? p->nk : 0; }
-
-const ptxvm_kernel *ptxvm_kernel_at(const ptxvm_program *p, size_t i)
+size_t ptxvm_kernel_count(const ptxvm_program *h)
 {
-	return p && i < p->nk ? &p->k[i] : NULL;
+	Program *p = (Program *)reg_get(host_handle(h), TAG_PROGRAM);
+	size_t n = p ? p->nk : 0;
+	reg_put(p ? &p->o : NULL);
+	return n;
 }
 
-const ptxvm_kernel *ptxvm_kernel_find(const ptxvm_program *p, const char *name)
+const ptxvm_kernel *ptxvm_kernel_at(const ptxvm_program *h, size_t i)
 {
-	if (!p || !name)
-		return NULL;
-	for (size_t i = 0; i < p->nk; i++)
+	Program *p = (Program *)reg_get(host_handle(h), TAG_PROGRAM);
+	uint64_t k = p && i < p->nk ? p->k[i].handle : 0;
+	reg_put(p ? &p->o : NULL);
+	return (const ptxvm_kernel *)(uintptr_t)k;
+}
+
+const ptxvm_kernel *ptxvm_kernel_find(const ptxvm_program *h, const char *name)
+{
+	Program *p = (Program *)reg_get(host_handle(h), TAG_PROGRAM);
+	uint64_t k = 0;
+	for (size_t i = 0; p && name && i < p->nk && !k; i++)
 		if (!strcmp(p->k[i].f->name, name))
-			return &p->k[i];
-	return NULL;
+			k = p->k[i].handle;
+	reg_put(p ? &p->o : NULL);
+	return (const ptxvm_kernel *)(uintptr_t)k;
 }
 
-const char *ptxvm_kernel_name(const ptxvm_kernel *k) { return k ? k->f->name : NULL; }
-size_t ptxvm_kernel_param_count(const ptxvm_kernel *k) { return k ? k->f->nparams : 0; }
-size_t ptxvm_kernel_params_size(const ptxvm_kernel *k) { return k ? k->f->param_bytes : 0; }
-
-int ptxvm_kernel_param(const ptxvm_kernel *k, size_t i, ptxvm_param_info *out)
+/* The name stays valid while the program is loaded. */
+const char *ptxvm_kernel_name(const ptxvm_kernel *h)
 {
-	if (!k || !out || i >= k->f->nparams)
-		return -1;
-	const XKParam *q = &k->f->kparams[i];
-	*out = (ptxvm_param_info){ q->name, q->type, q->off, q->bytes, q->align, q->is_ptr };
-	return 0;
+	Kernel *k = kernel_get(h);
+	const char *n = k ? k->f->name : NULL;
+	reg_put(k ? &k->o : NULL);
+	return n;
+}
+
+size_t ptxvm_kernel_param_count(const ptxvm_kernel *h)
+{
+	Kernel *k = kernel_get(h);
+	size_t n = k ? k->f->nparams : 0;
+	reg_put(k ? &k->o : NULL);
+	return n;
+}
+
+size_t ptxvm_kernel_params_size(const ptxvm_kernel *h)
+{
+	Kernel *k = kernel_get(h);
+	size_t n = k ? k->f->param_bytes : 0;
+	reg_put(k ? &k->o : NULL);
+	return n;
+}
+
+int ptxvm_kernel_param(const ptxvm_kernel *h, size_t i, ptxvm_param_info *out)
+{
+	Kernel *k = kernel_get(h);
+	int r = -1;
+	if (k && out && i < k->f->nparams) {
+		const XKParam *q = &k->f->kparams[i];
+		*out = (ptxvm_param_info){ q->name, q->type, q->off, q->bytes, q->align, q->is_ptr };
+		r = 0;
+	}
+	reg_put(k ? &k->o : NULL);
+	return r;
 }
 
 /* ---- launches ----------------------------------------------------------- */
-#define MAX_SHARED (227u * 1024)        /* sm_90's largest shared memory per CTA */
-
-ptxvm_result ptxvm_launch_packed(ptxvm_device *d, const ptxvm_kernel *k, const ptxvm_launch_config *cfg,
-				 const void *params, size_t bytes, ptxvm_launch_stats *stats)
+/* Checks a launch's shape and resources in 64-bit arithmetic before any is
+ * taken; fills L.  0, or the result with the message said. */
+static ptxvm_result launch_shape(ptxvm_device *d, const Kernel *k, const ptxvm_launch_config *cfg, Launch *L)
 {
-	if (!d || !k || !cfg)
-		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_launch: NULL argument");
-	if (k->p->d != d)
-		return say(d, PTXVM_ERROR_INVALID_HANDLE, "the kernel belongs to another device");
-	if (k->why)
-		return say(d, PTXVM_ERROR_NOT_SUPPORTED, "%s", k->why);
-	if (bytes != k->f->param_bytes || (bytes && !params))
-		return say(d, PTXVM_ERROR_INVALID_VALUE, "kernel '%s' takes %u bytes of parameters, not %zu",
-			   k->f->name, k->f->param_bytes, bytes);
 	uint32_t g[3], b[3];
 	for (int i = 0; i < 3; i++) {
 		g[i] = cfg->grid[i] ? cfg->grid[i] : 1;
 		b[i] = cfg->block[i] ? cfg->block[i] : 1;
 	}
 	uint64_t nthreads = (uint64_t)b[0] * b[1] * b[2];
-	if (nthreads > 1024 || b[2] > 64)
+	if (nthreads > EXEC_MAX_THREADS || b[2] > 64)
 		return say(d, PTXVM_ERROR_INVALID_VALUE,
 			   "a CTA of %ux%ux%u threads: at most 1024 threads, and z at most 64", b[0], b[1], b[2]);
 	if (g[0] > 0x7fffffffu || g[1] > 65535 || g[2] > 65535)
 		return say(d, PTXVM_ERROR_INVALID_VALUE,
 			   "a grid of %ux%ux%u CTAs: x below 2^31, y and z at most 65535", g[0], g[1], g[2]);
 	const Prog *pg = k->p->prog;
-	uint64_t sh = ((uint64_t)pg->shared_bytes + cfg->shared_bytes);    /* with the reserved 1 KB */
-	if (sh - XSMEM_RESERVED > MAX_SHARED)
+	const XFunc *f = k->f;
+	/* the shared window: the reserved kilobyte, then the CTA's own; a
+	 * request past the hardware's maximum is an invalid value, as the
+	 * CUDA driver has it */
+	uint64_t own = pg->shared_bytes - XSMEM_RESERVED;
+	if (own > EXEC_MAX_SHARED || cfg->shared_bytes > EXEC_MAX_SHARED - own)
 		return say(d, PTXVM_ERROR_INVALID_VALUE,
-			   "%llu bytes of shared memory (%u static + %zu dynamic) exceed the %u a CTA can have",
-			   (unsigned long long)(sh - XSMEM_RESERVED), pg->shared_bytes - XSMEM_RESERVED,
-			   cfg->shared_bytes, MAX_SHARED);
-	uint64_t local = ((uint64_t)k->f->frame_bytes + d->stack_bytes + 15) & ~15ull;
-	if (local > (1u << 24))
-		return say(d, PTXVM_ERROR_LAUNCH_OUT_OF_RESOURCES, "%llu bytes of local memory per thread",
-			   (unsigned long long)local);
-	Launch L = {
-		.p = pg, .k = k->f, .mem = &d->mem,
+			   "kernel '%s': %llu bytes of static and %zu of dynamic shared memory exceed the %u bytes a "
+			   "CTA can have", f->name, (unsigned long long)own, cfg->shared_bytes, EXEC_MAX_SHARED);
+	if (d->stack_bytes > EXEC_MAX_LOCAL || f->frame_bytes > EXEC_MAX_LOCAL ||
+	    ((f->frame_bytes + d->stack_bytes + 15) & ~15ull) > EXEC_MAX_LOCAL)
+		return say(d, PTXVM_ERROR_LAUNCH_OUT_OF_RESOURCES,
+			   "kernel '%s': %llu bytes of local variables and a %zu-byte call stack exceed the %u bytes "
+			   "of local memory a thread can have", f->name, (unsigned long long)f->frame_bytes,
+			   d->stack_bytes, EXEC_MAX_LOCAL);
+	*L = (Launch){
+		.p = pg, .k = f,
 		.grid = { g[0], g[1], g[2] }, .block = { b[0], b[1], b[2] },
 		.nthreads = (uint32_t)nthreads, .nwarps = (uint32_t)((nthreads + 31) / 32),
 		.ncta = (uint64_t)g[0] * g[1] * g[2],
-		.dyn_shared = (uint32_t)cfg->shared_bytes, .shared_bytes = (uint32_t)sh,
-		.params = params, .param_bytes = (uint32_t)bytes,
-		.stack_bytes = (uint32_t)d->stack_bytes, .local_bytes = (uint32_t)local,
-		.workers = d->workers, .timeout = d->timeout, .out = d->out, .surf = &d->surf,
-		.tex = &d->tex,
+		.dyn_shared = (uint32_t)cfg->shared_bytes,
+		.shared_bytes = (uint32_t)(pg->shared_bytes + cfg->shared_bytes),
+		.stack_bytes = (uint32_t)d->stack_bytes,
+		.local_bytes = (uint32_t)((f->frame_bytes + d->stack_bytes + 15) & ~15ull),
+		.workers = d->workers, .timeout = d->timeout, .out = d->out,
 	};
+	char why[256];
+	if (exec_resources(L, why, sizeof why))
+		return say(d, PTXVM_ERROR_LAUNCH_OUT_OF_RESOURCES, "kernel '%s': %s", f->name, why);
+	return PTXVM_SUCCESS;
+}
+
+ptxvm_result ptxvm_launch_packed(ptxvm_device *d, const ptxvm_kernel *kh, const ptxvm_launch_config *cfg,
+				 const void *params, size_t bytes, ptxvm_launch_stats *stats)
+{
+	if (!d || !kh || !cfg)
+		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_launch: NULL argument");
+	Kernel *k = kernel_get(kh);
+	if (!k)
+		return say(d, PTXVM_ERROR_INVALID_HANDLE, "ptxvm_launch: the kernel's program was unloaded (or it "
+			   "is no kernel)");
+	ptxvm_result r = PTXVM_SUCCESS;
+	Launch L;
+	if (k->p->d != d)
+		r = say(d, PTXVM_ERROR_INVALID_HANDLE, "the kernel belongs to another device");
+	else if (k->why)
+		r = say(d, PTXVM_ERROR_NOT_SUPPORTED, "%s", k->why);
+	else if (bytes != k->f->param_bytes || (bytes && !params))
+		r = say(d, PTXVM_ERROR_INVALID_VALUE, "kernel '%s' takes %u bytes of parameters, not %zu",
+			k->f->name, k->f->param_bytes, bytes);
+	else
+		r = launch_shape(d, k, cfg, &L);
+	if (r) {
+		put(&k->o);
+		return r;
+	}
+	/* the launch holds what it uses: its program (the kernel's reference),
+	 * and versions of the memory and surface tables */
 	pthread_mutex_lock(&d->lock);
-	L.grid_id = ++d->launches;
+	d->busy++;
 	L.printf_fifo = d->printf_fifo;
+	d->printed |= launch_uses_printf(L.p);  /* the FIFO's size is fixed from now on */
+	pthread_mutex_unlock(&d->lock);
+	L.grid_id = atomic_fetch_add(&d->launches, 1) + 1;
+	L.mem = mem_pin(&d->mem);
+	L.surf = surf_pin(&d->surf);
+	L.params = params;
+	L.param_bytes = (uint32_t)bytes;
 	double t0 = exec_now();
 	int code = launch_run(&L);
 	double t1 = exec_now();
-	d->printed |= L.uses_printf;
-	pthread_mutex_unlock(&d->lock);
+	surf_unpin(&d->surf, L.surf);
+	mem_unpin(&d->mem, L.mem);
 	if (stats) {
 		stats->thread_instructions = atomic_load(&L.thread_ins);
 		stats->warp_instructions = atomic_load(&L.warp_ins);
@@ -519,39 +689,50 @@ ptxvm_result ptxvm_launch_packed(ptxvm_device *d, const ptxvm_kernel *k, const p
 		stats->workers = L.workers < L.ncta ? L.workers : (unsigned)L.ncta;
 		stats->printf_dropped = L.printf_dropped;
 	}
-	ptxvm_result r = say(d, (ptxvm_result)code, "%s", L.report ? L.report : "");
+	r = say(d, (ptxvm_result)code, "%s", L.report ? L.report : "");
 	free(L.report);
+	put(&k->o);
+	pthread_mutex_lock(&d->lock);
+	if (--d->busy == 0)
+		pthread_cond_broadcast(&d->idle);
+	pthread_mutex_unlock(&d->lock);
 	return r;
 }
 
-ptxvm_result ptxvm_launch(ptxvm_device *d, const ptxvm_kernel *k, const ptxvm_launch_config *cfg,
+ptxvm_result ptxvm_launch(ptxvm_device *d, const ptxvm_kernel *kh, const ptxvm_launch_config *cfg,
 			  void *const *args, ptxvm_launch_stats *stats)
 {
-	if (!d || !k)
+	if (!d || !kh)
 		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_launch: NULL argument");
-	size_t n = k->f->param_bytes;
-	if (k->f->nparams && !args)
-		return say(d, PTXVM_ERROR_INVALID_VALUE, "kernel '%s' takes %u parameters; args is NULL",
-			   k->f->name, k->f->nparams);
-	uint8_t *buf = calloc(n + 1, 1);
-	if (!buf)
-		return say(d, PTXVM_ERROR_OUT_OF_MEMORY, "out of memory");
-	for (uint32_t i = 0; i < k->f->nparams; i++) {
-		const XKParam *q = &k->f->kparams[i];
-		if (!args[i]) {
-			free(buf);
-			return say(d, PTXVM_ERROR_INVALID_VALUE, "argument %u ('%s') is NULL", i, q->name);
-		}
-		memcpy(buf + q->off, args[i], q->bytes);
+	Kernel *k = kernel_get(kh);
+	if (!k)
+		return say(d, PTXVM_ERROR_INVALID_HANDLE, "ptxvm_launch: the kernel's program was unloaded (or it "
+			   "is no kernel)");
+	const XFunc *f = k->f;
+	ptxvm_result r = PTXVM_SUCCESS;
+	uint8_t *buf = NULL;
+	if (f->nparams && !args)
+		r = say(d, PTXVM_ERROR_INVALID_VALUE, "kernel '%s' takes %u parameters; args is NULL", f->name,
+			f->nparams);
+	else if (!(buf = calloc((size_t)f->param_bytes + 1, 1)))
+		r = say(d, PTXVM_ERROR_OUT_OF_MEMORY, "out of memory");
+	for (uint32_t i = 0; !r && i < f->nparams; i++) {
+		const XKParam *q = &f->kparams[i];
+		if (!args[i])
+			r = say(d, PTXVM_ERROR_INVALID_VALUE, "argument %u ('%s') is NULL", i, q->name);
+		else
+			memcpy(buf + q->off, args[i], q->bytes);
 	}
-	ptxvm_result r = ptxvm_launch_packed(d, k, cfg, buf, n, stats);
+	if (!r)
+		r = ptxvm_launch_packed(d, kh, cfg, buf, f->param_bytes, stats);
 	free(buf);
+	put(&k->o);
 	return r;
 }
 
 ptxvm_result ptxvm_device_synchronize(ptxvm_device *d)
 {
-	return d ? say(d, PTXVM_SUCCESS, NULL) : PTXVM_ERROR_INVALID_VALUE;
+	return d ? say(d, PTXVM_SUCCESS, NULL) : say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_device_synchronize: NULL device");
 }
 
 /* ---- arrays and surfaces ------------------------------------------------ */
@@ -563,9 +744,7 @@ ptxvm_result ptxvm_array_create(ptxvm_device *d, const ptxvm_array_desc *a, uint
 	char why[256];
 	if (surf_shape(a, sz, why, sizeof why))
 		return say(d, PTXVM_ERROR_INVALID_VALUE, "%s", why);
-	pthread_mutex_lock(&d->lock);
 	uint64_t id = surf_array_new(&d->surf, a->kind, a->format, a->channels, sz[0], sz[1], sz[2], sz[3]);
-	pthread_mutex_unlock(&d->lock);
 	if (!id)
 		return say(d, PTXVM_ERROR_OUT_OF_MEMORY, "no host memory for the array");
 	*array = id;
@@ -575,37 +754,30 @@ ptxvm_result ptxvm_array_create(ptxvm_device *d, const ptxvm_array_desc *a, uint
 ptxvm_result ptxvm_array_destroy(ptxvm_device *d, uint64_t array)
 {
 	if (!d)
-		return PTXVM_ERROR_INVALID_VALUE;
-	pthread_mutex_lock(&d->lock);
-	bool ok = surf_array_free(&d->surf, array);
-	pthread_mutex_unlock(&d->lock);
-	return ok ? say(d, PTXVM_SUCCESS, NULL)
-		  : say(d, PTXVM_ERROR_INVALID_HANDLE, "0x%llx is not an array", (unsigned long long)array);
+		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_array_destroy: NULL device");
+	return surf_array_free(&d->surf, array)
+		? say(d, PTXVM_SUCCESS, NULL)
+		: say(d, PTXVM_ERROR_INVALID_HANDLE, "0x%llx is not an array (never created, or destroyed "
+		      "already)", (unsigned long long)array);
 }
 
 size_t ptxvm_array_bytes(const ptxvm_device *d, uint64_t array)
 {
-	const SurfArray *a = d ? surf_array(&d->surf, array) : NULL;
-	return a ? a->bytes : 0;
+	return d ? surf_array_bytes(&((ptxvm_device *)d)->surf, array) : 0;
 }
 
 static ptxvm_result array_copy(ptxvm_device *d, uint64_t array, void *host, size_t bytes, bool in)
 {
 	if (!d || !host)
 		return say(d, PTXVM_ERROR_INVALID_VALUE, "array copy: NULL argument");
-	pthread_mutex_lock(&d->lock);
-	SurfArray *a = surf_array(&d->surf, array);
-	ptxvm_result r = PTXVM_SUCCESS;
-	if (!a)
-		r = say(d, PTXVM_ERROR_INVALID_HANDLE, "0x%llx is not an array", (unsigned long long)array);
-	else if (bytes != a->bytes)
-		r = say(d, PTXVM_ERROR_INVALID_VALUE, "the array holds %zu bytes, not %zu", a->bytes, bytes);
-	else if (in)
-		memcpy(a->data, host, bytes);
-	else
-		memcpy(host, a->data, bytes);
-	pthread_mutex_unlock(&d->lock);
-	return r ? r : say(d, PTXVM_SUCCESS, NULL);
+	switch (surf_array_copy(&d->surf, array, host, bytes, in)) {
+	case 0:
+		return say(d, PTXVM_SUCCESS, NULL);
+	case -2:
+		return say(d, PTXVM_ERROR_INVALID_VALUE, "the array holds %zu bytes, not %zu",
+			   surf_array_bytes(&d->surf, array), bytes);
+	}
+	return say(d, PTXVM_ERROR_INVALID_HANDLE, "0x%llx is not an array", (unsigned long long)array);
 }
 
 ptxvm_result ptxvm_array_write(ptxvm_device *d, uint64_t array, const void *src, size_t bytes)
@@ -622,11 +794,11 @@ ptxvm_result ptxvm_surface_create(ptxvm_device *d, uint64_t array, uint64_t *sur
 {
 	if (!d || !surface)
 		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_surface_create: NULL argument");
-	pthread_mutex_lock(&d->lock);
 	uint64_t h = surf_object_new(&d->surf, array);
-	pthread_mutex_unlock(&d->lock);
 	if (!h)
-		return say(d, PTXVM_ERROR_INVALID_HANDLE, "0x%llx is not an array", (unsigned long long)array);
+		return surf_array_bytes(&d->surf, array)
+			? say(d, PTXVM_ERROR_OUT_OF_MEMORY, "no host memory for the surface object")
+			: say(d, PTXVM_ERROR_INVALID_HANDLE, "0x%llx is not an array", (unsigned long long)array);
 	*surface = h;
 	return say(d, PTXVM_SUCCESS, NULL);
 }
@@ -634,52 +806,37 @@ ptxvm_result ptxvm_surface_create(ptxvm_device *d, uint64_t array, uint64_t *sur
 ptxvm_result ptxvm_surface_destroy(ptxvm_device *d, uint64_t surface)
 {
 	if (!d)
-		return PTXVM_ERROR_INVALID_VALUE;
-	pthread_mutex_lock(&d->lock);
-	bool ok = surf_object_free(&d->surf, surface);
-	pthread_mutex_unlock(&d->lock);
-	return ok ? say(d, PTXVM_SUCCESS, NULL)
-		  : say(d, PTXVM_ERROR_INVALID_HANDLE, "0x%llx is not a surface object", (unsigned long long)surface);
+		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_surface_destroy: NULL device");
+	return surf_object_free(&d->surf, surface)
+		? say(d, PTXVM_SUCCESS, NULL)
+		: say(d, PTXVM_ERROR_INVALID_HANDLE, "0x%llx is not a surface object (never created, or "
+		      "destroyed already)", (unsigned long long)surface);
 }
 
-ptxvm_result ptxvm_program_bind_surface(ptxvm_program *p, const char *name, uint64_t surface)
+ptxvm_result ptxvm_program_bind_surface(ptxvm_program *h, const char *name, uint64_t surface)
 {
-	if (!p || !name)
-		return PTXVM_ERROR_INVALID_VALUE;
+	Program *p = prog_get(h, "ptxvm_program_bind_surface");
+	if (!p)
+		return PTXVM_ERROR_INVALID_HANDLE;
 	ptxvm_device *d = p->d;
 	const XVar *v = NULL;
-	for (uint32_t i = 0; i < p->prog->nvars; i++)
+	for (uint32_t i = 0; name && i < p->prog->nvars; i++)
 		if (!strcmp(p->prog->vars[i].name, name))
 			v = &p->prog->vars[i];
+	ptxvm_result r;
 	if (!v || v->d->type != TY_surfref)
-		return say(d, PTXVM_ERROR_NOT_FOUND, "no .global .surfref variable '%s'", name);
-	pthread_mutex_lock(&d->lock);
-	bool ok = surf_lookup(&d->surf, surface) != NULL;
-	uint8_t *host = ok ? mem_host(&d->mem, v->addr, 8) : NULL;
-	if (host)
-		memcpy(host, &surface, 8);
-	pthread_mutex_unlock(&d->lock);
-	if (!ok)
-		return say(d, PTXVM_ERROR_INVALID_HANDLE, "0x%llx is not a surface object", (unsigned long long)surface);
-	return say(d, PTXVM_SUCCESS, NULL);
+		r = say(d, PTXVM_ERROR_NOT_FOUND, "no .global .surfref variable '%s'", name ? name : "(NULL)");
+	else if (!surf_object_valid(&d->surf, surface))
+		r = say(d, PTXVM_ERROR_INVALID_HANDLE, "0x%llx is not a surface object", (unsigned long long)surface);
+	else
+		r = copy(d, "ptxvm_program_bind_surface", v->addr, 0, &surface, 8, 0);
+	put(&p->o);
+	return r;
 }
 
 /* ---- for the interface's other files (host.h) ----------------------------- */
-HostDev host_dev(ptxvm_device *d) { return (HostDev){ &d->mem, &d->surf, &d->tex, &d->lock }; }
-ptxvm_device *host_prog_device(const ptxvm_program *p) { return p->d; }
-const Prog *host_prog(const ptxvm_program *p) { return p->prog; }
-
-ptxvm_result host_say(ptxvm_device *d, ptxvm_result r, const char *fmt, ...)
-{
-	char *s = NULL;
-	if (fmt) {
-		va_list ap;
-		va_start(ap, fmt);
-		if (vasprintf(&s, fmt, ap) < 0)
-			s = NULL;
-		va_end(ap);
-	}
-	say(d, r, s ? "%s" : NULL, s);
-	free(s);
-	return r;
-}
+HostDev host_dev(ptxvm_device *d) { return (HostDev){ &d->mem, &d->surf }; }
+struct ptxvm_program *host_prog_get(const ptxvm_program *h, const char *fn) { return prog_get(h, fn); }
+void host_prog_put(struct ptxvm_program *p) { put(&p->o); }
+ptxvm_device *host_prog_device(const struct ptxvm_program *p) { return p->d; }
+const Prog *host_prog(const struct ptxvm_program *p) { return p->prog; }

@@ -27,7 +27,8 @@ static bool mul_add(size_t a, size_t b, size_t c, size_t *r)
 	return !__builtin_mul_overflow(a, b, r) && !__builtin_add_overflow(*r, c, r);
 }
 
-static ptxvm_result copy_side(ptxvm_device *d, HostDev h, const ptxvm_copy3d *c, bool dst, Side *s)
+static ptxvm_result copy_side(ptxvm_device *d, const SurfView *sv, const MemView *mv, const ptxvm_copy3d *c,
+			      bool dst, Side *s)
 {
 	const char *name = dst ? "destination" : "source";
 	ptxvm_memory_type type = dst ? c->dst_type : c->src_type;
@@ -36,7 +37,7 @@ static ptxvm_result copy_side(ptxvm_device *d, HostDev h, const ptxvm_copy3d *c,
 	size_t W = c->width_bytes, H = c->height, D = c->depth;
 	if (type == PTXVM_MEMORY_ARRAY) {
 		uint64_t id = dst ? c->dst_array : c->src_array;
-		const SurfArray *a = surf_array(h.surf, id);
+		const SurfArray *a = surf_array_in(sv, id);
 		if (!a || !a->data)
 			return SAY(d, PTXVM_ERROR_INVALID_HANDLE, "ptxvm_memcpy3d: the %s, 0x%llx, is not an array", name,
 				   (unsigned long long)id);
@@ -73,7 +74,7 @@ static ptxvm_result copy_side(ptxvm_device *d, HostDev h, const ptxvm_copy3d *c,
 		return PTXVM_SUCCESS;
 	}
 	uint64_t dev = dst ? c->dst_device : c->src_device;
-	uint8_t *p = mem_host(h.mem, dev + start, len);
+	uint8_t *p = mem_host(mv, dev + start, len);
 	if (!p)
 		return SAY(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_memcpy3d: the %s rows, [0x%llx, +%zu), are not inside one "
 			   "device allocation", name, (unsigned long long)(dev + start), len);
@@ -96,12 +97,15 @@ ptxvm_result ptxvm_memcpy3d(ptxvm_device *d, const ptxvm_copy3d *c)
 	size_t W = c->width_bytes, H = c->height, D = c->depth;
 	if (!W || !H || !D)
 		return SAY(d, PTXVM_SUCCESS, NULL);
+	/* on pinned versions of the tables, so that a free or destroy from
+	 * another thread waits for the copy to end */
 	HostDev h = host_dev(d);
-	pthread_mutex_lock(h.lock);
+	const SurfView *sv = surf_pin(h.surf);
+	const MemView *mv = mem_pin(h.mem);
 	Side s, t;
-	ptxvm_result r = copy_side(d, h, c, false, &s);
+	ptxvm_result r = copy_side(d, sv, mv, c, false, &s);
 	if (!r)
-		r = copy_side(d, h, c, true, &t);
+		r = copy_side(d, sv, mv, c, true, &t);
 	if (!r) {
 		/* the first and one-past-the-last bytes each side touches */
 		uint8_t *s0 = s.base, *s1 = s.base + (D - 1) * s.slice + (H - 1) * s.pitch + W;
@@ -120,7 +124,8 @@ ptxvm_result ptxvm_memcpy3d(ptxvm_device *d, const ptxvm_copy3d *c)
 			copy_rows(t, s, W, H, D);
 		}
 	}
-	pthread_mutex_unlock(h.lock);
+	mem_unpin(h.mem, mv);
+	surf_unpin(h.surf, sv);
 	return r ? r : SAY(d, PTXVM_SUCCESS, NULL);
 }
 
@@ -146,10 +151,8 @@ ptxvm_result ptxvm_mipmapped_array_create(ptxvm_device *d, const ptxvm_array_des
 	if (!levels || levels > most)
 		return SAY(d, PTXVM_ERROR_INVALID_VALUE, "a mipmapped array of %u x %u x %u has 1 to %u levels, not %u",
 			   sz[0], sz[1], sz[2], most, levels);
-	HostDev h = host_dev(d);
-	pthread_mutex_lock(h.lock);
-	uint64_t id = surf_mip_new(h.surf, a->kind, a->format, a->channels, sz[0], sz[1], sz[2], sz[3], levels);
-	pthread_mutex_unlock(h.lock);
+	uint64_t id = surf_mip_new(host_dev(d).surf, a->kind, a->format, a->channels, sz[0], sz[1], sz[2], sz[3],
+				   levels);
 	if (!id)
 		return SAY(d, PTXVM_ERROR_OUT_OF_MEMORY, "no host memory for the mipmapped array");
 	*mipmap = id;
@@ -159,12 +162,8 @@ ptxvm_result ptxvm_mipmapped_array_create(ptxvm_device *d, const ptxvm_array_des
 ptxvm_result ptxvm_mipmapped_array_destroy(ptxvm_device *d, uint64_t mipmap)
 {
 	if (!d)
-		return PTXVM_ERROR_INVALID_VALUE;
-	HostDev h = host_dev(d);
-	pthread_mutex_lock(h.lock);
-	bool ok = surf_mip_free(h.surf, mipmap);
-	pthread_mutex_unlock(h.lock);
-	return ok ? SAY(d, PTXVM_SUCCESS, NULL)
+		return SAY(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_mipmapped_array_destroy: NULL device");
+	return surf_mip_free(host_dev(d).surf, mipmap) ? SAY(d, PTXVM_SUCCESS, NULL)
 		  : SAY(d, PTXVM_ERROR_INVALID_HANDLE, "0x%llx is not a mipmapped array", (unsigned long long)mipmap);
 }
 
@@ -172,17 +171,13 @@ ptxvm_result ptxvm_mipmapped_array_level(ptxvm_device *d, uint64_t mipmap, unsig
 {
 	if (!d || !array)
 		return SAY(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_mipmapped_array_level: NULL argument");
-	HostDev h = host_dev(d);
-	pthread_mutex_lock(h.lock);
-	const SurfMip *m = surf_mip(h.surf, mipmap);
-	unsigned n = m ? m->nlevels : 0;
-	if (m && level < n)
-		*array = m->level[level];
-	pthread_mutex_unlock(h.lock);
-	if (!m)
+	uint64_t id;
+	int n = surf_mip_level(host_dev(d).surf, mipmap, level, &id);
+	if (n < 0)
 		return SAY(d, PTXVM_ERROR_INVALID_HANDLE, "0x%llx is not a mipmapped array", (unsigned long long)mipmap);
-	if (level >= n)
-		return SAY(d, PTXVM_ERROR_INVALID_VALUE, "the mipmapped array has %u levels; there is no level %u", n, level);
+	if (!id)
+		return SAY(d, PTXVM_ERROR_INVALID_VALUE, "the mipmapped array has %d levels; there is no level %u", n, level);
+	*array = id;
 	return SAY(d, PTXVM_SUCCESS, NULL);
 }
 
@@ -214,13 +209,16 @@ static const char *sampler_desc(const ptxvm_texture_desc *t, TexSampler *s)
 	return NULL;
 }
 
-/* The resource of a texture object, checked (under the device lock). */
-static ptxvm_result texture_resource(ptxvm_device *d, HostDev h, const ptxvm_resource_desc *r, TexObj *o)
+/* The resource of a texture object, checked in pinned versions of the
+ * tables.  (Destroyed later, the resource makes the texture's use fail
+ * with a message.) */
+static ptxvm_result texture_resource(ptxvm_device *d, const SurfView *sv, const MemView *mv,
+				     const ptxvm_resource_desc *r, TexObj *o)
 {
 	o->rtype = (uint8_t)r->type;
 	switch (r->type) {
 	case PTXVM_RESOURCE_ARRAY: {
-		const SurfArray *a = surf_array(h.surf, r->array);
+		const SurfArray *a = surf_array_in(sv, r->array);
 		if (!a || !a->data)
 			return SAY(d, PTXVM_ERROR_INVALID_HANDLE, "ptxvm_texture_create: 0x%llx is not an array",
 				   (unsigned long long)r->array);
@@ -230,11 +228,11 @@ static ptxvm_result texture_resource(ptxvm_device *d, HostDev h, const ptxvm_res
 		return PTXVM_SUCCESS;
 	}
 	case PTXVM_RESOURCE_MIPMAPPED_ARRAY: {
-		const SurfMip *m = surf_mip(h.surf, r->mipmap);
+		const SurfMip *m = surf_mip_in(sv, r->mipmap);
 		if (!m)
 			return SAY(d, PTXVM_ERROR_INVALID_HANDLE, "ptxvm_texture_create: 0x%llx is not a mipmapped array",
 				   (unsigned long long)r->mipmap);
-		const SurfArray *a = surf_array(h.surf, m->level[0]);
+		const SurfArray *a = surf_array_in(sv, m->level[0]);
 		o->res = r->mipmap;
 		o->format = a->format;
 		o->channels = a->channels;
@@ -266,7 +264,7 @@ static ptxvm_result texture_resource(ptxvm_device *d, HostDev h, const ptxvm_res
 					   "the row's %zu bytes, and a multiple of 32", r->pitch, r->width * es);
 			bytes = r->pitch * (r->height - 1) + r->width * es;
 		}
-		if (!mem_host(h.mem, r->dptr, bytes))
+		if (!mem_host(mv, r->dptr, bytes))
 			return SAY(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_texture_create: [0x%llx, +%zu) is not inside one "
 				   "device allocation", (unsigned long long)r->dptr, bytes);
 		o->dptr = r->dptr;
@@ -297,9 +295,11 @@ ptxvm_result ptxvm_texture_create(ptxvm_device *d, const ptxvm_resource_desc *re
 		return SAY(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_texture_create: read mode %d is not a ptxvm_read_mode",
 			   (int)desc->read_mode);
 	HostDev h = host_dev(d);
-	pthread_mutex_lock(h.lock);
-	ptxvm_result r = texture_resource(d, h, res, &o);
-	pthread_mutex_unlock(h.lock);
+	const SurfView *sv = surf_pin(h.surf);
+	const MemView *mv = mem_pin(h.mem);
+	ptxvm_result r = texture_resource(d, sv, mv, res, &o);
+	mem_unpin(h.mem, mv);
+	surf_unpin(h.surf, sv);
 	if (r)
 		return r;
 	unsigned f = o.format;
@@ -316,9 +316,10 @@ ptxvm_result ptxvm_texture_create(ptxvm_device *d, const ptxvm_resource_desc *re
 	if (o.srgb && !(f == PTXVM_FORMAT_UNORM8 || (f == PTXVM_FORMAT_U8 && o.read_norm)))
 		return SAY(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_texture_create: sRGB applies to 8-bit unsigned texels read "
 			   "as normalized floats");
-	pthread_mutex_lock(h.lock);
-	*texture = tex_add(h.tex, &o);
-	pthread_mutex_unlock(h.lock);
+	uint64_t t = tex_add(h.surf, &o);
+	if (!t)
+		return SAY(d, PTXVM_ERROR_OUT_OF_MEMORY, "no host memory for the texture object");
+	*texture = t;
 	return SAY(d, PTXVM_SUCCESS, NULL);
 }
 
@@ -326,15 +327,11 @@ ptxvm_result ptxvm_texture_create(ptxvm_device *d, const ptxvm_resource_desc *re
 static ptxvm_result object_destroy(ptxvm_device *d, uint64_t handle, bool sampler)
 {
 	if (!d)
-		return PTXVM_ERROR_INVALID_VALUE;
-	HostDev h = host_dev(d);
-	pthread_mutex_lock(h.lock);
-	const TexObj *o = tex_obj(h.tex, handle);
-	bool ok = o && !o->is_ref && (o->sampler_only != 0) == sampler && tex_free(h.tex, handle);
-	pthread_mutex_unlock(h.lock);
-	return ok ? SAY(d, PTXVM_SUCCESS, NULL)
-		  : SAY(d, PTXVM_ERROR_INVALID_HANDLE, "0x%llx is not a %s object", (unsigned long long)handle,
-			sampler ? "sampler" : "texture");
+		return SAY(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_%s_destroy: NULL device", sampler ? "sampler" : "texture");
+	return tex_free(host_dev(d).surf, handle, sampler)
+		? SAY(d, PTXVM_SUCCESS, NULL)
+		: SAY(d, PTXVM_ERROR_INVALID_HANDLE, "0x%llx is not a %s object (never created, or destroyed already)",
+		      (unsigned long long)handle, sampler ? "sampler" : "texture");
 }
 
 ptxvm_result ptxvm_texture_destroy(ptxvm_device *d, uint64_t texture) { return object_destroy(d, texture, false); }
@@ -350,10 +347,10 @@ ptxvm_result ptxvm_sampler_create(ptxvm_device *d, const ptxvm_texture_desc *des
 		return SAY(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_sampler_create: %s", bad);
 	o.sampler_only = 1;
 	o.rtype = TEX_RES_NONE;
-	HostDev h = host_dev(d);
-	pthread_mutex_lock(h.lock);
-	*sampler = tex_add(h.tex, &o);
-	pthread_mutex_unlock(h.lock);
+	uint64_t t = tex_add(host_dev(d).surf, &o);
+	if (!t)
+		return SAY(d, PTXVM_ERROR_OUT_OF_MEMORY, "no host memory for the sampler object");
+	*sampler = t;
 	return SAY(d, PTXVM_SUCCESS, NULL);
 }
 
@@ -434,7 +431,7 @@ static bool has_fields(const Decl *dc)
 	return dc->has_init && dc->init && dc->init->kind == IN_FIELDS;
 }
 
-char *host_static_textures(ptxvm_device *d, const Prog *pg)
+char *host_static_textures(ptxvm_device *d, const Prog *pg, uint64_t owner)
 {
 	HostDev h = host_dev(d);
 	for (uint32_t i = 0; i < pg->nvars; i++) {
@@ -445,85 +442,83 @@ char *host_static_textures(ptxvm_device *d, const Prog *pg)
 		char *why = ref_fields(pg, v->d, &o);
 		if (why)
 			return why;
-		pthread_mutex_lock(h.lock);
-		uint64_t handle = tex_add(h.tex, &o);
-		uint8_t *host = mem_host(h.mem, v->addr, 8);
+		o.owner = owner;
+		uint64_t handle = tex_add(h.surf, &o);
+		if (!handle)
+			return strdup("out of memory");
+		uint8_t *host = mem_host_own(h.mem, v->addr, 8);
 		if (host)
 			memcpy(host, &handle, 8);
-		pthread_mutex_unlock(h.lock);
 	}
 	return NULL;
 }
 
-void host_release_textures(ptxvm_device *d, const Prog *pg)
+/* The 8 bytes of a variable, read (out) or written, on a pinned version of
+ * the memory table; false if the program's memory is gone. */
+static bool var_bytes(HostDev h, const XVar *v, uint64_t *val, bool out)
 {
-	HostDev h = host_dev(d);
-	pthread_mutex_lock(h.lock);
-	for (uint32_t i = 0; i < pg->nvars; i++) {
-		const XVar *v = &pg->vars[i];
-		const uint8_t *host = v->d->type == TY_texref || v->d->type == TY_samplerref ? mem_host(h.mem, v->addr, 8)
-				      : NULL;
-		uint64_t cur;
-		if (!host)
-			continue;
-		memcpy(&cur, host, 8);
-		const TexObj *o = tex_obj(h.tex, cur);
-		if (o && o->is_ref)
-			tex_free(h.tex, cur);
-	}
-	pthread_mutex_unlock(h.lock);
+	const MemView *mv = mem_pin(h.mem);
+	uint8_t *host = mem_host(mv, v->addr, 8);
+	if (host && out)
+		memcpy(val, host, 8);
+	else if (host)
+		memcpy(host, val, 8);
+	mem_unpin(h.mem, mv);
+	return host != NULL;
 }
 
-/* Binds variable `name` of type ty to object `handle` (0: unbinds). */
-static ptxvm_result bind(ptxvm_program *p, const char *name, uint64_t handle, unsigned ty)
+/* Binds variable `name` of type ty to object `handle` (0: unbinds).  A
+ * variable holding a reference object (its static initializer's) keeps
+ * it: the reference is bound, so that its initializer's fields still
+ * apply. */
+static ptxvm_result bind(const ptxvm_program *ph, const char *name, uint64_t handle, unsigned ty, const char *fn)
 {
-	if (!p || !name)
-		return PTXVM_ERROR_INVALID_VALUE;
+	struct ptxvm_program *p = host_prog_get(ph, fn);
+	if (!p)
+		return PTXVM_ERROR_INVALID_HANDLE;
 	ptxvm_device *d = host_prog_device(p);
 	const Prog *pg = host_prog(p);
 	bool smp = ty == TY_samplerref;
 	const XVar *v = NULL;
-	for (uint32_t i = 0; i < pg->nvars; i++)
+	for (uint32_t i = 0; name && i < pg->nvars; i++)
 		if (!strcmp(pg->vars[i].name, name))
 			v = &pg->vars[i];
-	if (!v || v->d->type != ty || v->d->ndim)
-		return SAY(d, PTXVM_ERROR_NOT_FOUND, "no .global .%s variable '%s'", smp ? "samplerref" : "texref", name);
 	HostDev h = host_dev(d);
-	pthread_mutex_lock(h.lock);
-	const TexObj *o = handle ? tex_obj(h.tex, handle) : NULL;
+	uint64_t cur = 0;
 	ptxvm_result r = PTXVM_SUCCESS;
-	if (handle && (!o || o->is_ref || (o->sampler_only != 0) != smp)) {
-		r = PTXVM_ERROR_INVALID_HANDLE;
-	} else {
-		uint8_t *host = mem_host(h.mem, v->addr, 8);
-		uint64_t cur;
-		memcpy(&cur, host, 8);
-		TexObj *ref = tex_obj(h.tex, cur);
-		if (ref && ref->is_ref) {
-			ref->base = handle;
-		} else if (has_fields(v->d)) {  /* the guest overwrote the variable: a new reference */
-			TexObj n;
-			char *why = ref_fields(pg, v->d, &n);
-			free(why);
-			n.base = handle;
-			cur = tex_add(h.tex, &n);
-			memcpy(host, &cur, 8);
-		} else {
-			memcpy(host, &handle, 8);
-		}
+	if (!v || v->d->type != ty || v->d->ndim)
+		r = SAY(d, PTXVM_ERROR_NOT_FOUND, "no .global .%s variable '%s'", smp ? "samplerref" : "texref",
+			name ? name : "(NULL)");
+	else if (!var_bytes(h, v, &cur, true))
+		r = SAY(d, PTXVM_ERROR_INVALID_HANDLE, "%s: the program was unloaded", fn);
+	int k = r ? 0 : tex_bind(h.surf, cur, handle, smp);
+	if (k < 0) {
+		r = SAY(d, PTXVM_ERROR_INVALID_HANDLE, "0x%llx is not a %s object", (unsigned long long)handle,
+			smp ? "sampler" : "texture");
+	} else if (k > 0 && has_fields(v->d)) {
+		/* the guest overwrote the variable: a new reference */
+		TexObj n;
+		free(ref_fields(pg, v->d, &n));
+		n.base = handle;
+		n.owner = host_handle(p);
+		cur = tex_add(h.surf, &n);
+		if (!cur)
+			r = SAY(d, PTXVM_ERROR_OUT_OF_MEMORY, "no host memory for the reference object");
+		else
+			var_bytes(h, v, &cur, false);
+	} else if (k > 0) {
+		var_bytes(h, v, &handle, false);
 	}
-	pthread_mutex_unlock(h.lock);
-	if (r)
-		return SAY(d, r, "0x%llx is not a %s object", (unsigned long long)handle, smp ? "sampler" : "texture");
-	return SAY(d, PTXVM_SUCCESS, NULL);
+	host_prog_put(p);
+	return r ? r : SAY(d, PTXVM_SUCCESS, NULL);
 }
 
 ptxvm_result ptxvm_program_bind_texture(ptxvm_program *p, const char *name, uint64_t texture)
 {
-	return bind(p, name, texture, TY_texref);
+	return bind(p, name, texture, TY_texref, "ptxvm_program_bind_texture");
 }
 
 ptxvm_result ptxvm_program_bind_sampler(ptxvm_program *p, const char *name, uint64_t sampler)
 {
-	return bind(p, name, sampler, TY_samplerref);
+	return bind(p, name, sampler, TY_samplerref, "ptxvm_program_bind_sampler");
 }

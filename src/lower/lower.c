@@ -62,6 +62,57 @@ static bool pmap_get(const PMap *m, const void *k, uint64_t *v)
 
 static void pmap_free(PMap *m) { free(m->k); free(m->v); }
 
+/* ---- a register map: (declaration, member of a %r<N> range) -> slot ---- */
+typedef struct RMap {
+	const void **d;
+	int64_t *i;
+	uint32_t *v;
+	size_t cap, n;
+} RMap;
+
+static size_t rhash(const void *d, int64_t i, size_t cap)
+{
+	return (((uintptr_t)d ^ (uint64_t)i * 0xff51afd7ed558ccdull) * 0x9E3779B97F4A7C15ull >> 17) & (cap - 1);
+}
+
+static uint32_t *rmap_slot(RMap *m, const void *d, int64_t i)
+{
+	if (2 * (m->n + 1) > m->cap) {
+		RMap o = *m;
+		m->cap = o.cap ? o.cap * 2 : 256;
+		m->d = xcalloc(m->cap, sizeof *m->d);
+		m->i = xcalloc(m->cap, sizeof *m->i);
+		m->v = xcalloc(m->cap, sizeof *m->v);
+		m->n = 0;
+		for (size_t k = 0; k < o.cap; k++)
+			if (o.d[k])
+				*rmap_slot(m, o.d[k], o.i[k]) = o.v[k];
+		free(o.d);
+		free(o.i);
+		free(o.v);
+	}
+	size_t k = rhash(d, i, m->cap);
+	while (m->d[k] && (m->d[k] != d || m->i[k] != i))
+		k = (k + 1) & (m->cap - 1);
+	if (!m->d[k]) {
+		m->d[k] = d;
+		m->i[k] = i;
+		m->v[k] = UINT32_MAX;
+		m->n++;
+	}
+	return &m->v[k];
+}
+
+static void rmap_clear(RMap *m)
+{
+	if (m->cap) {
+		memset(m->d, 0, m->cap * sizeof *m->d);
+		m->n = 0;
+	}
+}
+
+static void rmap_free(RMap *m) { free(m->d); free(m->i); free(m->v); }
+
 /* What a declaration became. */
 enum { LV_SLOT, LV_PRED, LV_FRAME, LV_KPARAM, LV_SHARED, LV_GLOBAL, LV_CONST, LV_FUNC };
 #define LV(kind, val) (((uint64_t)(kind) << 56) | (val))
@@ -73,7 +124,9 @@ typedef struct Lw {
 	Prog *p;
 	DevMem *mem;
 	char *err;
+	bool oom;               /* err is a lack of memory */
 	PMap map;               /* Decl* and Func* -> LV() */
+	RMap regs;              /* registers used so far in the function -> slots */
 	/* the function being lowered */
 	XFunc *xf;
 	const Func *f;
@@ -81,7 +134,8 @@ typedef struct Lw {
 	size_t ncode, capcode;
 	uint64_t *konst;
 	size_t nconst, capk;
-	uint32_t nslots, npreds, frame;
+	uint32_t nslots, npreds;
+	uint64_t frame;         /* the frame's bytes so far (saturating) */
 	uint32_t *stmt_pc;      /* statement index -> first instruction */
 	const Stmt **patch;     /* per instruction: label statement to resolve */
 	uint32_t *targets;
@@ -115,11 +169,21 @@ static char *sdup(Lw *w, Str s)
 /* ---- sizes -------------------------------------------------------------- */
 static uint32_t type_bytes(unsigned ty) { return ty >= TY__COUNT ? 8 : isa_type[ty].bytes; }
 
+/* Sizes saturate: a declaration past 2^64 bytes stays absurd instead of
+ * wrapping to a small one. */
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+	return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
+static uint64_t sat_add(uint64_t a, uint64_t b) { return a + b < a ? UINT64_MAX : a + b; }
+
 static uint64_t decl_bytes(const Decl *d)
 {
 	uint64_t n = (uint64_t)type_bytes(d->type) * (d->vec ? d->vec : 1);
 	for (unsigned i = 0; i < d->ndim; i++)
-		n *= d->dim[i];
+		n = sat_mul(n, d->dim[i]);
 	return n;
 }
 
@@ -131,7 +195,7 @@ static uint32_t decl_align(const Decl *d)
 	return a ? a : 1;
 }
 
-static uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+static uint64_t align_up(uint64_t v, uint64_t a) { return v > UINT64_MAX - a ? UINT64_MAX : (v + a - 1) / a * a; }
 
 /* ---- constants and slots ------------------------------------------------ */
 static XOpd konst(Lw *w, uint64_t v)
@@ -308,11 +372,11 @@ static void place_vars(Lw *w)
 		if (d->space == SP_CONST) {
 			cbytes = align_up(cbytes, a);
 			pmap_put(&w->map, d, LV(LV_CONST, cbytes));
-			cbytes += decl_bytes(d);
+			cbytes = sat_add(cbytes, decl_bytes(d));
 		} else if (d->space == SP_SHARED && !(d->linkage & L_EXTERN)) {
 			sbytes = align_up(sbytes, a);
 			pmap_put(&w->map, d, LV(LV_SHARED, sbytes));
-			sbytes += decl_bytes(d);
+			sbytes = sat_add(sbytes, decl_bytes(d));
 			if (a > salign)
 				salign = a;
 		}
@@ -326,7 +390,7 @@ static void place_vars(Lw *w)
 				uint64_t a = decl_align(d);
 				sbytes = align_up(sbytes, a);
 				pmap_put(&w->map, d, LV(LV_SHARED, sbytes));
-				sbytes += decl_bytes(d);
+				sbytes = sat_add(sbytes, decl_bytes(d));
 				if (a > salign)
 					salign = a;
 			}
@@ -345,11 +409,11 @@ static void place_vars(Lw *w)
 				pmap_put(&w->map, d, LV(LV_SHARED, sbytes));
 		}
 	}
-	w->p->shared_bytes = (uint32_t)sbytes;
+	w->p->shared_bytes = sbytes;
 	w->p->shared_align = (uint32_t)salign;
-	if (cbytes && !mem_alloc(w->mem, cbytes, ALLOC_CONST, &w->p->const_base)) {
-		lw_err(w, (Pos){ 0, 0 }, "out of memory for the .const bank (%llu bytes)",
-		       (unsigned long long)cbytes);
+	if (cbytes && !mem_alloc(w->mem, cbytes, ALLOC_CONST, 0, &w->p->const_base)) {
+		w->oom = true;
+		lw_err(w, (Pos){ 0, 0 }, "no memory for the .const bank (%llu bytes)", (unsigned long long)cbytes);
 		return;
 	}
 	w->p->const_bytes = cbytes;
@@ -358,8 +422,9 @@ static void place_vars(Lw *w)
 		if (!d || d->space != SP_GLOBAL || d->linkage & L_EXTERN)
 			continue;
 		uint64_t addr, n = decl_bytes(d);
-		if (!mem_alloc(w->mem, n, ALLOC_GLOBAL, &addr)) {
-			lw_err(w, d->pos, "out of memory for '%.*s' (%llu bytes)", (int)d->name.n,
+		if (!mem_alloc(w->mem, n, ALLOC_GLOBAL, 0, &addr)) {
+			w->oom = true;
+			lw_err(w, d->pos, "no memory for '%.*s' (%llu bytes)", (int)d->name.n,
 			       d->name.p, (unsigned long long)n);
 			return;
 		}
@@ -394,7 +459,7 @@ static void place_vars(Lw *w)
 		w->p->vars = xrealloc(w->p->vars, (w->p->nvars + 1) * sizeof *w->p->vars);
 		w->p->vars[w->p->nvars++] = v;
 		if (d->has_init && d->init && d->type < TY__COUNT) {
-			uint8_t *host = mem_host(w->mem, v.addr, n);
+			uint8_t *host = mem_host_own(w->mem, v.addr, n);
 			unsigned eb = type_bytes(d->type);
 			if (host && eb)
 				write_init(w, d->init, d->type, host, n / eb);
@@ -403,31 +468,39 @@ static void place_vars(Lw *w)
 }
 
 /* ---- functions: frames and parameters ----------------------------------- */
-static uint32_t frame_alloc(Lw *w, const Decl *d)
+static uint64_t frame_alloc(Lw *w, const Decl *d)
 {
-	uint64_t a = decl_align(d);
-	w->frame = (uint32_t)align_up(w->frame, a);
-	uint32_t off = w->frame;
-	w->frame += (uint32_t)decl_bytes(d);
+	w->frame = align_up(w->frame, decl_align(d));
+	uint64_t off = w->frame;
+	w->frame = sat_add(w->frame, decl_bytes(d));
 	return off;
 }
 
-/* Registers: a slot per scalar (per component for vectors; per member of
- * a %r<N> range), or a predicate index. */
+/* Registers get slots when they are first used, so that a declared range
+ * costs only the members the code names (a slot per scalar, per component
+ * for vectors; .b128 two, low then high); predicates get indices of their
+ * own.  The declaration records which kind it is. */
 static void declare_reg(Lw *w, const Decl *d)
 {
-	uint32_t n = d->range >= 0 ? (uint32_t)d->range : 1;
-	if (d->vec)
-		n *= d->vec;
-	if (type_bytes(d->type) == 16)  /* .b128: two slots, low then high */
-		n *= 2;
-	if (d->type == TY_pred) {
-		pmap_put(&w->map, d, LV(LV_PRED, w->npreds));
-		w->npreds += n;
-	} else {
-		pmap_put(&w->map, d, LV(LV_SLOT, w->nslots));
-		w->nslots += n;
+	pmap_put(&w->map, d, LV(d->type == TY_pred ? LV_PRED : LV_SLOT, 0));
+}
+
+/* The first slot (or predicate index) of member i (-1: not a range) of a
+ * register declaration. */
+static uint32_t reg_slot(Lw *w, const Decl *d, int64_t i)
+{
+	uint32_t *v = rmap_slot(&w->regs, d, i);
+	if (*v == UINT32_MAX) {
+		uint32_t n = (d->vec ? d->vec : 1) * (type_bytes(d->type) == 16 ? 2 : 1);
+		if (d->type == TY_pred) {
+			*v = w->npreds;
+			w->npreds += 1;
+		} else {
+			*v = w->nslots;
+			w->nslots += n;
+		}
 	}
+	return *v;
 }
 
 static void declare_var(Lw *w, const Decl *d)
@@ -445,19 +518,24 @@ static void declare_var(Lw *w, const Decl *d)
 	}
 }
 
-static XParam lower_formal(Lw *w, const Decl *d)
+/* A formal's place in a signature: its space and size. */
+static XParam formal_sig(const Decl *d)
 {
 	XParam x = { 0 };
+	x.is_reg = d->space == SP_REG;
+	x.is_pred = d->type == TY_pred;
+	x.bytes = x.is_reg ? type_bytes(d->type) : decl_bytes(d);
+	return x;
+}
+
+static XParam lower_formal(Lw *w, const Decl *d)
+{
+	XParam x = formal_sig(d);
 	if (d->space == SP_REG) {
 		declare_reg(w, d);
-		uint64_t lv = 0;
-		pmap_get(&w->map, d, &lv);
-		x.is_reg = 1;
-		x.slot = (uint32_t)LV_VAL(lv);
-		x.bytes = type_bytes(d->type);
+		x.slot = reg_slot(w, d, -1);
 	} else {
 		x.off = frame_alloc(w, d);
-		x.bytes = (uint32_t)decl_bytes(d);
 		pmap_put(&w->map, d, LV(LV_FRAME, x.off));
 	}
 	return x;
@@ -472,13 +550,9 @@ static XOpd reg_opnd(Lw *w, const Opnd *o)
 		lw_err(w, o->pos, "register '%.*s' has no storage", (int)o->name.n, o->name.p);
 		return (XOpd){ XK_NONE, 0, 0, 0 };
 	}
-	uint32_t idx = (uint32_t)LV_VAL(lv);
-	uint32_t wide = type_bytes(d->type) == 16 ? 2 : 1;
-	uint32_t per = (d->vec ? d->vec : 1) * wide;
-	if (o->regidx >= 0)
-		idx += (uint32_t)o->regidx * per;
+	uint32_t idx = reg_slot(w, d, d->range >= 0 ? o->regidx : -1);
 	if (o->comp)
-		idx += (o->comp - 1u) * wide;
+		idx += (o->comp - 1u) * (type_bytes(d->type) == 16 ? 2 : 1);
 	if (LV_KIND(lv) == LV_PRED)
 		return (XOpd){ XK_PRED, o->neg, 0, idx };
 	return (XOpd){ XK_REG, 0, (uint8_t)type_bytes(d->type), idx };
@@ -804,6 +878,36 @@ static void video_fields(XIns *x, const Instr *in, bool simd, unsigned lanes)
 	x->imm = (int64_t)v;
 }
 
+/* The .callprototype or .calltargets label of an indirect call, as an
+ * XSig the executor checks the callee against. */
+static uint32_t call_sig(Lw *w, const Stmt *ls)
+{
+	Prog *p = w->p;
+	p->sigs = xrealloc(p->sigs, (p->nsigs + 1) * sizeof *p->sigs);
+	XSig *g = &p->sigs[p->nsigs];
+	*g = (XSig){ .name = sdup(w, ls->name) };
+	if (ls->kind == ST_PROTO && ls->proto) {
+		const Func *f = ls->proto;
+		g->rets = arena_alloc(&p->arena, (f->nrets + 1) * sizeof *g->rets);
+		g->params = arena_alloc(&p->arena, (f->nparams + 1) * sizeof *g->params);
+		for (uint32_t i = 0; i < f->nrets; i++)
+			g->rets[i] = formal_sig(&f->rets[i]);
+		for (uint32_t i = 0; i < f->nparams; i++)
+			g->params[i] = formal_sig(&f->params[i]);
+		g->nrets = f->nrets;
+		g->nparams = f->nparams;
+	} else {
+		g->fns = arena_alloc(&p->arena, (ls->nlist + 1) * sizeof *g->fns);
+		for (uint32_t i = 0; i < ls->nlist; i++) {
+			uint64_t lv;
+			if (ls->list[i].res == R_FUNC && pmap_get(&w->map, ls->list[i].ref, &lv) &&
+			    LV_KIND(lv) == LV_FUNC)
+				g->fns[g->nfns++] = (uint32_t)LV_VAL(lv);
+		}
+	}
+	return p->nsigs++;
+}
+
 static void lower_instr(Lw *w, const Stmt *st)
 {
 	const Instr *in = st->in;
@@ -849,6 +953,8 @@ static void lower_instr(Lw *w, const Stmt *st)
 	x.ty = tys[0];
 	x.ty2 = tys[1];
 	x.ty3 = tys[2];
+	if (in->opc == OPC_call)
+		x.target = UINT32_MAX;  /* an indirect call's XSig, or a direct call's function */
 	if (in->guard) {
 		XOpd g = reg_opnd(w, in->guard);
 		x.guard = (int32_t)g.idx;
@@ -1066,8 +1172,9 @@ static void lower_instr(Lw *w, const Stmt *st)
 					}
 				} else if (in->opc == OPC_bra) {
 					label = ls;     /* resolved after the body */
+				} else if (in->opc == OPC_call) {
+					x.target = call_sig(w, ls);
 				}
-				/* .callprototype / .calltargets of an indirect call: nothing to keep */
 				break;
 			}
 			if (o->res == R_FUNC && in->opc == OPC_call) {
@@ -1209,25 +1316,31 @@ static void lower_func(Lw *w, XFunc *xf, const Func *f)
 	w->xf = xf;
 	w->f = f;
 	w->ncode = w->nconst = 0;
-	w->nslots = w->npreds = w->frame = 0;
+	w->nslots = w->npreds = 0;
+	w->frame = 0;
 	w->ntargets = 0;
+	rmap_clear(&w->regs);
 	xf->name = sdup(w, f->name);
 	xf->ast = f;
 	xf->entry = f->entry;
 	if (f->entry) {
-		uint32_t off = 0;
+		/* the checker holds the parameter space to ptxas's limit */
+		uint64_t off = 0;
 		xf->kparams = arena_alloc(&w->p->arena, (f->nparams + 1) * sizeof *xf->kparams);
 		for (uint32_t i = 0; i < f->nparams; i++) {
 			const Decl *d = &f->params[i];
-			uint32_t a = decl_align(d), n = (uint32_t)decl_bytes(d);
-			off = (uint32_t)align_up(off, a);
+			uint64_t a = decl_align(d), n = decl_bytes(d);
+			off = align_up(off, a);
 			pmap_put(&w->map, d, LV(LV_KPARAM, off));
 			const char *tn = d->type < TY__ALL ? isa_type[d->type].name : "?";
-			xf->kparams[i] = (XKParam){ sdup(w, d->name), tn, off, n, a, d->ptr };
-			off += n;
+			xf->kparams[i] = (XKParam){ sdup(w, d->name), tn, (uint32_t)off, (uint32_t)n, (uint32_t)a, d->ptr };
+			off = sat_add(off, n);
 		}
+		if (off > UINT32_MAX)
+			lw_err(w, f->pos, "kernel '%.*s' has %llu bytes of parameters", (int)f->name.n, f->name.p,
+			       (unsigned long long)off);
 		xf->nparams = f->nparams;
-		xf->param_bytes = off;
+		xf->param_bytes = (uint32_t)off;
 	} else {
 		xf->rets = arena_alloc(&w->p->arena, (f->nrets + 1) * sizeof *xf->rets);
 		xf->params = arena_alloc(&w->p->arena, (f->nparams + 1) * sizeof *xf->params);
@@ -1272,12 +1385,12 @@ static void lower_func(Lw *w, XFunc *xf, const Func *f)
 	xf->ntargets = (uint32_t)w->ntargets;
 	xf->nslots = w->nslots;
 	xf->npreds = w->npreds;
-	xf->frame_bytes = (uint32_t)align_up(w->frame, 16);
+	xf->frame_bytes = align_up(w->frame, 16);
 	compute_rpc(xf);
 	xf->lowered = 1;
 }
 
-Prog *prog_lower(const Module *m, DevMem *mem, char **err)
+Prog *prog_lower(const Module *m, DevMem *mem, char **err, int *code)
 {
 	isa_init();
 	Lw w = { .m = m, .mem = mem };
@@ -1304,8 +1417,10 @@ Prog *prog_lower(const Module *m, DevMem *mem, char **err)
 	free(w.patch);
 	free(w.targets);
 	pmap_free(&w.map);
+	rmap_free(&w.regs);
 	if (w.err) {
 		*err = w.err;
+		*code = w.oom ? 2 /* PTXVM_ERROR_OUT_OF_MEMORY */ : 0;
 		prog_free(p, mem);
 		return NULL;
 	}
@@ -1318,9 +1433,9 @@ void prog_free(Prog *p, DevMem *mem)
 		return;
 	for (uint32_t i = 0; i < p->nvars; i++)
 		if (p->vars[i].sp == XS_GLOBAL)
-			mem_free(mem, p->vars[i].addr);
+			mem_free(mem, p->vars[i].addr, 0);
 	if (p->const_bytes)
-		mem_free(mem, p->const_base);
+		mem_free(mem, p->const_base, 0);
 	for (uint32_t i = 0; i < p->nfn; i++) {
 		free(p->fn[i].konst);
 		free(p->fn[i].rpc);
@@ -1329,6 +1444,7 @@ void prog_free(Prog *p, DevMem *mem)
 	free(p->fn);
 	free(p->sregs);
 	free(p->vars);
+	free(p->sigs);
 	arena_free(&p->arena);
 	free(p);
 }

@@ -94,19 +94,33 @@ typedef struct XIns {
 	uint8_t n;              /* operands */
 	int32_t guard;          /* predicate index, -1 when unguarded */
 	uint8_t gneg;           /* @!p */
-	uint32_t target;        /* branch target, function index, barrier id */
+	uint32_t target;        /* branch target, barrier id; call: the function
+				   (irnd 1, direct) or the XSig (indirect) */
 	int64_t imm;            /* memory offset; video: selectors (lower.c, video_fields) */
 	XOpd *o;
 	const Instr *src;       /* for reports */
 	uint32_t line;          /* PTX line */
 } XIns;
 
-/* A formal parameter or return value of a function. */
+/* A formal parameter or return value of a function (or of a prototype,
+ * without a place). */
 typedef struct XParam {
 	uint8_t is_reg;         /* .reg: a register slot; else .param in the frame */
+	uint8_t is_pred;        /* .reg .pred: the checker refuses it in a call */
 	uint32_t slot;          /* register slot */
-	uint32_t off, bytes;    /* frame offset and size for .param */
+	uint64_t off;           /* frame offset for .param */
+	uint64_t bytes;         /* size: the register's, or the .param's */
 } XParam;
+
+/* What an indirect call may reach: a .callprototype's formals, or a
+ * .calltargets list of functions. */
+typedef struct XSig {
+	const char *name;       /* the label */
+	XParam *rets, *params;
+	uint32_t nrets, nparams;
+	uint32_t *fns;          /* .calltargets: function indices; NULL for a prototype */
+	uint32_t nfns;
+} XSig;
 
 typedef struct XFunc {
 	const char *name;
@@ -118,7 +132,7 @@ typedef struct XFunc {
 	uint32_t nslots, npreds;
 	uint64_t *konst;        /* nconst * 32 lanes, read-only */
 	uint32_t nconst;
-	uint32_t frame_bytes;   /* local memory of one activation */
+	uint64_t frame_bytes;   /* local memory of one activation */
 	XParam *params, *rets;
 	uint32_t nparams, nrets;
 	/* kernels: the parameter buffer */
@@ -163,20 +177,23 @@ typedef struct Prog {
 	uint32_t nfn;
 	XSreg *sregs;
 	uint32_t nsregs;
-	uint32_t shared_bytes;  /* the reserved window, then the static .shared of the module */
+	uint64_t shared_bytes;  /* the reserved window, then the static .shared of the module */
 	uint32_t shared_align;
 	uint64_t const_base;    /* device address of the .const bank */
 	uint64_t const_bytes;
 	uint64_t global_base;   /* device allocation of the .global variables */
 	XVar *vars;
 	uint32_t nvars;
+	XSig *sigs;             /* of the indirect calls: XIns.target */
+	uint32_t nsigs;
 	char *error;            /* lowering failure (not executable), malloc'd */
 } Prog;
 
 /* Lowers a valid module onto a device: allocates its variables in mem and
  * writes their initializers.  Returns NULL with *err set (malloc'd) when
- * the module uses something ptxvm cannot execute, or memory runs out. */
-Prog *prog_lower(const Module *m, struct DevMem *mem, char **err);
+ * the module uses something ptxvm cannot execute (*code 0), or device
+ * memory runs out (*code PTXVM_ERROR_OUT_OF_MEMORY). */
+Prog *prog_lower(const Module *m, struct DevMem *mem, char **err, int *code);
 void prog_free(Prog *p, struct DevMem *mem);
 /* Function index by name, or -1. */
 int prog_find(const Prog *p, const char *name);

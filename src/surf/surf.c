@@ -1,4 +1,4 @@
-/* surf.c: arrays and surface objects (surf.h). */
+/* surf.c: arrays, mipmapped arrays and surface objects (surf.h). */
 #include "surf.h"
 #include "../util/util.h"
 #include "../../include/ptxvm.h"
@@ -7,20 +7,47 @@
 #include <stdlib.h>
 #include <string.h>
 
-void surf_init(SurfTable *t) { memset(t, 0, sizeof *t); }
+/* Frees a record no pinned version holds: an image object of any kind
+ * (the texture and sampler objects of src/tex own nothing else). */
+static void reclaim(CowRec *r, void *arg)
+{
+	HRec *h = (HRec *)r;
+	(void)arg;
+	if (handle_tag(h->handle) == SURF_ARRAY_TAG)
+		free(((SurfArray *)h)->data);
+	free(h);
+}
+
+bool surf_init(SurfTable *t)
+{
+	if (!handles_init(&t->h, reclaim, t))
+		return false;
+	pthread_mutex_init(&t->lock, NULL);
+	return true;
+}
+
+static void reclaim_live(HRec *r, void *arg) { reclaim(&r->cow, arg); }
 
 void surf_fini(SurfTable *t)
 {
-	for (size_t i = 0; i < t->narr; i++)
-		if (t->arr[i]) {
-			free(t->arr[i]->data);
-			free(t->arr[i]);
-		}
-	free(t->arr);
-	free(t->surf);
-	for (size_t i = 0; i < t->nmip; i++)
-		free(t->mip[i]);
-	free(t->mip);
+	handles_each(&t->h, reclaim_live, t);
+	handles_fini(&t->h);
+	pthread_mutex_destroy(&t->lock);
+}
+
+const SurfView *surf_pin(SurfTable *t)
+{
+	pthread_mutex_lock(&t->lock);
+	const SurfView *v = cow_pin(&t->h.cow);
+	pthread_mutex_unlock(&t->lock);
+	return v;
+}
+
+void surf_unpin(SurfTable *t, const SurfView *v)
+{
+	pthread_mutex_lock(&t->lock);
+	cow_unpin(&t->h.cow, v);
+	pthread_mutex_unlock(&t->lock);
 }
 
 unsigned surf_format_bytes(unsigned format, unsigned channels)
@@ -91,130 +118,228 @@ int surf_shape(const ptxvm_array_desc *a, uint32_t sz[4], char *why, size_t n)
 	return 0;
 }
 
-SurfArray *surf_array(const SurfTable *t, uint64_t id)
+/* Adds a record under the lock; 0 when out of memory (r is then freed). */
+static uint64_t add(SurfTable *t, uint16_t tag, HRec *r)
 {
-	if ((id & 0xffff000000000000ull) != SURF_ARRAY_TAG)
-		return NULL;
-	uint64_t i = (id & 0xffffffffffffull) - 1;
-	return i < t->narr ? t->arr[i] : NULL;
+	pthread_mutex_lock(&t->lock);
+	uint64_t h = handle_add(&t->h, tag, r);
+	pthread_mutex_unlock(&t->lock);
+	if (!h)
+		reclaim(&r->cow, t);
+	return h;
 }
 
-const SurfArray *surf_lookup(const SurfTable *t, uint64_t handle)
+/* A zero-filled array, not in the table yet; NULL when out of memory. */
+static SurfArray *array_make(unsigned kind, unsigned format, unsigned channels, uint32_t w, uint32_t h,
+			     uint32_t d, uint32_t layers)
 {
-	if ((handle & 0xffff000000000000ull) != SURF_OBJECT_TAG)
+	SurfArray *a = calloc(1, sizeof *a);
+	if (!a)
 		return NULL;
-	uint64_t i = (handle & 0xffffffffffffull) - 1;
-	if (i >= t->nsurf || !t->surf[i])
+	*a = (SurfArray){ .kind = (uint8_t)kind, .format = (uint8_t)format, .channels = (uint8_t)channels,
+			  .esize = surf_format_bytes(format, channels), .width = w, .height = h, .depth = d,
+			  .layers = layers };
+	a->bytes = (size_t)a->esize * w * h * d * layers;
+	a->data = calloc(a->bytes ? a->bytes : 1, 1);
+	if (!a->data) {
+		free(a);
 		return NULL;
-	return surf_array(t, SURF_ARRAY_TAG | t->surf[i]);
+	}
+	a->h.handle = (uint64_t)SURF_ARRAY_TAG << 48;   /* for reclaim, until added */
+	return a;
 }
 
 uint64_t surf_array_new(SurfTable *t, unsigned kind, unsigned format, unsigned channels, uint32_t w,
 			uint32_t h, uint32_t d, uint32_t layers)
 {
-	SurfArray *a = calloc(1, sizeof *a);
-	if (!a)
-		return 0;
-	*a = (SurfArray){ (uint8_t)kind, (uint8_t)format, (uint8_t)channels,
-			  surf_format_bytes(format, channels), w, h, d, layers, NULL, 0, { 0 }, 0 };
-	a->bytes = (size_t)a->esize * w * h * d * layers;
-	a->data = calloc(a->bytes ? a->bytes : 1, 1);
-	if (!a->data) {
-		free(a);
-		return 0;
-	}
-	t->arr = xrealloc(t->arr, (t->narr + 1) * sizeof *t->arr);
-	t->arr[t->narr++] = a;
-	return SURF_ARRAY_TAG | t->narr;
+	SurfArray *a = array_make(kind, format, channels, w, h, d, layers);
+	return a ? add(t, SURF_ARRAY_TAG, &a->h) : 0;
 }
 
-static void array_free(SurfTable *t, uint64_t id, SurfArray *a)
+/* Removes an array and the surface objects naming it (under the lock). */
+static void array_remove(SurfTable *t, SurfArray *a)
 {
-	uint32_t n = (uint32_t)(id & 0xffffffffu);
-	for (size_t i = 0; i < t->nsurf; i++)
-		if (t->surf[i] == n)
-			t->surf[i] = 0;
-	t->arr[n - 1] = NULL;
-	free(a->data);
-	free(a);
+	const CowVer *v = cow_latest(&t->h.cow);
+	for (size_t i = 0; i < v->n; i++) {
+		const SurfObj *o = v->item[i];
+		if (o && handle_tag(o->h.handle) == SURF_OBJECT_TAG && o->a == a)
+			handle_remove(&t->h, o->h.handle, SURF_OBJECT_TAG);
+	}
+	handle_remove(&t->h, a->h.handle, SURF_ARRAY_TAG);
 }
 
 bool surf_array_free(SurfTable *t, uint64_t id)
 {
-	SurfArray *a = surf_array(t, id);
-	if (!a || a->mip)
-		return false;
-	array_free(t, id, a);
-	return true;
+	pthread_mutex_lock(&t->lock);
+	SurfArray *a = (SurfArray *)handle_find(&t->h, id, SURF_ARRAY_TAG);
+	/* a static description is no public array; a level goes with its chain */
+	bool ok = a && a->data && !a->mip;
+	if (ok)
+		array_remove(t, a);
+	pthread_mutex_unlock(&t->lock);
+	return ok;
+}
+
+size_t surf_array_bytes(SurfTable *t, uint64_t id)
+{
+	pthread_mutex_lock(&t->lock);
+	const SurfArray *a = (const SurfArray *)handle_find(&t->h, id, SURF_ARRAY_TAG);
+	size_t n = a && a->data ? a->bytes : 0;
+	pthread_mutex_unlock(&t->lock);
+	return n;
+}
+
+int surf_array_copy(SurfTable *t, uint64_t id, void *host, size_t bytes, bool in)
+{
+	/* the copy runs on a pinned version, so that a concurrent destroy
+	 * waits for it to end before the data goes */
+	const SurfView *v = surf_pin(t);
+	const SurfArray *a = surf_array_in(v, id);
+	int r = !a || !a->data ? -1 : bytes != a->bytes ? -2 : 0;
+	if (r == 0 && in)
+		memcpy(a->data, host, bytes);
+	else if (r == 0)
+		memcpy(host, a->data, bytes);
+	surf_unpin(t, v);
+	return r;
+}
+
+/* Removes a chain and its levels (under the lock). */
+static void mip_remove(SurfTable *t, SurfMip *m)
+{
+	for (unsigned l = 0; l < m->nlevels; l++) {
+		SurfArray *a = (SurfArray *)handle_find(&t->h, m->level[l], SURF_ARRAY_TAG);
+		if (a)
+			array_remove(t, a);
+	}
+	handle_remove(&t->h, m->h.handle, SURF_MIP_TAG);
 }
 
 uint64_t surf_mip_new(SurfTable *t, unsigned kind, unsigned format, unsigned channels, uint32_t w, uint32_t h,
 		      uint32_t d, uint32_t layers, unsigned n)
 {
 	SurfMip *m = calloc(1, sizeof *m);
-	if (!m)
-		return 0;
-	t->mip = xrealloc(t->mip, (t->nmip + 1) * sizeof *t->mip);
-	t->mip[t->nmip++] = m;
-	uint64_t id = SURF_MIP_TAG | t->nmip;
-	for (unsigned l = 0; l < n; l++) {
+	SurfArray *lv[SURF_MAX_LEVELS] = { NULL };
+	bool ok = m && n <= SURF_MAX_LEVELS;
+	for (unsigned l = 0; ok && l < n; l++) {
 		uint32_t lw = w >> l, lh = h >> l, ld = d >> l;
-		uint64_t a = surf_array_new(t, kind, format, channels, lw ? lw : 1, lh ? lh : 1, ld ? ld : 1,
-					    layers);
-		if (!a) {
-			surf_mip_free(t, id);
-			return 0;
-		}
-		surf_array(t, a)->mip = (uint32_t)t->nmip;
-		m->level[m->nlevels++] = a;
+		lv[l] = array_make(kind, format, channels, lw ? lw : 1, lh ? lh : 1, ld ? ld : 1, layers);
+		ok = lv[l] != NULL;
+	}
+	uint64_t id = 0;
+	unsigned added = 0;
+	pthread_mutex_lock(&t->lock);
+	if (ok)
+		id = handle_add(&t->h, SURF_MIP_TAG, &m->h);
+	bool in_table = id != 0;
+	for (; id && added < n; added++) {
+		lv[added]->mip = id;
+		if (!(m->level[added] = handle_add(&t->h, SURF_ARRAY_TAG, &lv[added]->h)))
+			break;
+		m->nlevels = added + 1;
+	}
+	if (id && added < n) {          /* out of memory: undo (reclaims what was added) */
+		mip_remove(t, m);
+		id = 0;
+	}
+	pthread_mutex_unlock(&t->lock);
+	if (!id) {
+		for (unsigned l = added; l < n; l++)
+			if (lv[l])
+				reclaim(&lv[l]->h.cow, t);
+		if (!in_table)
+			free(m);
 	}
 	return id;
 }
 
-const SurfMip *surf_mip(const SurfTable *t, uint64_t id)
+int surf_mip_level(SurfTable *t, uint64_t id, unsigned l, uint64_t *array)
 {
-	if ((id & 0xffff000000000000ull) != SURF_MIP_TAG)
-		return NULL;
-	uint64_t i = (id & 0xffffffffffffull) - 1;
-	return i < t->nmip ? t->mip[i] : NULL;
+	pthread_mutex_lock(&t->lock);
+	const SurfMip *m = (const SurfMip *)handle_find(&t->h, id, SURF_MIP_TAG);
+	int n = m ? (int)m->nlevels : -1;
+	*array = m && l < m->nlevels ? m->level[l] : 0;
+	pthread_mutex_unlock(&t->lock);
+	return n;
 }
 
 bool surf_mip_free(SurfTable *t, uint64_t id)
 {
-	const SurfMip *m = surf_mip(t, id);
-	if (!m)
-		return false;
-	for (unsigned l = 0; l < m->nlevels; l++)
-		array_free(t, m->level[l], surf_array(t, m->level[l]));
-	t->mip[(id & 0xffffffffffffull) - 1] = NULL;
-	free((void *)m);
-	return true;
+	pthread_mutex_lock(&t->lock);
+	SurfMip *m = (SurfMip *)handle_find(&t->h, id, SURF_MIP_TAG);
+	if (m)
+		mip_remove(t, m);
+	pthread_mutex_unlock(&t->lock);
+	return m != NULL;
 }
 
 uint64_t surf_object_new(SurfTable *t, uint64_t id)
 {
-	if (!surf_array(t, id))
+	SurfObj *o = calloc(1, sizeof *o);
+	if (!o)
 		return 0;
-	t->surf = xrealloc(t->surf, (t->nsurf + 1) * sizeof *t->surf);
-	t->surf[t->nsurf++] = (uint32_t)(id & 0xffffffffu);
-	return SURF_OBJECT_TAG | t->nsurf;
+	o->h.handle = (uint64_t)SURF_OBJECT_TAG << 48;
+	pthread_mutex_lock(&t->lock);
+	SurfArray *a = (SurfArray *)handle_find(&t->h, id, SURF_ARRAY_TAG);
+	uint64_t h = 0;
+	if (a && a->data) {
+		o->a = a;
+		h = handle_add(&t->h, SURF_OBJECT_TAG, &o->h);
+	}
+	pthread_mutex_unlock(&t->lock);
+	if (!h)
+		free(o);
+	return h;
 }
 
 bool surf_object_free(SurfTable *t, uint64_t handle)
 {
-	if (!surf_lookup(t, handle))
-		return false;
-	t->surf[(handle & 0xffffffffffffull) - 1] = 0;
-	return true;
+	pthread_mutex_lock(&t->lock);
+	const SurfObj *o = (const SurfObj *)handle_find(&t->h, handle, SURF_OBJECT_TAG);
+	bool ok = o && o->a->data && handle_remove(&t->h, handle, SURF_OBJECT_TAG);
+	pthread_mutex_unlock(&t->lock);
+	return ok;
+}
+
+bool surf_object_valid(SurfTable *t, uint64_t handle)
+{
+	pthread_mutex_lock(&t->lock);
+	bool ok = handle_find(&t->h, handle, SURF_OBJECT_TAG) != NULL;
+	pthread_mutex_unlock(&t->lock);
+	return ok;
 }
 
 uint64_t surf_static_new(SurfTable *t, const uint32_t q[7])
 {
 	SurfArray *a = calloc(1, sizeof *a);
-	if (!a)
+	SurfObj *o = calloc(1, sizeof *o);
+	if (!a || !o) {
+		free(a);
+		free(o);
 		return 0;
+	}
 	memcpy(a->q, q, sizeof a->q);
-	t->arr = xrealloc(t->arr, (t->narr + 1) * sizeof *t->arr);
-	t->arr[t->narr++] = a;
-	return surf_object_new(t, SURF_ARRAY_TAG | t->narr);
+	o->a = a;
+	pthread_mutex_lock(&t->lock);
+	uint64_t h = handle_add(&t->h, SURF_ARRAY_TAG, &a->h) ? handle_add(&t->h, SURF_OBJECT_TAG, &o->h) : 0;
+	if (!h && a->h.handle)
+		handle_remove(&t->h, a->h.handle, SURF_ARRAY_TAG);     /* reclaims a */
+	else if (!h)
+		free(a);
+	pthread_mutex_unlock(&t->lock);
+	if (!h)
+		free(o);
+	return h;
+}
+
+void surf_static_free(SurfTable *t, uint64_t handle)
+{
+	pthread_mutex_lock(&t->lock);
+	const SurfObj *o = (const SurfObj *)handle_find(&t->h, handle, SURF_OBJECT_TAG);
+	if (o && !o->a->data) {
+		uint64_t ah = o->a->h.handle;
+		handle_remove(&t->h, handle, SURF_OBJECT_TAG);
+		handle_remove(&t->h, ah, SURF_ARRAY_TAG);
+	}
+	pthread_mutex_unlock(&t->lock);
 }

@@ -7,16 +7,23 @@
  * .u64 values and the executor resolves them here, so a guest can reach
  * nothing but the arrays of its own device.  A mipmapped array is a chain
  * of arrays, its levels, which live and die with it.
+ *
+ * Arrays, mipmapped arrays, surface objects, and the texture and sampler
+ * objects of src/tex are records of one handle table (util/handle.h):
+ * their handles are generation-checked, so that a stale or doubly freed
+ * handle names nothing, and a launch pins a version of the table
+ * (surf_pin), so that an object destroyed while a kernel uses it stays
+ * intact until the launch ends.
  */
 #ifndef PTXVM_SURF_H
 #define PTXVM_SURF_H
 
+#include "../util/handle.h"
+
 #include <pthread.h>
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
 
 typedef struct SurfArray {
+	HRec h;                 /* tag SURF_ARRAY_TAG */
 	uint8_t kind;           /* ptxvm_array_kind */
 	uint8_t format;         /* ptxvm_format */
 	uint8_t channels;       /* 1, 2 or 4 */
@@ -26,40 +33,60 @@ typedef struct SurfArray {
 	uint8_t *data;          /* NULL for a static description */
 	size_t bytes;
 	uint32_t q[7];          /* a static description's suq answers (SURF_Q_*) */
-	uint32_t mip;           /* the mipmapped array it is a level of (index + 1), or 0 */
+	uint64_t mip;           /* the mipmapped array it is a level of, or 0 */
 } SurfArray;
 
 #define SURF_MAX_LEVELS 16      /* 1 + log2(32768), the largest mipmapped array */
 
 typedef struct SurfMip {
+	HRec h;                 /* tag SURF_MIP_TAG */
 	uint32_t nlevels;
 	uint64_t level[SURF_MAX_LEVELS];        /* array ids */
 } SurfMip;
+
+/* A surface object: the array it names. */
+typedef struct SurfObj {
+	HRec h;                 /* tag SURF_OBJECT_TAG */
+	SurfArray *a;
+} SurfObj;
 
 /* suq queries, in the order of a static description's answers. */
 enum { SURF_Q_WIDTH, SURF_Q_HEIGHT, SURF_Q_DEPTH, SURF_Q_CDT, SURF_Q_CORDER, SURF_Q_ARRAY_SIZE,
        SURF_Q_LAYOUT };
 
+/* Handle tags, so that a pointer or an integer is not taken for one. */
+#define SURF_ARRAY_TAG   0x4172u        /* "Ar" */
+#define SURF_OBJECT_TAG  0x5375u        /* "Su" */
+#define SURF_MIP_TAG     0x4d70u        /* "Mp" */
+
 typedef struct SurfTable {
-	SurfArray **arr;        /* by array id - 1; NULL once destroyed */
-	size_t narr;
-	uint32_t *surf;         /* by surface id - 1: its array id, 0 once destroyed */
-	size_t nsurf;
-	SurfMip **mip;          /* by mipmapped array id - 1; NULL once destroyed */
-	size_t nmip;
+	pthread_mutex_t lock;
+	Handles h;              /* every record: the image objects of the device */
 } SurfTable;
 
-/* Handles: array ids and surface objects are small numbers with a tag in
- * the high bits, so that a pointer or an integer is not taken for one. */
-#define SURF_ARRAY_TAG   0x4172000000000000ull    /* "Ar" */
-#define SURF_OBJECT_TAG  0x5375000000000000ull    /* "Su" */
-#define SURF_MIP_TAG     0x4d70000000000000ull    /* "Mp" */
+/* A pinned version of the table: what a launch resolves handles in. */
+typedef CowVer SurfView;
 
-void surf_init(SurfTable *t);
+/* false when out of memory. */
+bool surf_init(SurfTable *t);
 void surf_fini(SurfTable *t);
-/* The array a surface object names, or NULL. */
-const SurfArray *surf_lookup(const SurfTable *t, uint64_t handle);
-SurfArray *surf_array(const SurfTable *t, uint64_t id);
+const SurfView *surf_pin(SurfTable *t);
+void surf_unpin(SurfTable *t, const SurfView *v);
+/* The array a surface object names in v, or NULL. */
+static inline const SurfArray *surf_lookup(const SurfView *v, uint64_t handle)
+{
+	const SurfObj *o = (const SurfObj *)handle_in(v, handle, SURF_OBJECT_TAG);
+	return o ? o->a : NULL;
+}
+/* The array or mipmapped array id names in v, or NULL. */
+static inline const SurfArray *surf_array_in(const SurfView *v, uint64_t id)
+{
+	return (const SurfArray *)handle_in(v, id, SURF_ARRAY_TAG);
+}
+static inline const SurfMip *surf_mip_in(const SurfView *v, uint64_t id)
+{
+	return (const SurfMip *)handle_in(v, id, SURF_MIP_TAG);
+}
 
 /* Element size of a format with n channels, 0 if the pair is invalid. */
 unsigned surf_format_bytes(unsigned format, unsigned channels);
@@ -73,20 +100,30 @@ struct ptxvm_array_desc;
  * layers (6 per cube) -- after checking them against the kind and CUDA's
  * limits for sm_90; -1 with the reason in why (n bytes). */
 int surf_shape(const struct ptxvm_array_desc *a, uint32_t sz[4], char *why, size_t n);
-/* A new zero-filled array; returns its id, or 0 when out of memory. The
+
+/* The host's side: each takes the table's lock.
+ * A new zero-filled array; returns its id, or 0 when out of memory.  The
  * caller has validated the shape. */
 uint64_t surf_array_new(SurfTable *t, unsigned kind, unsigned format, unsigned channels, uint32_t w,
 			uint32_t h, uint32_t d, uint32_t layers);
 /* Frees an array and every surface object naming it; false if no array or
  * if it is a level of a mipmapped array. */
 bool surf_array_free(SurfTable *t, uint64_t id);
+/* The array's size in bytes; 0 when id is no array. */
+size_t surf_array_bytes(SurfTable *t, uint64_t id);
+/* Copies the whole array in (to the array) or out: 0, -1 when id is no
+ * array, or -2 when bytes is not the array's size. */
+int surf_array_copy(SurfTable *t, uint64_t id, void *host, size_t bytes, bool in);
 /* A mipmapped array of n levels (the caller has validated shape and n):
  * level l is max(1, size >> l) in width, height and depth.  Returns its
  * id, or 0 when out of memory. */
 uint64_t surf_mip_new(SurfTable *t, unsigned kind, unsigned format, unsigned channels, uint32_t w, uint32_t h,
 		      uint32_t d, uint32_t layers, unsigned n);
-const SurfMip *surf_mip(const SurfTable *t, uint64_t id);
-/* Frees the chain and its levels; false if there is no such chain. */
+/* Level l's array id, 0 when there is no such level; -1 when id is no
+ * mipmapped array, else its number of levels. */
+int surf_mip_level(SurfTable *t, uint64_t id, unsigned l, uint64_t *array);
+/* Frees the chain, its levels and the surface objects naming them; false
+ * if there is no such chain. */
 bool surf_mip_free(SurfTable *t, uint64_t id);
 /* The host address of row y of slice z (a depth slice or a layer) of an
  * array with data. */
@@ -94,11 +131,15 @@ static inline uint8_t *surf_row(const SurfArray *a, size_t y, size_t z)
 {
 	return a->data + ((size_t)z * a->height + y) * a->width * a->esize;
 }
-/* A surface object for array id; 0 if there is no such array. */
+/* A surface object for array id; 0 if there is no such array or memory
+ * ran out. */
 uint64_t surf_object_new(SurfTable *t, uint64_t id);
 bool surf_object_free(SurfTable *t, uint64_t handle);
+bool surf_object_valid(SurfTable *t, uint64_t handle);
 /* A surface object with no array, only the answers suq gives for it: what
- * a .surfref's static initializer describes until the host binds it. */
+ * a .surfref's static initializer describes until the host binds it.
+ * surf_static_free frees the object and its description. */
 uint64_t surf_static_new(SurfTable *t, const uint32_t q[7]);
+void surf_static_free(SurfTable *t, uint64_t handle);
 
 #endif

@@ -10,51 +10,74 @@
 #include <stdlib.h>
 #include <string.h>
 
-void tex_init(TexTable *t) { memset(t, 0, sizeof *t); }
-
-void tex_fini(TexTable *t)
+uint64_t tex_add(SurfTable *t, const TexObj *o)
 {
-	for (size_t i = 0; i < t->n; i++)
-		free(t->obj[i]);
-	free(t->obj);
-}
-
-uint64_t tex_add(TexTable *t, const TexObj *o)
-{
-	TexObj *c = xmalloc(sizeof *c);
+	TexObj *c = malloc(sizeof *c);
+	if (!c)
+		return 0;
 	*c = *o;
-	t->obj = xrealloc(t->obj, (t->n + 1) * sizeof *t->obj);
-	t->obj[t->n++] = c;
-	return (o->sampler_only ? TEX_SAMPLER_TAG : TEX_OBJECT_TAG) | t->n;
+	pthread_mutex_lock(&t->lock);
+	uint64_t h = handle_add(&t->h, o->sampler_only ? TEX_SAMPLER_TAG : TEX_OBJECT_TAG, &c->h);
+	pthread_mutex_unlock(&t->lock);
+	if (!h)
+		free(c);
+	return h;
 }
 
-TexObj *tex_obj(const TexTable *t, uint64_t h)
+/* The object h names (the owner's view, under the lock), or NULL. */
+static TexObj *find(SurfTable *t, uint64_t h)
 {
-	uint64_t tag = h & 0xffff000000000000ull, i = (h & 0xffffffffffffull) - 1;
-	if ((tag != TEX_OBJECT_TAG && tag != TEX_SAMPLER_TAG) || i >= t->n || !t->obj[i])
-		return NULL;
-	TexObj *o = t->obj[i];
-	return (tag == TEX_SAMPLER_TAG) == (o->sampler_only != 0) ? o : NULL;
+	HRec *r = handle_find(&t->h, h, TEX_OBJECT_TAG);
+	return (TexObj *)(r ? r : handle_find(&t->h, h, TEX_SAMPLER_TAG));
 }
 
-bool tex_free(TexTable *t, uint64_t h)
+bool tex_free(SurfTable *t, uint64_t h, bool sampler)
 {
-	TexObj *o = tex_obj(t, h);
-	if (!o)
-		return false;
-	t->obj[(h & 0xffffffffffffull) - 1] = NULL;
-	free(o);
-	return true;
+	pthread_mutex_lock(&t->lock);
+	const TexObj *o = find(t, h);
+	bool ok = o && !o->is_ref && (o->sampler_only != 0) == sampler &&
+		  handle_remove(&t->h, h, sampler ? TEX_SAMPLER_TAG : TEX_OBJECT_TAG);
+	pthread_mutex_unlock(&t->lock);
+	return ok;
+}
+
+int tex_bind(SurfTable *t, uint64_t ref, uint64_t h, bool sampler)
+{
+	pthread_mutex_lock(&t->lock);
+	const TexObj *o = h ? find(t, h) : NULL;
+	TexObj *r = find(t, ref);
+	int res = 0;
+	if (h && (!o || o->is_ref || (o->sampler_only != 0) != sampler))
+		res = -1;
+	else if (!r || !r->is_ref || (r->sampler_only != 0) != sampler)
+		res = 1;
+	else
+		__atomic_store_n(&r->base, h, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&t->lock);
+	return res;
+}
+
+void tex_release(SurfTable *t, uint64_t owner)
+{
+	pthread_mutex_lock(&t->lock);
+	const CowVer *v = cow_latest(&t->h.cow);
+	for (size_t i = 0; i < v->n; i++) {
+		const TexObj *o = v->item[i];
+		uint16_t tag = o ? handle_tag(o->h.handle) : 0;
+		if ((tag == TEX_OBJECT_TAG || tag == TEX_SAMPLER_TAG) && o->is_ref && o->owner == owner)
+			handle_remove(&t->h, o->h.handle, tag);
+	}
+	pthread_mutex_unlock(&t->lock);
 }
 
 /* A handle, or (PTX's indirect access) the address of a variable holding one. */
-static TexObj *lookup(const TexTable *t, const DevMem *m, uint64_t h, uint64_t *handle)
+static const TexObj *lookup(const SurfView *t, const MemView *m, uint64_t h, uint64_t *handle)
 {
-	TexObj *o = tex_obj(t, h);
+	const TexObj *o = tex_obj_in(t, h);
 	const uint8_t *p;
 	if (!o && m && (p = mem_host(m, h, 8))) {
 		memcpy(&h, p, 8);
-		o = tex_obj(t, h);
+		o = tex_obj_in(t, h);
 	}
 	*handle = h;
 	return o;
@@ -63,7 +86,7 @@ static TexObj *lookup(const TexTable *t, const DevMem *m, uint64_t h, uint64_t *
 /* The sampling state an object gives: a reference's named fields over its
  * bound object's (or, unbound, over CUDA's zero-filled cudaTextureDesc; a
  * .samplerref's force_unnormalized_coords defaults to 0). */
-static int sampler_of(const TexTable *t, const TexObj *o, TexSampler *s, const TexObj **res, char *why,
+static int sampler_of(const SurfView *t, const TexObj *o, TexSampler *s, const TexObj **res, char *why,
 		      size_t n)
 {
 	*res = NULL;
@@ -72,8 +95,9 @@ static int sampler_of(const TexTable *t, const TexObj *o, TexSampler *s, const T
 		*res = o;
 		return 0;
 	}
-	const TexObj *b = o->base ? tex_obj(t, o->base) : NULL;
-	if (o->base && !b) {
+	uint64_t base = __atomic_load_n(&o->base, __ATOMIC_ACQUIRE);
+	const TexObj *b = base ? tex_obj_in(t, base) : NULL;
+	if (base && !b) {
 		snprintf(why, n, "the object bound to this %s was destroyed", o->sampler_only ? ".samplerref"
 			 : ".texref");
 		return -1;
@@ -96,27 +120,27 @@ static int sampler_of(const TexTable *t, const TexObj *o, TexSampler *s, const T
 }
 
 /* The resource's levels as host memory. */
-static int view_resource(const SurfTable *st, const DevMem *m, const TexObj *o, TexView *v, char *why, size_t n)
+static int view_resource(const SurfView *st, const MemView *m, const TexObj *o, TexView *v, char *why, size_t n)
 {
 	const SurfArray *lv[SURF_MAX_LEVELS] = { NULL };
 	unsigned nl = 1;
 	switch (o->rtype) {
 	case TEX_RES_ARRAY:
-		lv[0] = surf_array(st, o->res);
+		lv[0] = surf_array_in(st, o->res);
 		if (!lv[0] || !lv[0]->data) {
 			snprintf(why, n, "the array of this texture was destroyed");
 			return -1;
 		}
 		break;
 	case TEX_RES_MIP: {
-		const SurfMip *mp = surf_mip(st, o->res);
+		const SurfMip *mp = surf_mip_in(st, o->res);
 		if (!mp) {
 			snprintf(why, n, "the mipmapped array of this texture was destroyed");
 			return -1;
 		}
 		nl = mp->nlevels;
 		for (unsigned l = 0; l < nl; l++)
-			lv[l] = surf_array(st, mp->level[l]);
+			lv[l] = surf_array_in(st, mp->level[l]);
 		break;
 	}
 	default: {      /* device memory: one level */
@@ -191,8 +215,8 @@ static void view_rules(TexView *v, const TexObj *o)
 	}
 }
 
-int tex_resolve(const TexTable *t, const SurfTable *st, const DevMem *m, uint64_t h, uint64_t smp, bool sample,
-		TexView *v, char *why, size_t n)
+int tex_resolve(const SurfView *t, const MemView *m, uint64_t h, uint64_t smp, bool sample, TexView *v,
+		char *why, size_t n)
 {
 	memset(v, 0, sizeof *v);
 	uint64_t hh;
@@ -210,7 +234,7 @@ int tex_resolve(const TexTable *t, const SurfTable *st, const DevMem *m, uint64_
 		}
 		v->q = o->q;
 	} else {
-		if (view_resource(st, m, res, v, why, n))
+		if (view_resource(t, m, res, v, why, n))
 			return -1;
 		v->has_res = 1;
 	}
@@ -232,7 +256,7 @@ int tex_resolve(const TexTable *t, const SurfTable *st, const DevMem *m, uint64_
 	return 0;
 }
 
-int tex_resolve_sampler(const TexTable *t, const DevMem *m, uint64_t h, TexView *v, char *why, size_t n)
+int tex_resolve_sampler(const SurfView *t, const MemView *m, uint64_t h, TexView *v, char *why, size_t n)
 {
 	memset(v, 0, sizeof *v);
 	uint64_t hh;
@@ -249,11 +273,11 @@ int tex_resolve_sampler(const TexTable *t, const DevMem *m, uint64_t h, TexView 
 	return 0;
 }
 
-bool tex_is_type(const TexTable *t, const SurfTable *st, uint64_t h, int type)
+bool tex_is_type(const SurfView *t, uint64_t h, int type)
 {
 	if (type == 2)
-		return surf_lookup(st, h) != NULL;
-	const TexObj *o = tex_obj(t, h);
+		return surf_lookup(t, h) != NULL;
+	const TexObj *o = tex_obj_in(t, h);
 	return o && (o->sampler_only != 0) == (type == 1);
 }
 

@@ -6,8 +6,10 @@
  * .texref or .samplerref with a static initializer gets a reference
  * object: the fields its initializer names, over the object the host
  * binds (or over no object: then txq answers from the initializer).
- * Handles are 64-bit numbers with a tag, resolved in the device's table,
- * so a guest reaches only its own device's images.
+ * The objects are records of the device's image table (surf.h): their
+ * handles are generation-checked, resolved in the version of the table a
+ * launch pinned, so a guest reaches only its own device's live images and
+ * a destroyed object stays intact until the launches using it end.
  *
  * Before sampling, the executor resolves a handle (and, in independent
  * mode, a sampler) into a TexView: the resource's levels as host memory
@@ -18,9 +20,8 @@
 #ifndef PTXVM_TEX_H
 #define PTXVM_TEX_H
 
+#include "../mem/mem.h"
 #include "../surf/surf.h"
-
-struct DevMem;
 
 /* Address modes: CUDA's four, then PTX's clamp_ogl. */
 enum { TEX_WRAP, TEX_CLAMP, TEX_MIRROR, TEX_BORDER, TEX_CLAMP_OGL };
@@ -53,6 +54,7 @@ typedef struct TexSampler {
 enum { TEX_SET_ADDR0 = 1, TEX_SET_ADDR1 = 2, TEX_SET_ADDR2 = 4, TEX_SET_FILTER = 8, TEX_SET_NORMALIZED = 16 };
 
 typedef struct TexObj {
+	HRec h;                 /* tag TEX_OBJECT_TAG or TEX_SAMPLER_TAG */
 	uint8_t sampler_only;   /* a sampler object, or a .samplerref's reference */
 	uint8_t rtype;          /* TEX_RES_*; TEX_RES_NONE for samplers and references */
 	uint64_t res;           /* ARRAY, MIP: the id */
@@ -61,29 +63,39 @@ typedef struct TexObj {
 	uint8_t format, channels;
 	uint8_t read_norm, srgb;
 	TexSampler s;
-	/* references: the bound object (0: none), the fields set, the description */
+	/* references: the bound object (0: none; read and written atomically,
+	 * as the host binds while launches run), the program that owns the
+	 * reference, the fields set, the description */
 	uint8_t is_ref;
 	uint64_t base;
+	uint64_t owner;
 	uint32_t set;
 	uint32_t q[TEX_Q_DESC];
 } TexObj;
 
-typedef struct TexTable {
-	TexObj **obj;           /* by id - 1; NULL once destroyed */
-	size_t n;
-} TexTable;
+#define TEX_OBJECT_TAG   0x5478u        /* "Tx" */
+#define TEX_SAMPLER_TAG  0x536du        /* "Sm" */
 
-#define TEX_OBJECT_TAG   0x5478000000000000ull    /* "Tx" */
-#define TEX_SAMPLER_TAG  0x536d000000000000ull    /* "Sm" */
+/* The host's side; each takes the table's lock.
+ * Adds a copy of o: its handle, tagged as a sampler or a texture, or 0
+ * when out of memory. */
+uint64_t tex_add(SurfTable *t, const TexObj *o);
+/* Destroys a texture (sampler: a sampler) object, never a reference;
+ * false when h names none. */
+bool tex_free(SurfTable *t, uint64_t h, bool sampler);
+/* Binds the reference object ref to object h of its kind (0: unbinds):
+ * 0; -1 when h is no texture (sampler) object; 1 when ref is no reference
+ * of that kind. */
+int tex_bind(SurfTable *t, uint64_t ref, uint64_t h, bool sampler);
+/* Frees the reference objects of owner (a program that unloads). */
+void tex_release(SurfTable *t, uint64_t owner);
 
-void tex_init(TexTable *t);
-void tex_fini(TexTable *t);
-/* Adds an object (copied); returns its handle, tagged as a sampler or a
- * texture. */
-uint64_t tex_add(TexTable *t, const TexObj *o);
-/* The object of a handle, or NULL. */
-TexObj *tex_obj(const TexTable *t, uint64_t h);
-bool tex_free(TexTable *t, uint64_t h);
+/* A launch's side: the texture or sampler object h names in v, or NULL. */
+static inline const TexObj *tex_obj_in(const SurfView *v, uint64_t h)
+{
+	const HRec *r = handle_in(v, h, TEX_OBJECT_TAG);
+	return (const TexObj *)(r ? r : handle_in(v, h, TEX_SAMPLER_TAG));
+}
 
 /* Texel and level geometry, in host memory. */
 typedef struct TexLevel {
@@ -114,13 +126,13 @@ typedef struct TexView {
  * variable holding one -- with sampler handle smp in independent mode (0
  * in unified mode) into *v.  sample: a resource is needed.  Returns 0, or
  * -1 with the reason in why (n bytes). */
-int tex_resolve(const TexTable *t, const SurfTable *st, const struct DevMem *m, uint64_t h, uint64_t smp,
-		bool sample, TexView *v, char *why, size_t n);
+int tex_resolve(const SurfView *t, const MemView *m, uint64_t h, uint64_t smp, bool sample, TexView *v,
+		char *why, size_t n);
 /* A sampler handle (or the address of a .samplerref holding one) alone,
  * for txq's sampler fields in independent mode. */
-int tex_resolve_sampler(const TexTable *t, const struct DevMem *m, uint64_t h, TexView *v, char *why, size_t n);
+int tex_resolve_sampler(const SurfView *t, const MemView *m, uint64_t h, TexView *v, char *why, size_t n);
 /* Is h an object of the type -- 0 texture, 1 sampler, 2 surface? */
-bool tex_is_type(const TexTable *t, const SurfTable *st, uint64_t h, int type);
+bool tex_is_type(const SurfView *t, uint64_t h, int type);
 
 /* Does an instruction of geometry g fit the texture?  NULL, or why not. */
 const char *tex_geom_check(const TexView *v, unsigned g);
