@@ -1773,6 +1773,98 @@ def gen_nvcc():
             add("E.devsync.%s.%s" % (mode, n), k(body, decls, funcs))
 
 
+# ---------------------------------------------------------------------------
+# F. functions' formals and kernels' limits
+# ---------------------------------------------------------------------------
+
+ABI_TYPES = ["pred", "u8", "s8", "b8", "u16", "s16", "b16", "f16", "u32", "f32", "b64"]
+
+
+def abi_module(formal, ret, use, space="reg", argdecl=None):
+    """A .func with one formal (a return value if ret) and a kernel that
+    calls it, takes its address, or leaves it alone."""
+    decl = "." + space + " " + formal + ("" if formal.endswith("]") else " a")
+    sig = ("(" + decl + ") f()") if ret else ("f(" + decl + ")")
+    t = header("8.0") + "\n.func " + sig + "\n{\n\tret;\n}\n\n"
+    t += ".visible .entry k(.param .u64 o)\n{\n\t.reg .b64 %rd<3>;\n"
+    if use == "call":
+        if space == "reg":
+            t += "\t.reg " + formal + " %x;\n"
+            arg = "%x"
+        else:
+            t += "\t.param " + (argdecl or formal + " x") + ";\n"
+            arg = "x"
+        t += ("\tcall (" + arg + "), f, ();\n") if ret else ("\tcall f, (" + arg + ");\n")
+    elif use == "addr":
+        t += "\tmov.u64 %rd1, f;\n\tld.param.u64 %rd2, [o];\n\tst.global.u64 [%rd2], %rd1;\n"
+    return t + "\tret;\n}\n"
+
+
+def gen_calls():
+    for ty in ABI_TYPES:
+        for ret in (False, True):
+            for use in ("call", "addr", "unused"):
+                add("F.abi.reg_%s_%s_%s" % (ty, "ret" if ret else "param", use),
+                    abi_module("." + ty, ret, use))
+    for formal in [".u8", ".s8", ".u16", ".s16", ".b8", ".b16", ".u32", ".align 4 .u16"]:
+        add("F.abi.param_" + slug(formal) + "_call", abi_module(formal, False, "call", "param"))
+    for formal, arg in [(".u8 a[4]", ".u8 x[4]"), (".s16 a[2]", ".s16 x[2]")]:
+        add("F.abi.param_" + slug(formal) + "_call", abi_module(formal, False, "call", "param", arg))
+    add("F.abi.reg_v2_u16_param_addr", abi_module(".v2 .u16", False, "addr"))
+    for ty in ["pred", "u16", "u32"]:
+        for used in (True, False):
+            body = "\t.reg .b64 %rd;\n\t.reg ." + ty + " %x;\n\tld.param.u64 %rd, [fp];\n"
+            body += "\tP: .callprototype _ (.reg ." + ty + " a);\n"
+            if used:
+                body += "\tcall %rd, (%x), P;\n"
+            add("F.abi.proto_%s_%s" % (ty, "call" if used else "unused"),
+                header("8.0") + "\n.visible .entry k(.param .u64 fp)\n{\n" + body + "\tret;\n}\n")
+    # .calltargets: the listed functions must take the call's arguments
+    for fty, nargs, entry in [("pred", 1, False), ("u32", 1, False), ("u32", 0, False), ("u32", 2, False),
+                              ("u32", 1, True), ("u32", 0, True)]:
+        head = ".visible .entry g(.param .u32 a)" if entry else ".func f(.reg ." + fty + " a)"
+        target = "g" if entry else "f"
+        args = ", ".join(["%x"] * nargs)
+        t = header("8.0") + "\n" + head + "\n{\n\tret;\n}\n\n.visible .entry k(.param .u64 fp)\n{\n"
+        t += "\t.reg .b64 %rd;\n\t.reg ." + fty + " %x;\n\tld.param.u64 %rd, [fp];\n"
+        t += "\tT: .calltargets " + target + ";\n\tcall %rd, (" + args + "), T;\n\tret;\n}\n"
+        add("F.calltargets.%s_%s_%dargs" % ("entry" if entry else "func", fty, nargs), t)
+    # kernel parameter space: 0x1100 bytes before PTX ISA 8.1, 0x7ffc from it
+    for ver in ["8.0", "8.1", "9.0"]:
+        v = ver.replace(".", "")
+        for n in [4344, 4345, 32752, 32753, 4294967296]:
+            add("F.kparam.v%s_%d" % (v, n), header(ver) +
+                "\n.visible .entry k(.param .align 4 .b8 buf[%d], .param .u64 o)\n{\n\tret;\n}\n" % n)
+        for n in [32764, 32765]:
+            add("F.kparam.v%s_alone_%d" % (v, n), header(ver) +
+                "\n.visible .entry k(.param .align 4 .b8 buf[%d])\n{\n\tret;\n}\n" % n)
+    # static shared memory: 48 KiB for what a kernel and the functions it names use
+    load = "\t.reg .b32 %r;\n\tld.shared.u32 %r, [buf+4];\n"
+    for n in [49152, 49153, 4294967296]:
+        add("F.shared.kernel_%d" % n, header("8.0") + "\n.shared .align 4 .b8 buf[%d];\n\n" % n +
+            ".visible .entry k()\n{\n" + load + "\tret;\n}\n")
+        add("F.shared.inner_%d" % n, header("8.0") +
+            "\n.visible .entry k()\n{\n\t.shared .align 4 .b8 buf[%d];\n\tret;\n}\n" % n)
+    fn = ".func (.reg .b32 r) f()\n{\n\tld.shared.u32 r, [buf+4];\n\tret;\n}\n\n"
+    for use, body in [("call", "\t.reg .b32 %r;\n\tcall (%r), f, ();\n"),
+                      ("addr", "\t.reg .b64 %rd;\n\tmov.u64 %rd, f;\n"), ("none", "")]:
+        add("F.shared.func_" + use, header("8.0") + "\n.shared .align 4 .b8 buf[49153];\n\n" + fn +
+            ".visible .entry k()\n{\n" + body + "\tret;\n}\n")
+    add("F.shared.unused", header("8.0") +
+        "\n.shared .align 4 .b8 buf[49153];\n\n.visible .entry k()\n{\n\tret;\n}\n")
+    add("F.shared.deadcode", header("8.0") + "\n.shared .align 4 .b8 buf[49153];\n\n.visible .entry k()\n{\n"
+        "\t.reg .b32 %r;\n\tbra DONE;\n\tld.shared.u32 %r, [buf];\nDONE:\n\tret;\n}\n")
+    add("F.shared.two_kernels", header("8.0") +
+        "\n.shared .align 4 .b8 a[40000];\n.shared .align 4 .b8 b[40000];\n\n"
+        ".visible .entry k()\n{\n\t.reg .b32 %r;\n\tld.shared.u32 %r, [a];\n\tret;\n}\n\n"
+        ".visible .entry k2()\n{\n\t.reg .b32 %r;\n\tld.shared.u32 %r, [b];\n\tret;\n}\n")
+    for a, b in [(3, 49136), (17, 49136)]:
+        add("F.shared.align_%d_%d" % (a, b), header("8.0") +
+            "\n.shared .align 16 .b8 b[%d];\n.shared .align 8 .b8 a[%d];\n\n" % (b, a) +
+            ".visible .entry k()\n{\n\t.reg .b32 %r<3>;\n\tld.shared.u8 %r1, [a];\n"
+            "\tld.shared.u32 %r2, [b];\n\tret;\n}\n")
+
+
 def generate():
     del CASES[:]
     _NAMES.clear()
@@ -1781,6 +1873,7 @@ def generate():
     gen_opaque()
     gen_version()
     gen_nvcc()
+    gen_calls()
     return list(CASES)
 
 
