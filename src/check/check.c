@@ -2153,7 +2153,8 @@ static void check_kernel_limits(Ck *c, Func *f, Uses *u)
 	u->n = 0;
 	u->mark++;
 	uses_of(u, f);
-	qsort(u->v, u->n, sizeof *u->v, by_place);     /* laid out in declaration order */
+	if (u->n > 1)
+		qsort(u->v, u->n, sizeof *u->v, by_place);     /* laid out in declaration order */
 	uint64_t sbytes = 0;
 	for (size_t i = 0; i < u->n; i++)
 		sbytes = place(sbytes, u->v[i]);

@@ -771,8 +771,11 @@ static int call_builtin(Ctx *X, int bi, uint32_t act, unsigned nret, unsigned na
 
 static const char *formal_text(const XParam *q, char *buf, size_t n)
 {
-	snprintf(buf, n, "%s of %llu byte%s", q->is_pred ? ".reg .pred" : q->is_reg ? ".reg" : ".param",
-		 (unsigned long long)q->bytes, q->bytes == 1 ? "" : "s");
+	if (q->is_pred)
+		snprintf(buf, n, ".reg .pred");
+	else
+		snprintf(buf, n, "%s of %llu byte%s", q->is_reg ? ".reg" : ".param", (unsigned long long)q->bytes,
+			 q->bytes == 1 ? "" : "s");
 	return buf;
 }
 

@@ -723,10 +723,13 @@ ptxvm_result ptxvm_launch(ptxvm_device *d, const ptxvm_kernel *kh, const ptxvm_l
 		else
 			memcpy(buf + q->off, args[i], q->bytes);
 	}
-	if (!r)
-		r = ptxvm_launch_packed(d, kh, cfg, buf, f->param_bytes, stats);
-	free(buf);
+	size_t bytes = f->param_bytes;
+	/* no reference across the launch: it takes its own, and gives it back
+	 * before a ptxvm_device_destroy waiting for it may go on */
 	put(&k->o);
+	if (!r)
+		r = ptxvm_launch_packed(d, kh, cfg, buf, bytes, stats);
+	free(buf);
 	return r;
 }
 
