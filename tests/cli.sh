@@ -181,6 +181,92 @@ P
 expect 3 "run: the watchdog" -- "$X" run "$T/spin.ptx" --grid 1 --block 32 --timeout 0.3
 grep_in "$T/err" "CUDA_ERROR_LAUNCH_TIMEOUT" "run: a timeout is named"
 
+# ---- the sandbox: calls, limits (docs/SECURITY.md) ----
+cat >"$T/sandbox.ptx" <<'P'
+.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry kern(.param .u32 x)
+{
+	ret;
+}
+.visible .entry callkern(.param .u64 out)
+{
+	.reg .b64 %rd;
+	.param .b32 a;
+	.param .b32 r;
+	mov.u64 %rd, kern;
+	P: .callprototype (.param .b32 _) _ (.param .b32 _);
+	call (r), %rd, (a), P;
+	ret;
+}
+.visible .entry regs(.param .u64 out)
+{
+	.reg .b32 %r<200000000>;
+	.reg .b64 %rd;
+	ld.param.u64 %rd, [out];
+	mov.u32 %r199999999, 5;
+	st.global.u32 [%rd], %r199999999;
+	ret;
+}
+.visible .entry local(.param .u64 out)
+{
+	.local .align 4 .b8 buf[4294967296];
+	.reg .b32 %r;
+	ld.local.u32 %r, [buf+4];
+	ret;
+}
+.extern .shared .align 4 .b8 dyn[];
+.visible .entry shared(.param .u64 out)
+{
+	.reg .b32 %r;
+	ld.shared.u32 %r, [dyn];
+	ret;
+}
+P
+expect 3 "run: an indirect call to a kernel" -- "$X" run "$T/sandbox.ptx" --kernel callkern --grid 1 --block 1 --arg buf:4
+grep_in "$T/err" "CUDA_ERROR_ILLEGAL_ADDRESS: kernel 'callkern', CTA (0,0,0), thread (0,0,0), call at .*sandbox.ptx:15: indirect call to 0x400000000000: 'kern' is a kernel (.entry); only .func functions can be called" "run: the call is refused with a report"
+expect 0 "run: 200 M declared registers" -- "$X" run "$T/sandbox.ptx" --kernel regs --grid 2 --block 1024 --arg buf:4:out="$T/regs.bin"
+expect 0 "run: the register holds its value" -- python3 -c 'import struct,sys; sys.exit(struct.unpack("<I", open(sys.argv[1], "rb").read()) != (5,))' "$T/regs.bin"
+expect 3 "run: 4 GiB of .local a thread" -- "$X" run "$T/sandbox.ptx" --kernel local --grid 1 --block 1 --arg buf:4
+grep_in "$T/err" "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES.*kernel 'local': 4294967296 bytes of local variables and a 16384-byte call stack exceed the 524288 bytes" "run: local memory is not truncated"
+expect 3 "run: shared memory past 227 KiB" -- "$X" run "$T/sandbox.ptx" --kernel shared --grid 1 --block 1 --shared 232449 --arg buf:4
+grep_in "$T/err" "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES.*kernel 'shared': 0 bytes of static and 232449 of dynamic shared memory exceed the 232448 bytes" "run: the shared limit is named"
+expect 0 "run: 227 KiB of shared memory" -- "$X" run "$T/sandbox.ptx" --kernel shared --grid 1 --block 1 --shared 232448 --arg buf:4
+cat >"$T/predcall.ptx" <<'P'
+.version 8.0
+.target sm_90
+.address_size 64
+.func f(.reg .pred a)
+{
+	ret;
+}
+.visible .entry k()
+{
+	.reg .pred %p;
+	setp.eq.u32 %p, 1, 1;
+	call f, (%p);
+	ret;
+}
+P
+expect 1 "check: a .pred parameter of a called function" -- "$X" check "$T/predcall.ptx"
+grep_in "$T/err" "predcall.ptx:4:20: error: passing predicate, 8-bit and 16-bit parameters to device functions is not supported: parameter 'a' of function 'f' is .pred" "check: ptxas's ABI rule"
+cat >"$T/limits.ptx" <<'P'
+.version 8.0
+.target sm_90
+.address_size 64
+.shared .align 4 .b8 big[4294967296];
+.visible .entry k(.param .align 4 .b8 buf[4352], .param .u64 o)
+{
+	.reg .b32 %r;
+	ld.shared.u32 %r, [big];
+	ret;
+}
+P
+expect 1 "check: a kernel's parameter space and static shared memory" -- "$X" check "$T/limits.ptx"
+grep_in "$T/err" "limits.ptx:5:17: error: kernel 'k' uses too much parameter space (0x1108 bytes, 0x1100 max; up to 0x7ffc needs PTX ISA 8.1)" "check: parameter space"
+grep_in "$T/err" "limits.ptx:5:17: error: kernel 'k' uses too much shared data (0x100000000 bytes, 0xc000 max)" "check: 4 GiB of .shared is not truncated"
+
 # surfaces: examples/box_blur.ptx over a raw 8-bit image, checked by python
 python3 -c 'import random,sys; random.seed(7); sys.stdout.buffer.write(bytes(random.randrange(256) for _ in range(29 * 13)))' >"$T/img.raw"
 expect 0 "run with surface arguments" -- "$X" run examples/box_blur.ptx --grid 2,2 --block 16,8 \

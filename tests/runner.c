@@ -85,6 +85,24 @@ char *slurp(const char *path, size_t *len)
 	return p;
 }
 
+ptxvm_program *load_ptx(ptxvm_device *d, const char *name, const char *text, char *why, size_t n)
+{
+	ptxvm_module *m = ptxvm_module_load(name, text, strlen(text), NULL);
+	ptxvm_program *p = NULL;
+	if (!m || ptxvm_module_errors(m)) {
+		char *diag = ptxvm_module_diagnostics(m);
+		snprintf(why, n, "%s does not check: %.600s", name, diag ? diag : "(no module)");
+		free(diag);
+	} else {
+		ptxvm_result r = ptxvm_program_load(d, m, &p);
+		if (r)
+			snprintf(why, n, "%s: ptxvm_program_load: %s: %s", name, ptxvm_result_name(r),
+				 ptxvm_device_message(d));
+	}
+	ptxvm_module_free(m);
+	return p;
+}
+
 static int cmpstr(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 /* Sorted *.ptx paths of a directory. */

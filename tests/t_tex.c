@@ -676,17 +676,12 @@ static void specials(void)
 
 /* ---- the interface: txq, istypep, refusals, copies, references ----------------------- */
 
-static ptxvm_program *load_ptx(const char *name, const char *ptx)
+static ptxvm_program *load_tex(const char *name, const char *ptx)
 {
-	ptxvm_module *m = ptxvm_module_load(name, ptx, strlen(ptx), NULL);
-	ptxvm_program *p = NULL;
-	if (ptxvm_module_errors(m) || ptxvm_program_load(dv, m, &p)) {
-		char *dg = ptxvm_module_diagnostics(m);
-		fail("tex: %s does not load: %s%s", name, ptxvm_device_message(dv), dg ? dg : "");
-		free(dg);
-		p = NULL;
-	}
-	ptxvm_module_free(m);
+	char why[1024];
+	ptxvm_program *p = load_ptx(dv, name, ptx, why, sizeof why);
+	if (!p)
+		fail("tex: %s", why);
 	return p;
 }
 
@@ -737,7 +732,7 @@ static const char txq_ptx[] =
  * a bad handle, a destroyed array, freed memory and a wrong geometry. */
 static void queries(void)
 {
-	ptxvm_program *p = load_ptx("txq", txq_ptx);
+	ptxvm_program *p = load_tex("txq", txq_ptx);
 	if (!p)
 		return;
 	uint64_t out;
@@ -1123,7 +1118,7 @@ static void references(void)
 	td.border_color[0] = -5;
 	ptxvm_texture_create(dv, &rd, &td, &tex);       /* point, clamp, unnormalized */
 	ptxvm_mem_alloc(dv, 64, &out);
-	ptxvm_program *p = load_ptx("texref", ref_ptx);
+	ptxvm_program *p = load_tex("texref", ref_ptx);
 	if (p) {
 		float x = 1.75f, got = 0;
 		uint32_t which = 0, info[6];
@@ -1194,7 +1189,7 @@ static void references(void)
 		ptxvm_program_unload(p);
 	}
 	/* independent mode */
-	p = load_ptx("independent", indep_ptx);
+	p = load_tex("independent", indep_ptx);
 	if (p) {
 		td.normalized_coords = 1;
 		uint64_t t2;
@@ -1258,7 +1253,7 @@ static void references(void)
 				 ".visible .entry k(.param .u64 t)\n{\n.reg .f32 %f<4>; .reg .b32 %r<4>; .reg .b64 %rd<2>;\n"
 				 "ld.param.u64 %rd1, [t];\n"
 				 "tex.2dms.v4.f32.s32 {%f0, %f1, %f2, %f3}, [%rd1, {%r0, %r1, %r2, %r3}];\nret;\n}\n";
-	p = load_ptx("ms", ms);
+	p = load_tex("ms", ms);
 	if (p) {
 		void *args[] = { &tex };
 		r = launch1(p, "k", args);

@@ -19,6 +19,8 @@ extern int verbose;     /* PTXVM_TEST_VERBOSE is set */
 void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A whole file, NUL-terminated; NULL if unreadable.  The caller frees. */
 char *slurp(const char *path, size_t *len);
+/* PTX text checked and loaded onto d; NULL with the reason in why. */
+ptxvm_program *load_ptx(ptxvm_device *d, const char *name, const char *text, char *why, size_t n);
 
 /* Groups: root is the repository root. */
 #define TEST_GROUPS(X) \
@@ -36,7 +38,9 @@ char *slurp(const char *path, size_t *len);
 	X(tex)          /* t_tex.c: the sampler against a reference model: kinds x formats x modes */ \
 	X(texk)         /* t_texk.c: the kernels of tests/cuda/textures.cu and tests/ptx/texrefs.ptx */ \
 	X(builtins)     /* t_builtins.c: the surface-store builtin table, cicc, modules */ \
-	X(hostile)      /* t_hostile.c: watchdog, printf FIFO, linear tools, fuzz findings */
+	X(hostile)      /* t_hostile.c: watchdog, printf FIFO, linear tools, fuzz findings */ \
+	X(sandbox)      /* t_sandbox.c: stale handles, calls, limits: each defect class */ \
+	X(threads)      /* t_threads.c: many host threads on one device (run under TSan) */
 
 #define X(name) void test_##name(const char *root);
 TEST_GROUPS(X)

@@ -1,0 +1,482 @@
+/* t_threads.c: many host threads on one device, as ptxvm.h allows: the
+ * group ThreadSanitizer runs.
+ *
+ *   work        launches, allocations, copies and frees from 4 threads
+ *   messages    each thread's message is its own (no double free)
+ *   concurrent  two launches from two threads run at the same time: each
+ *               waits for the other
+ *   deferred    memory freed, a program unloaded, an array destroyed by
+ *               one thread while another's launch uses them: the launch
+ *               finishes on intact objects, new calls see them gone
+ *   destroy     ptxvm_device_destroy waits for a launch in another thread
+ *   churn       programs, arrays and memory made and freed from 4 threads
+ *               while launches run
+ *
+ * Kernels that must overlap a host thread's call wait on flags in device
+ * memory that other launches set (atomics on both sides), never on the
+ * clock; each device has a watchdog so that a failure cannot hang.
+ */
+#include "test.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HDR ".version 8.0\n.target sm_90\n.address_size 64\n"
+#define NT 4
+
+/* fill: out[i] = v + i.  oob: a store outside every allocation.
+ * wait: spins until *flag != 0.  set: *flag = 1.
+ * hold: *started = 1, waits for *go, then dst[i] = src[i] (32 threads).
+ * ping: *mine = 1, then waits for *other. */
+static const char *const k_main =
+	HDR
+	".visible .entry fill(.param .u64 out, .param .u32 v)\n{\n"
+	"\t.reg .b64 %rd<4>;\n\t.reg .b32 %r<5>;\n"
+	"\tld.param.u64 %rd1, [out];\n\tld.param.u32 %r1, [v];\n"
+	"\tmov.u32 %r2, %tid.x;\n\tmov.u32 %r3, %ctaid.x;\n\tmov.u32 %r4, %ntid.x;\n"
+	"\tmad.lo.u32 %r2, %r3, %r4, %r2;\n\tadd.u32 %r1, %r1, %r2;\n"
+	"\tmul.wide.u32 %rd2, %r2, 4;\n\tadd.u64 %rd3, %rd1, %rd2;\n\tst.global.u32 [%rd3], %r1;\n\tret;\n}\n"
+	".visible .entry oob(.param .u64 p)\n{\n\t.reg .b64 %rd;\n\t.reg .b32 %r;\n"
+	"\tld.param.u64 %rd, [p];\n\tst.global.u32 [%rd+1048576], %r;\n\tret;\n}\n"
+	".visible .entry wait(.param .u64 flag)\n{\n\t.reg .b64 %rd;\n\t.reg .b32 %r;\n\t.reg .pred %p;\n"
+	"\tld.param.u64 %rd, [flag];\nL:\n\tatom.global.add.u32 %r, [%rd], 0;\n\tsetp.eq.u32 %p, %r, 0;\n"
+	"\t@%p bra L;\n\tret;\n}\n"
+	".visible .entry set(.param .u64 flag)\n{\n\t.reg .b64 %rd;\n\t.reg .b32 %r;\n"
+	"\tld.param.u64 %rd, [flag];\n\tatom.global.exch.b32 %r, [%rd], 1;\n\tret;\n}\n"
+	".visible .entry ping(.param .u64 mine, .param .u64 other)\n{\n\t.reg .b64 %rd<3>;\n\t.reg .b32 %r;\n"
+	"\t.reg .pred %p;\n\tld.param.u64 %rd1, [mine];\n\tld.param.u64 %rd2, [other];\n"
+	"\tatom.global.exch.b32 %r, [%rd1], 1;\nL:\n\tatom.global.add.u32 %r, [%rd2], 0;\n"
+	"\tsetp.eq.u32 %p, %r, 0;\n\t@%p bra L;\n\tret;\n}\n";
+
+/* The kernels another thread's call pulls the ground from under;
+ * hold_print prints "held" first. */
+static const char *const k_hold =
+	HDR
+	".extern .func (.param .b32 st) vprintf(.param .b64 f, .param .b64 a);\n"
+	".global .align 1 .b8 said[6] = { 104, 101, 108, 100, 10, 0 };\n"
+	".visible .entry hold_print(.param .u64 started, .param .u64 go, .param .u64 src, .param .u64 dst)\n{\n"
+	"\t.reg .b64 %rd<3>;\n\t.reg .b32 %r;\n\t.reg .pred %p;\n"
+	"\t.param .b64 f;\n\t.param .b64 a;\n\t.param .b32 st;\n"
+	"\tmov.u64 %rd1, said;\n\tcvta.global.u64 %rd1, %rd1;\n\tst.param.b64 [f], %rd1;\n"
+	"\tst.param.b64 [a], 0;\n\tcall (st), vprintf, (f, a);\n"
+	"\tld.param.u64 %rd1, [started];\n\tld.param.u64 %rd2, [go];\n"
+	"\tatom.global.exch.b32 %r, [%rd1], 1;\nL:\n\tatom.global.add.u32 %r, [%rd2], 0;\n"
+	"\tsetp.eq.u32 %p, %r, 0;\n\t@%p bra L;\n\tret;\n}\n"
+	".visible .entry hold(.param .u64 started, .param .u64 go, .param .u64 src, .param .u64 dst)\n{\n"
+	"\t.reg .b64 %rd<7>;\n\t.reg .b32 %r<3>;\n\t.reg .pred %p;\n"
+	"\tld.param.u64 %rd1, [started];\n\tld.param.u64 %rd2, [go];\n"
+	"\tld.param.u64 %rd3, [src];\n\tld.param.u64 %rd4, [dst];\n"
+	"\tatom.global.exch.b32 %r1, [%rd1], 1;\nL:\n\tatom.global.add.u32 %r1, [%rd2], 0;\n"
+	"\tsetp.eq.u32 %p, %r1, 0;\n\t@%p bra L;\n"
+	"\tmov.u32 %r2, %tid.x;\n\tmul.wide.u32 %rd5, %r2, 4;\n\tadd.u64 %rd6, %rd3, %rd5;\n"
+	"\tld.global.u32 %r1, [%rd6];\n\tadd.u64 %rd6, %rd4, %rd5;\n\tst.global.u32 [%rd6], %r1;\n\tret;\n}\n"
+	".visible .entry hold_surf(.param .u64 started, .param .u64 go, .param .u64 surf, .param .u64 dst)\n{\n"
+	"\t.reg .b64 %rd<6>;\n\t.reg .b32 %r<4>;\n\t.reg .pred %p;\n"
+	"\tld.param.u64 %rd1, [started];\n\tld.param.u64 %rd2, [go];\n"
+	"\tld.param.u64 %rd3, [surf];\n\tld.param.u64 %rd4, [dst];\n"
+	"\tatom.global.exch.b32 %r1, [%rd1], 1;\nL:\n\tatom.global.add.u32 %r1, [%rd2], 0;\n"
+	"\tsetp.eq.u32 %p, %r1, 0;\n\t@%p bra L;\n"
+	"\tmov.u32 %r2, %tid.x;\n\tshl.b32 %r3, %r2, 2;\n\tsuld.b.1d.b32.trap {%r1}, [%rd3, {%r3}];\n"
+	"\tmul.wide.u32 %rd5, %r2, 4;\n\tadd.u64 %rd5, %rd4, %rd5;\n\tst.global.u32 [%rd5], %r1;\n\tret;\n}\n";
+
+typedef struct Ctx {
+	ptxvm_device *d;
+	ptxvm_program *p;       /* k_main */
+	int id;
+	char err[512];          /* the first problem, or "" */
+	atomic_int *flag;       /* a host-side signal, per test */
+} Ctx;
+
+static void note(Ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(Ctx *c, const char *fmt, ...)
+{
+	if (c->err[0])
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(c->err, sizeof c->err, fmt, ap);
+	va_end(ap);
+}
+
+static ptxvm_result run1(ptxvm_device *d, ptxvm_program *p, const char *k, unsigned grid, unsigned block,
+			 void **args)
+{
+	ptxvm_launch_config cfg = { { grid, 1, 1 }, { block, 1, 1 }, 0 };
+	return ptxvm_launch(d, ptxvm_kernel_find(p, k), &cfg, args, NULL);
+}
+
+/* Runs fn on n threads and reports the scenario. */
+static void in_threads(const char *what, int n, void *(*fn)(void *), Ctx *ctx)
+{
+	pthread_t th[NT + 1];
+	for (int i = 0; i < n; i++)
+		pthread_create(&th[i], NULL, fn, &ctx[i]);
+	for (int i = 0; i < n; i++)
+		pthread_join(th[i], NULL);
+	for (int i = 0; i < n; i++)
+		if (ctx[i].err[0]) {
+			fail("threads %s: thread %d: %s", what, i, ctx[i].err);
+			return;
+		}
+	passed++;
+}
+
+static uint64_t dalloc(ptxvm_device *d, size_t n)
+{
+	uint64_t a = 0;
+	if (ptxvm_mem_alloc(d, n, &a) || ptxvm_memset_d8(d, a, 0, n))
+		return 0;
+	return a;
+}
+
+/* ---- work: launches, copies and frees ------------------------------------ */
+static void *work(void *arg)
+{
+	Ctx *c = arg;
+	enum { N = 256 };
+	uint32_t host[N];
+	for (int it = 0; it < 20 && !c->err[0]; it++) {
+		uint64_t out = dalloc(c->d, N * 4);
+		uint32_t v = (uint32_t)(c->id * 100000 + it * 1000);
+		void *args[] = { &out, &v };
+		ptxvm_result r = out ? run1(c->d, c->p, "fill", 2, 128, args) : PTXVM_ERROR_OUT_OF_MEMORY;
+		if (r || ptxvm_memcpy_dtoh(c->d, host, out, sizeof host))
+			note(c, "iteration %d: %s: %s", it, ptxvm_result_name(r), ptxvm_device_message(c->d));
+		for (int i = 0; i < N && !c->err[0]; i++)
+			if (host[i] != v + (uint32_t)i)
+				note(c, "iteration %d: out[%d] = %u, want %u", it, i, host[i], v + i);
+		if (ptxvm_mem_free(c->d, out))
+			note(c, "free: %s", ptxvm_device_message(c->d));
+	}
+	return NULL;
+}
+
+/* ---- messages: each thread's own ----------------------------------------- */
+static void *messages(void *arg)
+{
+	Ctx *c = arg;
+	uint64_t buf = dalloc(c->d, 64);
+	for (int it = 0; it < 200 && !c->err[0]; it++) {
+		if (c->id & 1) {
+			uint64_t bogus = 0x1000 + (uint64_t)c->id;
+			char want[64];
+			snprintf(want, sizeof want, "0x%llx is not the start", (unsigned long long)bogus);
+			ptxvm_result r = ptxvm_mem_free(c->d, bogus);
+			if (r != PTXVM_ERROR_INVALID_VALUE || !strstr(ptxvm_device_message(c->d), want))
+				note(c, "a bad free: %s, message '%s'", ptxvm_result_name(r), ptxvm_device_message(c->d));
+			if (it % 20 == 0) {
+				void *args[] = { &buf };
+				r = run1(c->d, c->p, "oob", 1, 32, args);
+				if (r != PTXVM_ERROR_ILLEGAL_ADDRESS ||
+				    !strstr(ptxvm_device_message(c->d), "kernel 'oob', CTA (0,0,0)"))
+					note(c, "the oob launch: %s, message '%s'", ptxvm_result_name(r),
+					     ptxvm_device_message(c->d));
+			}
+		} else {
+			uint64_t a = 0;
+			ptxvm_result r = ptxvm_mem_alloc(c->d, 128, &a);
+			if (r || *ptxvm_device_message(c->d))
+				note(c, "an allocation: %s, message '%s'", ptxvm_result_name(r), ptxvm_device_message(c->d));
+			r = ptxvm_mem_free(c->d, a);
+			if (r || *ptxvm_device_message(c->d))
+				note(c, "its free: %s, message '%s'", ptxvm_result_name(r), ptxvm_device_message(c->d));
+		}
+	}
+	ptxvm_mem_free(c->d, buf);
+	return NULL;
+}
+
+/* ---- concurrent: two launches that need each other ----------------------- */
+static uint64_t g_flags;        /* two words */
+
+static void *ping(void *arg)
+{
+	Ctx *c = arg;
+	uint64_t mine = g_flags + 4 * (uint64_t)c->id, other = g_flags + 4 * (uint64_t)(1 - c->id);
+	void *args[] = { &mine, &other };
+	ptxvm_result r = run1(c->d, c->p, "ping", 1, 1, args);
+	if (r)
+		note(c, "%s: %s", ptxvm_result_name(r), ptxvm_device_message(c->d));
+	return NULL;
+}
+
+/* ---- deferred: objects that go while a launch uses them ------------------ */
+typedef struct Hold {
+	ptxvm_program *held;    /* the program of hold / hold_surf */
+	const char *kernel;
+	uint64_t started, go, arg, dst;  /* the held launch's arguments */
+	uint64_t src;           /* what the other thread frees: arg, or the surface's array */
+	ptxvm_result result;    /* of the held launch */
+	char msg[512];
+} Hold;
+
+static Hold g_hold;
+
+static void *held_launch(void *arg)
+{
+	Ctx *c = arg;
+	Hold *h = &g_hold;
+	void *args[] = { &h->started, &h->go, &h->arg, &h->dst };
+	h->result = run1(c->d, h->held, h->kernel, 1, 32, args);
+	if (c->flag)
+		atomic_store(c->flag, 1);       /* the device may be gone now */
+	else
+		snprintf(h->msg, sizeof h->msg, "%s", ptxvm_device_message(c->d));
+	return NULL;
+}
+
+/* Waits until the held launch has begun; false with a note if not. */
+static bool wait_started(Ctx *c)
+{
+	void *args[] = { &g_hold.started };
+	ptxvm_result r = run1(c->d, c->p, "wait", 1, 1, args);
+	if (r)
+		note(c, "waiting for the held launch: %s: %s", ptxvm_result_name(r), ptxvm_device_message(c->d));
+	return !r;
+}
+
+static void release(Ctx *c)
+{
+	void *args[] = { &g_hold.go };
+	ptxvm_result r = run1(c->d, c->p, "set", 1, 1, args);
+	if (r)
+		note(c, "releasing the held launch: %s: %s", ptxvm_result_name(r), ptxvm_device_message(c->d));
+}
+
+static void *free_src(void *arg)
+{
+	Ctx *c = arg;
+	if (!wait_started(c))
+		return NULL;
+	ptxvm_result r = ptxvm_mem_free(c->d, g_hold.src);
+	uint32_t x;
+	ptxvm_result r2 = ptxvm_memcpy_dtoh(c->d, &x, g_hold.src, 4);
+	if (r)
+		note(c, "the free: %s: %s", ptxvm_result_name(r), ptxvm_device_message(c->d));
+	else if (r2 != PTXVM_ERROR_INVALID_VALUE)
+		note(c, "a copy from the freed memory: %s, want CUDA_ERROR_INVALID_VALUE", ptxvm_result_name(r2));
+	release(c);
+	return NULL;
+}
+
+static void *unload_held(void *arg)
+{
+	Ctx *c = arg;
+	if (!wait_started(c))
+		return NULL;
+	const ptxvm_kernel *k = ptxvm_kernel_find(g_hold.held, "hold");
+	ptxvm_program_unload(g_hold.held);
+	if (ptxvm_kernel_name(k))
+		note(c, "the unloaded program's kernel still answers");
+	release(c);
+	return NULL;
+}
+
+static void *destroy_array(void *arg)
+{
+	Ctx *c = arg;
+	if (!wait_started(c))
+		return NULL;
+	/* src is the array; its surface object (the kernel's handle) goes with it */
+	ptxvm_result r = ptxvm_array_destroy(c->d, g_hold.src);
+	uint32_t x[32];
+	ptxvm_result r2 = ptxvm_array_read(c->d, g_hold.src, x, sizeof x);
+	if (r)
+		note(c, "the destroy: %s: %s", ptxvm_result_name(r), ptxvm_device_message(c->d));
+	else if (r2 != PTXVM_ERROR_INVALID_HANDLE)
+		note(c, "reading the destroyed array: %s, want CUDA_ERROR_INVALID_HANDLE", ptxvm_result_name(r2));
+	release(c);
+	return NULL;
+}
+
+/* One deferral scenario: thread 0 runs the held launch, thread 1 `what`. */
+static void deferred(const char *what, Ctx *ctx, const char *kernel, bool surface, void *(*other)(void *))
+{
+	ptxvm_device *d = ctx[0].d;
+	char why[1024];
+	Hold *h = &g_hold;
+	memset(h, 0, sizeof *h);
+	h->kernel = kernel;
+	h->held = load_ptx(d, "hold.ptx", k_hold, why, sizeof why);
+	h->started = dalloc(d, 4);
+	h->go = dalloc(d, 4);
+	h->dst = dalloc(d, 128);
+	uint32_t want[32];
+	for (int i = 0; i < 32; i++)
+		want[i] = 0xc0de0000u + (uint32_t)i;
+	uint64_t surf = 0;
+	if (surface) {
+		ptxvm_array_desc ad = { PTXVM_ARRAY_1D, PTXVM_FORMAT_U32, 1, 32, 0, 0, 0 };
+		if (!ptxvm_array_create(d, &ad, &h->src) && !ptxvm_array_write(d, h->src, want, sizeof want))
+			ptxvm_surface_create(d, h->src, &surf);
+	} else if ((h->src = dalloc(d, 128))) {
+		ptxvm_memcpy_htod(d, h->src, want, sizeof want);
+	}
+	if (!h->held || !h->started || !h->go || !h->dst || !h->src || (surface && !surf)) {
+		fail("threads %s: setting up: %s %s", what, why, ptxvm_device_message(d));
+		return;
+	}
+	h->arg = surface ? surf : h->src;
+	Ctx c[2] = { ctx[0], ctx[1] };
+	c[0].err[0] = c[1].err[0] = 0;
+	c[0].flag = c[1].flag = NULL;
+	pthread_t t0, t1;
+	pthread_create(&t0, NULL, held_launch, &c[0]);
+	pthread_create(&t1, NULL, other, &c[1]);
+	pthread_join(t0, NULL);
+	pthread_join(t1, NULL);
+	uint32_t got[32] = { 0 };
+	ptxvm_memcpy_dtoh(d, got, h->dst, sizeof got);
+	if (c[1].err[0])
+		fail("threads %s: %s", what, c[1].err);
+	else if (h->result)
+		fail("threads %s: the held launch: %s: %s", what, ptxvm_result_name(h->result), h->msg);
+	else if (memcmp(got, want, sizeof want))
+		fail("threads %s: the held launch read %08x..., want %08x...", what, got[0], want[0]);
+	else
+		passed++;
+	if (other != unload_held)
+		ptxvm_program_unload(h->held);
+	ptxvm_mem_free(d, h->started);
+	ptxvm_mem_free(d, h->go);
+	ptxvm_mem_free(d, h->dst);
+}
+
+/* ---- destroy: waits for a launch in another thread ----------------------- */
+static void *destroy_device(void *arg)
+{
+	Ctx *c = arg;
+	if (wait_started(c))
+		ptxvm_device_destroy(c->d);
+	return NULL;
+}
+
+/* ---- churn: everything at once ------------------------------------------- */
+static void *churn(void *arg)
+{
+	Ctx *c = arg;
+	char why[1024];
+	for (int it = 0; it < 10 && !c->err[0]; it++) {
+		switch ((c->id + it) % 3) {
+		case 0: {       /* a program of its own, launched and unloaded */
+			ptxvm_program *p = load_ptx(c->d, "main.ptx", k_main, why, sizeof why);
+			uint64_t out = dalloc(c->d, 64 * 4);
+			uint32_t v = 5, host[64];
+			void *args[] = { &out, &v };
+			ptxvm_result r = p && out ? run1(c->d, p, "fill", 1, 64, args) : PTXVM_ERROR_INVALID_VALUE;
+			if (r || ptxvm_memcpy_dtoh(c->d, host, out, sizeof host) || host[63] != 5 + 63)
+				note(c, "own program: %s: %s %s", ptxvm_result_name(r), why, ptxvm_device_message(c->d));
+			ptxvm_program_unload(p);
+			ptxvm_mem_free(c->d, out);
+			break;
+		}
+		case 1: {       /* arrays and surfaces */
+			ptxvm_array_desc ad = { PTXVM_ARRAY_2D, PTXVM_FORMAT_U8, 4, 64, 64, 0, 0 };
+			uint64_t a = 0, s = 0;
+			if (ptxvm_array_create(c->d, &ad, &a) || ptxvm_surface_create(c->d, a, &s) ||
+			    ptxvm_surface_destroy(c->d, s) || ptxvm_array_destroy(c->d, a))
+				note(c, "arrays: %s", ptxvm_device_message(c->d));
+			break;
+		}
+		default: {      /* memory of many sizes */
+			uint64_t a[8];
+			for (int i = 0; i < 8; i++)
+				a[i] = dalloc(c->d, (size_t)1 << (4 + i * 2));
+			for (int i = 0; i < 8; i++)
+				if (!a[i] || ptxvm_memcpy_dtod(c->d, a[7], a[i], (size_t)1 << (4 + i * 2)) ||
+				    ptxvm_mem_free(c->d, a[i]))
+					note(c, "memory: %s", ptxvm_device_message(c->d));
+			break;
+		}
+		}
+		uint64_t out = dalloc(c->d, 32 * 4);
+		uint32_t v = 1;
+		void *args[] = { &out, &v };
+		ptxvm_result r = run1(c->d, c->p, "fill", 1, 32, args);
+		if (r)
+			note(c, "the shared program: %s: %s", ptxvm_result_name(r), ptxvm_device_message(c->d));
+		ptxvm_mem_free(c->d, out);
+	}
+	return NULL;
+}
+
+void test_threads(const char *root)
+{
+	(void)root;
+	ptxvm_device_opts o = { .workers = 2, .timeout = 60 };
+	ptxvm_device *d = ptxvm_device_create(&o);
+	char why[1024];
+	ptxvm_program *p = load_ptx(d, "main.ptx", k_main, why, sizeof why);
+	if (!p) {
+		fail("threads: %s", why);
+		ptxvm_device_destroy(d);
+		return;
+	}
+	Ctx ctx[NT];
+	for (int i = 0; i < NT; i++)
+		ctx[i] = (Ctx){ .d = d, .p = p, .id = i };
+	in_threads("work: launches, copies and frees from 4 threads", NT, work, ctx);
+	in_threads("messages: each thread's own", NT, messages, ctx);
+
+	g_flags = dalloc(d, 8);
+	in_threads("concurrent: two launches that wait for each other", 2, ping, ctx);
+	ptxvm_mem_free(d, g_flags);
+
+	deferred("deferred: memory freed during a launch that reads it", ctx, "hold", false, free_src);
+	deferred("deferred: the program of a running launch unloaded", ctx, "hold", false, unload_held);
+	deferred("deferred: an array destroyed during a launch that reads it", ctx, "hold_surf", true,
+		 destroy_array);
+	in_threads("churn: programs, arrays and memory while launches run", NT, churn, ctx);
+	ptxvm_program_unload(p);
+	ptxvm_device_destroy(d);
+
+	/* destroy waits: the held launch never gets its go and ends by the
+	 * watchdog, writing its printf output (the last thing a launch does
+	 * with its device); only then may the device go */
+	char *said = NULL;
+	size_t nsaid = 0;
+	FILE *out = open_memstream(&said, &nsaid);
+	ptxvm_device_opts q = { .workers = 1, .timeout = 2, .printf_stream = out };
+	ptxvm_device *dd = ptxvm_device_create(&q);
+	ptxvm_program *pd = load_ptx(dd, "main.ptx", k_main, why, sizeof why);
+	Hold *h = &g_hold;
+	memset(h, 0, sizeof *h);
+	h->kernel = "hold_print";
+	h->held = load_ptx(dd, "hold.ptx", k_hold, why, sizeof why);
+	h->started = dalloc(dd, 4);
+	h->go = dalloc(dd, 4);
+	h->arg = h->src = dalloc(dd, 128);
+	h->dst = dalloc(dd, 128);
+	if (!pd || !h->held || !h->started || !h->go || !h->src || !h->dst) {
+		fail("threads destroy: setting up: %s", why);
+		ptxvm_device_destroy(dd);
+		fclose(out);
+		free(said);
+		return;
+	}
+	atomic_int returned = 0;
+	Ctx c[2] = { { .d = dd, .p = pd, .id = 0, .flag = &returned },
+		     { .d = dd, .p = pd, .id = 1, .flag = &returned } };
+	pthread_t t0, t1;
+	pthread_create(&t0, NULL, held_launch, &c[0]);
+	pthread_create(&t1, NULL, destroy_device, &c[1]);
+	pthread_join(t1, NULL);
+	fflush(out);
+	bool printed = nsaid >= 5 && !memcmp(said, "held\n", 5);      /* before t0 ends */
+	pthread_join(t0, NULL);
+	fclose(out);
+	free(said);
+	if (c[1].err[0])
+		fail("threads destroy: %s", c[1].err);
+	else if (!printed)
+		fail("threads destroy: ptxvm_device_destroy returned before the launch it had to wait for ended");
+	else if (h->result != PTXVM_ERROR_LAUNCH_TIMEOUT)
+		fail("threads destroy: the held launch: %s, want CUDA_ERROR_LAUNCH_TIMEOUT",
+		     ptxvm_result_name(h->result));
+	else
+		passed++;
+}
