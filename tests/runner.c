@@ -513,21 +513,28 @@ static void test_coverage(void)
 	buf_free(&b);
 }
 
+/* Whether the runner has a group of that name. */
+static bool known_group(const char *g)
+{
+	static const char *const fixed[] = { "isa", "api", "fixtures", "verify", "corpus", "agree", "ptxas-agree",
+					     "isa-forms" };
+	for (size_t i = 0; i < NELEM(fixed); i++)
+		if (!strcmp(g, fixed[i]))
+			return true;
+#define X(name) \
+	if (!strcmp(g, #name)) \
+		return true;
+	TEST_GROUPS(X)
+#undef X
+	return false;
+}
+
 int main(int argc, char **argv)
 {
-	/* runner --has-group NAME: whether this runner has the group (make tsan) */
-	if (argc == 3 && !strcmp(argv[1], "--has-group")) {
-		static const char *const fixed[] = { "isa", "api", "fixtures", "verify", "agree", "ptxas-agree",
-						     "isa-forms" };
-		for (size_t i = 0; i < NELEM(fixed); i++)
-			if (!strcmp(argv[2], fixed[i]))
-				return 0;
-#define X(name) \
-	if (!strcmp(argv[2], #name)) \
-		return 0;
-		TEST_GROUPS(X)
-#undef X
-		return 1;
+	/* a group that does not exist is an error, never a silent pass */
+	if (argc > 2 && !known_group(argv[2])) {
+		fprintf(stderr, "runner: no group '%s'\n", argv[2]);
+		return 2;
 	}
 	const char *root = argc > 1 ? argv[1] : ".";
 	const char *only = argc > 2 ? argv[2] : NULL;
