@@ -367,7 +367,10 @@ typedef struct ptxvm_texture_desc {
 /* *texture gets the object's handle.  The resource is checked against the
  * description (PTXVM_ERROR_INVALID_VALUE with the reason): the object keeps
  * naming the array, mipmapped array or device memory, and stops being
- * valid for kernels when that is freed. */
+ * valid for kernels when that is freed.  Texture and sampler handles are
+ * generation-checked: once destroyed, a handle is PTXVM_ERROR_INVALID_HANDLE
+ * for every call and ends a launch that uses it with
+ * PTXVM_ERROR_ILLEGAL_ADDRESS. */
 ptxvm_result ptxvm_texture_create(ptxvm_device *d, const ptxvm_resource_desc *resource,
 				  const ptxvm_texture_desc *desc, uint64_t *texture);
 ptxvm_result ptxvm_texture_destroy(ptxvm_device *d, uint64_t texture);

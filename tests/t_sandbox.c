@@ -3,6 +3,8 @@
  *
  *   handles   stale, doubly freed, forged and foreign handles of modules,
  *             programs, kernels, arrays and surfaces
+ *   images    the same for textures, samplers, mipmapped arrays and the
+ *             references of .texref variables, in calls and in kernels
  *   memory    frees the host may not make, absurd sizes, the table's
  *             placement and deferred reclamation (src/mem directly)
  *   calls     indirect calls to kernels, through mismatched prototypes,
@@ -189,6 +191,110 @@ static void test_handles(ptxvm_device *d)
 	uint64_t big;
 	EXPECT("memory: 2 TiB in one allocation", ptxvm_mem_alloc(d, (size_t)2 << 40, &big),
 	       PTXVM_ERROR_OUT_OF_MEMORY, d, "1 TiB");
+}
+
+/* ---- image handles ------------------------------------------------------ */
+static const char *const k_tex =
+	HDR
+	".global .texref tr;\n"
+	".visible .entry obj(.param .u64 t, .param .u64 out)\n{\n"
+	"\t.reg .b64 %rd<3>;\n\t.reg .f32 %f<5>;\n"
+	"\tld.param.u64 %rd1, [t];\n\tld.param.u64 %rd2, [out];\n\tmov.f32 %f1, 0f3F000000;\n"
+	"\ttex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f1}];\n"
+	"\tst.global.f32 [%rd2], %f1;\n\tret;\n}\n"
+	".visible .entry ref(.param .u64 out)\n{\n"
+	"\t.reg .b64 %rd<3>;\n\t.reg .f32 %f<5>;\n"
+	"\tld.param.u64 %rd2, [out];\n\tmov.f32 %f1, 0f3F000000;\n"
+	"\ttex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tr, {%f1, %f1}];\n"
+	"\tst.global.f32 [%rd2], %f1;\n\tret;\n}\n";
+
+static void test_images(ptxvm_device *d)
+{
+	ptxvm_program *p = load(d, "tex.ptx", k_tex);
+	if (!p)
+		return;
+	ptxvm_device *d2 = ptxvm_device_create(NULL);
+	ptxvm_array_desc ad = { PTXVM_ARRAY_2D, PTXVM_FORMAT_F32, 1, 2, 2, 0, 0 };
+	ptxvm_resource_desc rd = { .type = PTXVM_RESOURCE_ARRAY };
+	ptxvm_texture_desc td = { .filter_mode = PTXVM_FILTER_POINT };
+	float texels[4] = { 5, 5, 5, 5 }, got = 0;
+	uint64_t arr = 0, tex = 0, tex2 = 0, smp = 0, out = 0;
+	ptxvm_array_create(d, &ad, &arr);
+	ptxvm_array_write(d, arr, texels, sizeof texels);
+	ptxvm_mem_alloc(d, 4, &out);
+	rd.array = arr;
+	EXPECT("images: a texture object", ptxvm_texture_create(d, &rd, &td, &tex), PTXVM_SUCCESS, d, NULL);
+	void *args[] = { &tex, &out };
+	EXPECT("images: a live texture samples", launch(d, p, "obj", 1, 0, args), PTXVM_SUCCESS, d, NULL);
+	ptxvm_memcpy_dtoh(d, &got, out, 4);
+	check("images: the texel", got == 5.0f, "%g", (double)got);
+
+	/* destroyed twice, of another device, of another kind, forged */
+	EXPECT("images: a texture of another device", ptxvm_texture_destroy(d2, tex), PTXVM_ERROR_INVALID_HANDLE, d2,
+	       "not a texture object");
+	EXPECT("images: an array id as a texture", ptxvm_texture_destroy(d, arr), PTXVM_ERROR_INVALID_HANDLE, d,
+	       "not a texture object");
+	EXPECT("images: a forged texture", ptxvm_texture_destroy(d, 0x5478000100000001ull), PTXVM_ERROR_INVALID_HANDLE,
+	       d, "not a texture object");
+	EXPECT("images: destroying the texture", ptxvm_texture_destroy(d, tex), PTXVM_SUCCESS, d, NULL);
+	EXPECT("images: a texture destroyed twice", ptxvm_texture_destroy(d, tex), PTXVM_ERROR_INVALID_HANDLE, d,
+	       "destroyed already");
+	EXPECT("images: binding a destroyed texture", ptxvm_program_bind_texture(p, "tr", tex),
+	       PTXVM_ERROR_INVALID_HANDLE, d, "not a texture object");
+
+	/* the freed slot comes back with a new generation: the old handle
+	 * names nothing, in calls and in kernels */
+	ptxvm_texture_create(d, &rd, &td, &tex2);
+	check("images: a new texture takes the freed slot with a new generation",
+	      tex2 != tex && (uint32_t)tex2 == (uint32_t)tex, "old 0x%llx, new 0x%llx", (unsigned long long)tex,
+	      (unsigned long long)tex2);
+	char want[64];
+	snprintf(want, sizeof want, "0x%llx is not a texture object", (unsigned long long)tex);
+	EXPECT("images: a kernel given a stale texture", launch(d, p, "obj", 1, 0, args), PTXVM_ERROR_ILLEGAL_ADDRESS,
+	       d, want);
+
+	/* a .texref bound to a texture destroyed afterwards */
+	EXPECT("images: binding", ptxvm_program_bind_texture(p, "tr", tex2), PTXVM_SUCCESS, d, NULL);
+	void *rargs[] = { &out };
+	EXPECT("images: the bound .texref samples", launch(d, p, "ref", 1, 0, rargs), PTXVM_SUCCESS, d, NULL);
+	ptxvm_texture_destroy(d, tex2);
+	EXPECT("images: the .texref after its texture is destroyed", launch(d, p, "ref", 1, 0, rargs),
+	       PTXVM_ERROR_ILLEGAL_ADDRESS, d, "is not a texture object");
+
+	/* a texture whose array is destroyed stays a handle, and says so */
+	ptxvm_texture_create(d, &rd, &td, &tex);
+	ptxvm_array_destroy(d, arr);
+	EXPECT("images: a texture whose array was destroyed", launch(d, p, "obj", 1, 0, args),
+	       PTXVM_ERROR_ILLEGAL_ADDRESS, d, "the array of this texture was destroyed");
+	EXPECT("images: a texture over a destroyed array", ptxvm_texture_create(d, &rd, &td, &tex2),
+	       PTXVM_ERROR_INVALID_HANDLE, d, "is not an array");
+	ptxvm_texture_destroy(d, tex);
+
+	/* samplers and mipmapped arrays */
+	ptxvm_sampler_create(d, &td, &smp);
+	EXPECT("images: a sampler destroyed as a texture", ptxvm_texture_destroy(d, smp), PTXVM_ERROR_INVALID_HANDLE,
+	       d, "not a texture object");
+	ptxvm_sampler_destroy(d, smp);
+	EXPECT("images: a sampler destroyed twice", ptxvm_sampler_destroy(d, smp), PTXVM_ERROR_INVALID_HANDLE, d,
+	       "not a sampler object");
+	uint64_t mip = 0, lv = 0;
+	ad.width = ad.height = 8;
+	EXPECT("images: a mipmapped array", ptxvm_mipmapped_array_create(d, &ad, 3, &mip), PTXVM_SUCCESS, d, NULL);
+	ptxvm_mipmapped_array_level(d, mip, 2, &lv);
+	ptxvm_mipmapped_array_destroy(d, mip);
+	EXPECT("images: a mipmapped array destroyed twice", ptxvm_mipmapped_array_destroy(d, mip),
+	       PTXVM_ERROR_INVALID_HANDLE, d, "not a mipmapped array");
+	EXPECT("images: a level of a destroyed mipmapped array", ptxvm_mipmapped_array_level(d, mip, 0, &lv),
+	       PTXVM_ERROR_INVALID_HANDLE, d, "not a mipmapped array");
+	EXPECT("images: the level's array went with it", ptxvm_array_write(d, lv, texels, 4),
+	       PTXVM_ERROR_INVALID_HANDLE, d, "not an array");
+
+	/* a program unloaded: binding fails, its references are freed */
+	ptxvm_program_unload(p);
+	EXPECT("images: binding in an unloaded program", ptxvm_program_bind_texture(p, "tr", 0),
+	       PTXVM_ERROR_INVALID_HANDLE, NULL, "unloaded");
+	ptxvm_mem_free(d, out);
+	ptxvm_device_destroy(d2);
 }
 
 /* ---- the allocation table ----------------------------------------------- */
@@ -515,6 +621,7 @@ void test_sandbox(const char *root)
 	ptxvm_device_opts o = { .workers = 2 };
 	ptxvm_device *d = ptxvm_device_create(&o);
 	test_handles(d);
+	test_images(d);
 	test_table();
 	test_calls(d);
 	test_limits(d);

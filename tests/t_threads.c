@@ -5,12 +5,14 @@
  *   messages    each thread's message is its own (no double free)
  *   concurrent  two launches from two threads run at the same time: each
  *               waits for the other
- *   deferred    memory freed, a program unloaded, an array destroyed by
- *               one thread while another's launch uses them: the launch
- *               finishes on intact objects, new calls see them gone
+ *   deferred    memory freed, a program unloaded, an array destroyed, a
+ *               texture and its array destroyed by one thread while
+ *               another's launch uses them: the launch finishes on intact
+ *               objects, new calls see them gone
  *   destroy     ptxvm_device_destroy waits for a launch in another thread
- *   churn       programs, arrays and memory made and freed from 4 threads
- *               while launches run
+ *   churn       programs, arrays, surfaces, textures, samplers and memory
+ *               made and freed, and the device's limits read and set,
+ *               from 4 threads while launches run
  *
  * Kernels that must overlap a host thread's call wait on flags in device
  * memory that other launches set (atomics on both sides), never on the
@@ -81,6 +83,14 @@ static const char *const k_hold =
 	"\tatom.global.exch.b32 %r1, [%rd1], 1;\nL:\n\tatom.global.add.u32 %r1, [%rd2], 0;\n"
 	"\tsetp.eq.u32 %p, %r1, 0;\n\t@%p bra L;\n"
 	"\tmov.u32 %r2, %tid.x;\n\tshl.b32 %r3, %r2, 2;\n\tsuld.b.1d.b32.trap {%r1}, [%rd3, {%r3}];\n"
+	"\tmul.wide.u32 %rd5, %r2, 4;\n\tadd.u64 %rd5, %rd4, %rd5;\n\tst.global.u32 [%rd5], %r1;\n\tret;\n}\n"
+	".visible .entry hold_tex(.param .u64 started, .param .u64 go, .param .u64 tex, .param .u64 dst)\n{\n"
+	"\t.reg .b64 %rd<6>;\n\t.reg .b32 %r<6>;\n\t.reg .pred %p;\n"
+	"\tld.param.u64 %rd1, [started];\n\tld.param.u64 %rd2, [go];\n"
+	"\tld.param.u64 %rd3, [tex];\n\tld.param.u64 %rd4, [dst];\n"
+	"\tatom.global.exch.b32 %r1, [%rd1], 1;\nL:\n\tatom.global.add.u32 %r1, [%rd2], 0;\n"
+	"\tsetp.eq.u32 %p, %r1, 0;\n\t@%p bra L;\n"
+	"\tmov.u32 %r2, %tid.x;\n\ttex.1d.v4.s32.s32 {%r1, %r3, %r4, %r5}, [%rd3, {%r2}];\n"
 	"\tmul.wide.u32 %rd5, %r2, 4;\n\tadd.u64 %rd5, %rd4, %rd5;\n\tst.global.u32 [%rd5], %r1;\n\tret;\n}\n";
 
 typedef struct Ctx {
@@ -293,8 +303,44 @@ static void *destroy_array(void *arg)
 	return NULL;
 }
 
-/* One deferral scenario: thread 0 runs the held launch, thread 1 `what`. */
-static void deferred(const char *what, Ctx *ctx, const char *kernel, bool surface, void *(*other)(void *))
+static void *destroy_texture(void *arg)
+{
+	Ctx *c = arg;
+	if (!wait_started(c))
+		return NULL;
+	/* arg is the texture object, src its array: both go */
+	ptxvm_result r = ptxvm_texture_destroy(c->d, g_hold.arg), r1 = ptxvm_array_destroy(c->d, g_hold.src);
+	ptxvm_result r2 = ptxvm_texture_destroy(c->d, g_hold.arg);
+	if (r || r1)
+		note(c, "the destroys: %s, %s: %s", ptxvm_result_name(r), ptxvm_result_name(r1),
+		     ptxvm_device_message(c->d));
+	else if (r2 != PTXVM_ERROR_INVALID_HANDLE)
+		note(c, "destroying the texture again: %s, want CUDA_ERROR_INVALID_HANDLE", ptxvm_result_name(r2));
+	release(c);
+	return NULL;
+}
+
+/* The image a held launch reads: an array of 32 u32 holding want, and
+ * the surface (image 1) or texture (2) object over it; 0 on failure. */
+static uint64_t held_image(ptxvm_device *d, int image, const uint32_t *want, uint64_t *array)
+{
+	ptxvm_array_desc ad = { PTXVM_ARRAY_1D, PTXVM_FORMAT_U32, 1, 32, 0, 0, 0 };
+	uint64_t h = 0;
+	if (ptxvm_array_create(d, &ad, array) || ptxvm_array_write(d, *array, want, 32 * 4))
+		return 0;
+	if (image == 1) {
+		ptxvm_surface_create(d, *array, &h);
+	} else {
+		ptxvm_resource_desc rd = { .type = PTXVM_RESOURCE_ARRAY, .array = *array };
+		ptxvm_texture_desc td = { .filter_mode = PTXVM_FILTER_POINT };
+		ptxvm_texture_create(d, &rd, &td, &h);
+	}
+	return h;
+}
+
+/* One deferral scenario: thread 0 runs the held launch, thread 1 `what`.
+ * image: the launch reads memory (0), a surface (1) or a texture (2). */
+static void deferred(const char *what, Ctx *ctx, const char *kernel, int image, void *(*other)(void *))
 {
 	ptxvm_device *d = ctx[0].d;
 	char why[1024];
@@ -308,19 +354,16 @@ static void deferred(const char *what, Ctx *ctx, const char *kernel, bool surfac
 	uint32_t want[32];
 	for (int i = 0; i < 32; i++)
 		want[i] = 0xc0de0000u + (uint32_t)i;
-	uint64_t surf = 0;
-	if (surface) {
-		ptxvm_array_desc ad = { PTXVM_ARRAY_1D, PTXVM_FORMAT_U32, 1, 32, 0, 0, 0 };
-		if (!ptxvm_array_create(d, &ad, &h->src) && !ptxvm_array_write(d, h->src, want, sizeof want))
-			ptxvm_surface_create(d, h->src, &surf);
-	} else if ((h->src = dalloc(d, 128))) {
+	uint64_t obj = 0;
+	if (image)
+		obj = held_image(d, image, want, &h->src);
+	else if ((h->src = dalloc(d, 128)))
 		ptxvm_memcpy_htod(d, h->src, want, sizeof want);
-	}
-	if (!h->held || !h->started || !h->go || !h->dst || !h->src || (surface && !surf)) {
+	if (!h->held || !h->started || !h->go || !h->dst || !h->src || (image && !obj)) {
 		fail("threads %s: setting up: %s %s", what, why, ptxvm_device_message(d));
 		return;
 	}
-	h->arg = surface ? surf : h->src;
+	h->arg = image ? obj : h->src;
 	Ctx c[2] = { ctx[0], ctx[1] };
 	c[0].err[0] = c[1].err[0] = 0;
 	c[0].flag = c[1].flag = NULL;
@@ -374,12 +417,24 @@ static void *churn(void *arg)
 			ptxvm_mem_free(c->d, out);
 			break;
 		}
-		case 1: {       /* arrays and surfaces */
+		case 1: {       /* arrays, surfaces, textures, samplers, limits */
 			ptxvm_array_desc ad = { PTXVM_ARRAY_2D, PTXVM_FORMAT_U8, 4, 64, 64, 0, 0 };
-			uint64_t a = 0, s = 0;
+			ptxvm_texture_desc td = { .filter_mode = PTXVM_FILTER_POINT };
+			uint64_t a = 0, s = 0, t = 0, m = 0, smp = 0;
 			if (ptxvm_array_create(c->d, &ad, &a) || ptxvm_surface_create(c->d, a, &s) ||
-			    ptxvm_surface_destroy(c->d, s) || ptxvm_array_destroy(c->d, a))
-				note(c, "arrays: %s", ptxvm_device_message(c->d));
+			    ptxvm_texture_create(c->d, &(ptxvm_resource_desc){ .type = PTXVM_RESOURCE_ARRAY, .array = a },
+						 &td, &t) ||
+			    ptxvm_mipmapped_array_create(c->d, &ad, 4, &m) || ptxvm_sampler_create(c->d, &td, &smp) ||
+			    ptxvm_surface_destroy(c->d, s) || ptxvm_array_destroy(c->d, a) ||
+			    ptxvm_texture_destroy(c->d, t) || ptxvm_mipmapped_array_destroy(c->d, m) ||
+			    ptxvm_sampler_destroy(c->d, smp))
+				note(c, "images: %s", ptxvm_device_message(c->d));
+			/* a module using printf has run (deferred): the FIFO's size is fixed */
+			size_t fifo = 0;
+			ptxvm_result r = ptxvm_device_set_limit(c->d, PTXVM_LIMIT_PRINTF_FIFO_SIZE, 4096);
+			if (r != PTXVM_ERROR_INVALID_VALUE || !strstr(ptxvm_device_message(c->d), "cannot change size") ||
+			    ptxvm_device_get_limit(c->d, PTXVM_LIMIT_PRINTF_FIFO_SIZE, &fifo) || fifo != 1u << 20)
+				note(c, "limits: %s, %zu bytes: %s", ptxvm_result_name(r), fifo, ptxvm_device_message(c->d));
 			break;
 		}
 		default: {      /* memory of many sizes */
@@ -426,11 +481,12 @@ void test_threads(const char *root)
 	in_threads("concurrent: two launches that wait for each other", 2, ping, ctx);
 	ptxvm_mem_free(d, g_flags);
 
-	deferred("deferred: memory freed during a launch that reads it", ctx, "hold", false, free_src);
-	deferred("deferred: the program of a running launch unloaded", ctx, "hold", false, unload_held);
-	deferred("deferred: an array destroyed during a launch that reads it", ctx, "hold_surf", true,
-		 destroy_array);
-	in_threads("churn: programs, arrays and memory while launches run", NT, churn, ctx);
+	deferred("deferred: memory freed during a launch that reads it", ctx, "hold", 0, free_src);
+	deferred("deferred: the program of a running launch unloaded", ctx, "hold", 0, unload_held);
+	deferred("deferred: an array destroyed during a launch that reads it", ctx, "hold_surf", 1, destroy_array);
+	deferred("deferred: a texture and its array destroyed during a launch that samples them", ctx, "hold_tex", 2,
+		 destroy_texture);
+	in_threads("churn: programs, images, limits and memory while launches run", NT, churn, ctx);
 	ptxvm_program_unload(p);
 	ptxvm_device_destroy(d);
 
