@@ -6,11 +6,14 @@
  * its arguments and leaves a message for the calling thread.
  *
  * Threads: any number of host threads may use one device at once.  Memory
- * and the surface table are copy-on-write tables with their own locks
- * (mem.h, surf.h); a launch pins a version of each and holds a reference
- * on its program, so that frees, destroys and unloads from other threads
- * are deferred until it ends.  Launches run concurrently, each on its own
- * workers.  Programs and kernels are registry handles (registry.c).
+ * and the image table (arrays, surfaces, textures, samplers) are
+ * copy-on-write tables with their own locks (mem.h, surf.h); a launch pins
+ * a version of each and holds a reference on its program, so that frees,
+ * destroys and unloads from other threads are deferred until it ends.
+ * Launches run concurrently, each on its own workers, watchdog and printf
+ * FIFO.  The device's own lock guards its list of programs, the launches
+ * in flight and its limits, never while a kernel runs.  Programs and
+ * kernels are registry handles (registry.c).
  */
 #include "host.h"
 #include "../front/parse.h"
