@@ -27,6 +27,17 @@ PNG_LIBS := $(shell pkg-config --libs libpng 2>/dev/null)
 ifneq ($(PNG_LIBS),)
 CLI_CFLAGS := -DPTXVM_HAVE_PNG $(shell pkg-config --cflags libpng)
 endif
+# Optional: compressed PTX in nvcc's fat binaries (src/cuda/fatbin.c): zstd,
+# nvcc's default codec (libzstd-dev), and LZ4, --compress-mode=speed
+# (liblz4-dev); without one, such an entry is refused naming the library.
+ifneq ($(shell pkg-config --exists libzstd 2>/dev/null && echo y),)
+FATBIN_CFLAGS += -DPTXVM_HAVE_ZSTD $(shell pkg-config --cflags libzstd)
+FATBIN_LIBS   += $(shell pkg-config --libs libzstd)
+endif
+ifneq ($(shell pkg-config --exists liblz4 2>/dev/null && echo y),)
+FATBIN_CFLAGS += -DPTXVM_HAVE_LZ4 $(shell pkg-config --cflags liblz4)
+FATBIN_LIBS   += $(shell pkg-config --libs liblz4)
+endif
 PREFIX  ?= /usr/local
 B       ?= build
 
@@ -60,9 +71,11 @@ TEST_BIN := $(B)/tests/runner
 
 TEST_SRC := tests/runner.c $(wildcard tests/t_*.c) tests/texmodel.c
 
-$(B)/tests/runner: $(TEST_SRC) tests/test.h tests/texmodel.h $(B)/libptxvm.a
+$(B)/obj/src/cuda/fatbin.o: CFLAGS += $(FATBIN_CFLAGS)
+
+$(B)/tests/runner: $(TEST_SRC) tests/test.h tests/texmodel.h $(B)/libptxvm.a $(B)/obj/src/cuda/fatbin.o
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $(TEST_SRC) $(B)/libptxvm.a $(LDFLAGS) $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $(TEST_SRC) $(B)/obj/src/cuda/fatbin.o $(B)/libptxvm.a $(LDFLAGS) $(FATBIN_LIBS) $(LDLIBS)
 
 test: all $(TEST_BIN)
 	@tests/run.sh $(B)

@@ -1,0 +1,329 @@
+/* fatbin.c: the PTX inside what nvcc embeds in a program (see fatbin.h).
+ *
+ * The layout, little-endian, as nvcc 13 writes it (fields not listed are
+ * not needed and not checked):
+ *
+ *   wrapper (what __cudaRegisterFatBinary receives, 24 bytes on LP64):
+ *     u32 magic 0x466243b1, u32 version (1; 2 with prelinked fat binaries),
+ *     pointer to the fat binary, pointer (file name or prelinked list)
+ *   fat binary header (16 bytes):
+ *     u32 magic 0xBA55ED50, u16 version 1, u16 header size (where the
+ *     first entry begins), u64 size of the entries that follow it
+ *   entry, one after another until that size is used up:
+ *      0 u16 kind: 1 PTX, 2 ELF (a cubin: SASS); others are skipped
+ *      4 u32 header size (64; 80 for PTX from CUDA 13): the payload follows
+ *      8 u64 payload size, padded to 8
+ *     16 u32 compressed size (0: not compressed)
+ *     24 u16 minor, u16 major: the code's version (PTX ISA, or cubin ABI)
+ *     28 u32 architecture (90: sm_90, or compute_90 for PTX)
+ *     40 u64 flags: 0x8000 a zstd frame (nvcc's default), 0x2000 an LZ4
+ *                   block (--compress-mode=speed); PTX text otherwise
+ *     56 u64 uncompressed size
+ *
+ * Uncompressed PTX is NUL-terminated inside its padded payload.  A cubin
+ * is an ELF file with OS ABI 0x41; its e_flags carry the architecture in
+ * bits 8-15 from ABI version 8 on, in bits 0-7 before.
+ *
+ * The input is untrusted: every size is checked against what contains it
+ * before anything is read, and decompression writes into a buffer of the
+ * declared size and must fill it exactly.
+ */
+#include "fatbin.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef PTXVM_HAVE_ZSTD
+#include <zstd.h>
+#endif
+#ifdef PTXVM_HAVE_LZ4
+#include <lz4.h>
+#endif
+
+/* CUresult values (cuda.h), so that this file needs no toolkit header. */
+enum {
+	R_SUCCESS = 0,
+	R_INVALID_VALUE = 1,
+	R_OUT_OF_MEMORY = 2,
+	R_INVALID_IMAGE = 200,
+	R_NO_BINARY_FOR_GPU = 209,
+	R_NOT_SUPPORTED = 801,
+};
+
+#define WRAPPER_MAGIC 0x466243b1u
+#define FATBIN_MAGIC 0xba55ed50u
+#define KIND_PTX 1
+#define KIND_ELF 2
+#define FLAG_LZ4 0x2000u
+#define FLAG_ZSTD 0x8000u
+#define ENTRY_MIN 64
+/* Sanity bounds where the caller cannot say how large the image is, and
+ * for what a decompression may ask: larger is refused, never allocated. */
+#define FATBIN_MAX (1ull << 32)
+#define PTX_MAX (1ull << 30)
+
+static uint16_t rd16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
+static uint32_t rd32(const uint8_t *p) { return (uint32_t)rd16(p) | (uint32_t)rd16(p + 2) << 16; }
+static uint64_t rd64(const uint8_t *p) { return (uint64_t)rd32(p) | (uint64_t)rd32(p + 4) << 32; }
+
+static int say(char *why, size_t n, int r, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int say(char *why, size_t n, int r, const char *fmt, ...)
+{
+	if (why && n) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(why, n, fmt, ap);
+		va_end(ap);
+	}
+	return r;
+}
+
+const char *cuda_fatbin_codecs(void)
+{
+#if defined(PTXVM_HAVE_ZSTD) && defined(PTXVM_HAVE_LZ4)
+	return "zstd lz4";
+#elif defined(PTXVM_HAVE_ZSTD)
+	return "zstd";
+#elif defined(PTXVM_HAVE_LZ4)
+	return "lz4";
+#else
+	return "";
+#endif
+}
+
+/* The number of "sm_90a" / "compute_80"; 0 if it is neither. */
+static unsigned target_arch(const char *t)
+{
+	const char *d = !strncmp(t, "sm_", 3) ? t + 3 : !strncmp(t, "compute_", 8) ? t + 8 : NULL;
+	unsigned v = 0;
+	if (!d || *d < '1' || *d > '9')
+		return 0;
+	for (; *d >= '0' && *d <= '9' && v < 10000; d++)
+		v = v * 10 + (unsigned)(*d - '0');
+	return *d == 0 || ((*d == 'a' || *d == 'f') && d[1] == 0) ? v : 0;
+}
+
+/* A copy of text[0..n) with a NUL; n is at most PTX_MAX. */
+static int copy_text(const uint8_t *text, size_t n, char **out, char *why, size_t wn)
+{
+	char *p = malloc(n + 1);
+	if (!p)
+		return say(why, wn, R_OUT_OF_MEMORY, "no memory for %zu bytes of PTX", n);
+	memcpy(p, text, n);
+	p[n] = 0;
+	*out = p;
+	return R_SUCCESS;
+}
+
+/* PTX text: what is up to the first NUL (or len) must be text. */
+static int bare_text(const uint8_t *img, size_t len, char **out, char *why, size_t wn)
+{
+	size_t n = 0;
+	while (n < len && n <= PTX_MAX && img[n])
+		n++;
+	if (n > PTX_MAX)
+		return say(why, wn, R_INVALID_IMAGE, "PTX text longer than %llu bytes", (unsigned long long)PTX_MAX);
+	for (size_t i = 0; i < n; i++)
+		if (img[i] < 0x20 && img[i] != '\t' && img[i] != '\n' && img[i] != '\r' && img[i] != '\f' &&
+		    img[i] != '\v')
+			return say(why, wn, R_INVALID_IMAGE,
+				   "not a fat binary, a cubin or PTX text (byte 0x%02x at offset %zu)", img[i], i);
+	if (n == 0)
+		return say(why, wn, R_INVALID_IMAGE, "empty image: no PTX text");
+	return copy_text(img, n, out, why, wn);
+}
+
+/* An ELF file given where PTX is expected: a cubin holds SASS only. */
+static int refuse_elf(const uint8_t *img, size_t len, const char *target, char *why, size_t wn)
+{
+	if (len < 52 || img[4] != 2 || img[7] != 0x41)
+		return say(why, wn, R_INVALID_IMAGE, "an ELF file that is not a 64-bit CUDA cubin");
+	uint32_t fl = rd32(img + 48);
+	unsigned arch = img[8] >= 8 ? (fl >> 8) & 0xff : fl & 0xff;
+	return say(why, wn, R_NO_BINARY_FOR_GPU,
+		   "the image is a cubin (SASS for sm_%u), and ptxvm runs PTX: load PTX for %s, or a fat "
+		   "binary that holds PTX (nvcc -arch=sm_XX embeds it)",
+		   arch, target);
+}
+
+/* Decompresses an entry's payload into a new NUL-terminated text. */
+static int inflate(const uint8_t *src, uint64_t csz, uint64_t usz, uint64_t flags, char **out, char *why,
+		   size_t wn)
+{
+	bool zstd = flags & FLAG_ZSTD, lz4 = flags & FLAG_LZ4;
+	if (zstd && lz4)
+		return say(why, wn, R_INVALID_IMAGE, "entry flags 0x%llx name two codecs", (unsigned long long)flags);
+	if (usz == 0 || usz > PTX_MAX)
+		return say(why, wn, R_INVALID_IMAGE, "compressed PTX entry declares %llu bytes uncompressed",
+			   (unsigned long long)usz);
+	char *dst = malloc(usz + 1);
+	if (!dst)
+		return say(why, wn, R_OUT_OF_MEMORY, "no memory for %llu bytes of PTX", (unsigned long long)usz);
+	size_t got = 0;
+	bool ok = false;
+	if (zstd) {
+#ifdef PTXVM_HAVE_ZSTD
+		size_t r = ZSTD_decompress(dst, usz, src, csz);
+		ok = !ZSTD_isError(r);
+		got = ok ? r : 0;
+		if (!ok)
+			say(why, wn, R_INVALID_IMAGE, "the PTX entry's zstd data is corrupt: %s", ZSTD_getErrorName(r));
+#else
+		free(dst);
+		return say(why, wn, R_NOT_SUPPORTED,
+			   "the PTX entry is zstd-compressed and this ptxvm was built without libzstd "
+			   "(install libzstd-dev and rebuild, or compile with nvcc --compress-mode=none)");
+#endif
+	} else {
+#ifdef PTXVM_HAVE_LZ4
+		int r = csz > INT32_MAX || usz > INT32_MAX ? -1 : LZ4_decompress_safe((const char *)src, dst, (int)csz, (int)usz);
+		ok = r >= 0;
+		got = ok ? (size_t)r : 0;
+		if (!ok)
+			say(why, wn, R_INVALID_IMAGE, "the PTX entry's LZ4 data is corrupt");
+#else
+		free(dst);
+		return say(why, wn, R_NOT_SUPPORTED,
+			   "the PTX entry is LZ4-compressed and this ptxvm was built without liblz4 "
+			   "(install liblz4-dev and rebuild, or compile with nvcc --compress-mode=none)");
+#endif
+	}
+	if (ok && got != usz) {
+		ok = false;
+		say(why, wn, R_INVALID_IMAGE, "the PTX entry decompresses to %zu bytes, not the %llu it declares", got,
+		    (unsigned long long)usz);
+	}
+	if (!ok) {
+		free(dst);
+		return R_INVALID_IMAGE;
+	}
+	dst[usz] = 0;
+	if (!dst[0]) {
+		free(dst);
+		return say(why, wn, R_INVALID_IMAGE, "the PTX entry is empty");
+	}
+	*out = dst;
+	return R_SUCCESS;
+}
+
+/* Appends " sm_N" to a list of architectures, once each. */
+static void add_arch(char *list, size_t n, const char *prefix, unsigned arch)
+{
+	char one[32];
+	snprintf(one, sizeof one, " %s%u", prefix, arch);
+	size_t l = strlen(list), k = strlen(one);
+	for (const char *s = strstr(list, one); s; s = strstr(s + 1, one))
+		if (s[k] == 0 || s[k] == ' ')
+			return;
+	if (l + k < n)
+		memcpy(list + l, one, k + 1);
+}
+
+static int from_fatbin(const uint8_t *img, size_t len, const char *target, unsigned want, char **out,
+		       char *why, size_t wn)
+{
+	if (len < 16)
+		return say(why, wn, R_INVALID_IMAGE, "fat binary truncated: %zu bytes, its header has 16", len);
+	uint16_t version = rd16(img + 4), hsz = rd16(img + 6);
+	uint64_t size = rd64(img + 8);
+	if (version != 1)
+		return say(why, wn, R_INVALID_IMAGE, "fat binary version %u (ptxvm reads version 1)", version);
+	if (hsz < 16 || hsz > len)
+		return say(why, wn, R_INVALID_IMAGE, "fat binary header size %u does not fit in %zu bytes", hsz, len);
+	if (size > FATBIN_MAX || size > len - hsz)
+		return say(why, wn, R_INVALID_IMAGE, "fat binary truncated: it declares %llu bytes of entries, %zu follow its header",
+			   (unsigned long long)size, len - hsz);
+	const uint8_t *end = img + hsz + size, *best = NULL;
+	unsigned best_arch = 0;
+	char ptx[256] = "", sass[256] = "";
+	for (const uint8_t *e = img + hsz; e < end;) {
+		size_t left = (size_t)(end - e);
+		if (left < ENTRY_MIN)
+			return say(why, wn, R_INVALID_IMAGE, "fat binary entry at offset %zu truncated: %zu bytes, a header has %d",
+				   (size_t)(e - img), left, ENTRY_MIN);
+		uint16_t kind = rd16(e);
+		uint32_t ehsz = rd32(e + 4), arch = rd32(e + 28);
+		uint64_t psz = rd64(e + 8);
+		if (ehsz < ENTRY_MIN || ehsz > left || psz > left - ehsz)
+			return say(why, wn, R_INVALID_IMAGE,
+				   "fat binary entry at offset %zu: header %u + payload %llu bytes, %zu remain",
+				   (size_t)(e - img), ehsz, (unsigned long long)psz, left);
+		if (kind == KIND_PTX) {
+			add_arch(ptx, sizeof ptx, "compute_", arch);
+			if (arch <= want && (!best || arch > best_arch)) {
+				best = e;
+				best_arch = arch;
+			}
+		} else if (kind == KIND_ELF)
+			add_arch(sass, sizeof sass, "sm_", arch);
+		e += ehsz + psz;
+	}
+	if (!best) {
+		if (ptx[0])
+			return say(why, wn, R_NO_BINARY_FOR_GPU, "no PTX for %s in the fat binary: its PTX is for%s only%s%s",
+				   target, ptx, sass[0] ? ", SASS for" : "", sass);
+		if (sass[0])
+			return say(why, wn, R_NO_BINARY_FOR_GPU,
+				   "no PTX in the fat binary, only SASS for%s, and ptxvm runs PTX: build with "
+				   "-arch=sm_XX or -gencode arch=compute_XX,code=compute_XX to embed PTX",
+				   sass);
+		return say(why, wn, R_NO_BINARY_FOR_GPU, "the fat binary holds no code (no PTX, no SASS)");
+	}
+	uint32_t ehsz = rd32(best + 4), csz = rd32(best + 16);
+	uint64_t psz = rd64(best + 8), flags = rd64(best + 40), usz = rd64(best + 56);
+	const uint8_t *data = best + ehsz;
+	if (flags & (FLAG_ZSTD | FLAG_LZ4)) {
+		if (csz == 0 || csz > psz)
+			return say(why, wn, R_INVALID_IMAGE, "compressed PTX entry of %u bytes in a payload of %llu", csz,
+				   (unsigned long long)psz);
+		return inflate(data, csz, usz, flags, out, why, wn);
+	}
+	if (csz)
+		return say(why, wn, R_NOT_SUPPORTED, "the PTX entry is compressed with a codec ptxvm does not know (flags 0x%llx)",
+			   (unsigned long long)flags);
+	size_t n = 0;
+	while (n < psz && data[n])
+		n++;
+	if (n == 0)
+		return say(why, wn, R_INVALID_IMAGE, "the PTX entry for compute_%u is empty", best_arch);
+	if (n > PTX_MAX)
+		return say(why, wn, R_INVALID_IMAGE, "PTX entry longer than %llu bytes", (unsigned long long)PTX_MAX);
+	return copy_text(data, n, out, why, wn);
+}
+
+int cuda_fatbin_ptx(const void *image, size_t len, const char *target, char **ptx_out, char *why, size_t whylen)
+{
+	if (why && whylen)
+		why[0] = 0;
+	if (!image || !target || !ptx_out)
+		return say(why, whylen, R_INVALID_VALUE, "NULL image, target or result");
+	*ptx_out = NULL;
+	unsigned want = target_arch(target);
+	if (!want)
+		return say(why, whylen, R_INVALID_VALUE, "target '%.40s' is not sm_N or compute_N", target);
+	const uint8_t *img = image;
+	if (len >= 4 && rd32(img) == WRAPPER_MAGIC) {
+		if (len < 16)
+			return say(why, whylen, R_INVALID_IMAGE, "fat binary wrapper truncated: %zu bytes", len);
+		uint32_t v = rd32(img + 4);
+		const void *data;
+		memcpy(&data, img + 8, sizeof data);
+		if (v != 1 && v != 2)
+			return say(why, whylen, R_INVALID_IMAGE, "fat binary wrapper version %u (ptxvm reads 1 and 2)", v);
+		if (!data)
+			return say(why, whylen, R_INVALID_IMAGE, "fat binary wrapper without data");
+		img = data;
+		len = CUDA_FATBIN_UNBOUNDED; /* the wrapper says where, not how much */
+		if (rd32(img) != FATBIN_MAGIC)
+			return say(why, whylen, R_INVALID_IMAGE, "fat binary wrapper points at no fat binary (magic 0x%08x)",
+				   rd32(img));
+	}
+	if (len >= 4 && rd32(img) == FATBIN_MAGIC)
+		return from_fatbin(img, len, target, want, ptx_out, why, whylen);
+	if (len >= 4 && !memcmp(img, "\177ELF", 4))
+		return refuse_elf(img, len, target, why, whylen);
+	return bare_text(img, len, ptx_out, why, whylen);
+}

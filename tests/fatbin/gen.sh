@@ -1,0 +1,46 @@
+#!/bin/sh
+# Regenerate the fat binary fixtures of the runner's fatbin group from
+# vadd.cu with nvcc; without a toolkit the committed ones are kept.
+#
+#   plain.fatbin       -arch=sm_90: SASS sm_90 + PTX compute_90 (zstd, nvcc's default)
+#   multi.fatbin       SASS and PTX for sm_80 and sm_90
+#   multi-none.fatbin  the same, --compress-mode=none
+#   sass.fatbin        SASS only, for sm_80 and sm_90
+#   lz4.fatbin         --compress-mode=speed: LZ4
+#   all-zstd.fatbin    -Xfatbin -compress-all: the cubin compressed too
+#   all-lz4.fatbin     the same with LZ4
+#   ptx100.fatbin      PTX for compute_100 only
+#   vadd.sm90.cubin    an ELF cubin
+#   vadd.compute_80.ptx, vadd.compute_90.ptx   the PTX entries of
+#                      multi-none.fatbin, cut out here by offsets, as the
+#                      references of what the parser returns
+set -eu
+cd "$(dirname "$0")"
+NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+if [ ! -x "$NVCC" ]; then
+	echo "fatbin/gen.sh: nvcc not found; keeping the committed fixtures"
+	exit 0
+fi
+both="-gencode arch=compute_80,code=[sm_80,compute_80] -gencode arch=compute_90,code=[sm_90,compute_90]"
+"$NVCC" -fatbin -arch=sm_90 -o plain.fatbin vadd.cu
+"$NVCC" -fatbin $both -o multi.fatbin vadd.cu
+"$NVCC" -fatbin $both --compress-mode=none -o multi-none.fatbin vadd.cu
+"$NVCC" -fatbin -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 -o sass.fatbin vadd.cu
+"$NVCC" -fatbin -arch=sm_90 --compress-mode=speed -o lz4.fatbin vadd.cu
+"$NVCC" -fatbin -arch=sm_90 -Xfatbin -compress-all -o all-zstd.fatbin vadd.cu
+"$NVCC" -fatbin -arch=sm_90 --compress-mode=speed -Xfatbin -compress-all -o all-lz4.fatbin vadd.cu
+"$NVCC" -fatbin -arch=compute_100 -code=compute_100 -o ptx100.fatbin vadd.cu
+"$NVCC" -cubin -arch=sm_90 -o vadd.sm90.cubin vadd.cu
+python3 - <<'PY'
+import struct
+d = open("multi-none.fatbin", "rb").read()
+_, _, hsz, size = struct.unpack_from("<IHHQ", d, 0)
+p = hsz
+while p < hsz + size:
+    kind, ehsz, psz = struct.unpack_from("<H2xIQ", d, p)
+    arch, = struct.unpack_from("<I", d, p + 28)
+    if kind == 1:
+        text = d[p + ehsz:p + ehsz + psz].split(b"\0")[0]
+        open("vadd.compute_%d.ptx" % arch, "wb").write(text)
+    p += ehsz + psz
+PY

@@ -1,0 +1,353 @@
+/* t_fatbin.c: the PTX inside nvcc's fat binaries (src/cuda/fatbin.c).
+ *
+ * The fixtures in tests/fatbin are nvcc output (gen.sh says which command
+ * made each); the expected PTX texts were cut out of the uncompressed
+ * multi-arch fixture by offsets in gen.sh, independently of the parser.
+ * Every buffer handed to the parser is a malloc of exactly its length, so
+ * a read past it is an error under ASan.  Corrupt and truncated images
+ * must come back with an error code and a reason, never a crash.
+ */
+#include "test.h"
+#include "../src/cuda/fatbin.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { OK = 0, INVALID_VALUE = 1, INVALID_IMAGE = 200, NO_BINARY = 209, NOT_SUPPORTED = 801 };
+
+typedef struct Blob {
+	uint8_t *p;
+	size_t n;
+} Blob;
+
+static Blob fixture(const char *root, const char *name)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/tests/fatbin/%s", root, name);
+	size_t n = 0;
+	char *t = slurp(path, &n);
+	Blob b = { NULL, 0 };
+	if (!t) {
+		fail("fatbin: cannot read %s", path);
+		return b;
+	}
+	b.p = malloc(n ? n : 1);
+	memcpy(b.p, t, n);
+	b.n = n;
+	free(t);
+	return b;
+}
+
+static Blob dup_prefix(Blob b, size_t n)
+{
+	Blob c = { malloc(n ? n : 1), n };
+	memcpy(c.p, b.p, n);
+	return c;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> 8 * i);
+}
+static void put64(uint8_t *p, uint64_t v)
+{
+	put32(p, (uint32_t)v);
+	put32(p + 4, (uint32_t)(v >> 32));
+}
+static uint32_t get32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+static uint64_t get64(const uint8_t *p) { return get32(p) | (uint64_t)get32(p + 4) << 32; }
+
+/* Offset of the n-th entry header whose kind is kind (1 PTX, 2 ELF), read
+ * by hand from the layout gen.sh relies on; 0 if none. */
+static size_t entry_at(Blob b, unsigned kind, int nth)
+{
+	size_t p = 16;
+	while (p + 64 <= b.n) {
+		if ((b.p[p] | b.p[p + 1] << 8) == (int)kind && nth-- == 0)
+			return p;
+		p += get32(b.p + p + 4) + get64(b.p + p + 8);
+	}
+	return 0;
+}
+
+/* Does the codec of these flags exist in this build?  Otherwise the
+ * parser must say which library is missing. */
+static bool have(const char *codec) { return strstr(cuda_fatbin_codecs(), codec) != NULL; }
+
+/* One call: expected code, a text the reason must contain (rc != 0), and
+ * the PTX expected (rc == 0). */
+static void expect(const char *what, Blob img, size_t len, const char *target, int want_rc, const char *want_why,
+		   const char *want_ptx)
+{
+	char why[512], *ptx = (char *)"untouched";
+	int rc = cuda_fatbin_ptx(img.p, len, target, &ptx, why, sizeof why);
+	if (rc != want_rc) {
+		fail("fatbin: %s for %s: code %d, expected %d (%s)", what, target, rc, want_rc, why);
+	} else if (rc == 0 && (!ptx || !want_ptx || strcmp(ptx, want_ptx))) {
+		fail("fatbin: %s for %s: the PTX differs from the reference (%zu bytes, expected %zu)", what, target,
+		     ptx ? strlen(ptx) : 0, want_ptx ? strlen(want_ptx) : 0);
+	} else if (rc != 0 && (ptx != NULL || !why[0] || (want_why && !strstr(why, want_why)))) {
+		fail("fatbin: %s for %s: reason '%s' should contain '%s' (and no result)", what, target, why,
+		     want_why ? want_why : "");
+	} else
+		passed++;
+	if (rc == 0)
+		free(ptx);
+}
+
+/* An image compressed with codec: the PTX where the library is built in,
+ * else NOT_SUPPORTED naming it. */
+static void expect_codec(const char *what, Blob img, const char *codec, const char *lib, const char *target,
+			 const char *ptx)
+{
+	if (have(codec))
+		expect(what, img, img.n, target, OK, NULL, ptx);
+	else
+		expect(what, img, img.n, target, NOT_SUPPORTED, lib, NULL);
+}
+
+/* The extracted PTX checks clean and loads. */
+static void loads(const char *what, const char *ptx)
+{
+	char why[1024];
+	ptxvm_device *d = ptxvm_device_create(NULL);
+	if (!d) {
+		fail("fatbin: no device");
+		return;
+	}
+	ptxvm_program *p = load_ptx(d, what, ptx, why, sizeof why);
+	if (p) {
+		passed++;
+		ptxvm_program_unload(p);
+	} else
+		fail("fatbin: %s", why);
+	ptxvm_device_destroy(d);
+}
+
+/* Never a crash, and a result is a NUL-terminated text; with a code the
+ * reason is given. */
+static int survive(const char *what, Blob img, const char *target)
+{
+	char why[512], *ptx = NULL;
+	int rc = cuda_fatbin_ptx(img.p, img.n, target, &ptx, why, sizeof why);
+	if (rc == 0) {
+		if (!ptx || !ptx[0])
+			fail("fatbin: %s: success without PTX", what);
+		free(ptx);
+	} else if (!why[0] || ptx)
+		fail("fatbin: %s: code %d without a reason, or with a result", what, rc);
+	return rc;
+}
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static uint32_t next(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (uint32_t)rng;
+}
+
+void test_fatbin(const char *root)
+{
+	size_t n80 = 0, n90 = 0;
+	char path[4096];
+	snprintf(path, sizeof path, "%s/tests/fatbin/vadd.compute_80.ptx", root);
+	char *ptx80 = slurp(path, &n80);
+	snprintf(path, sizeof path, "%s/tests/fatbin/vadd.compute_90.ptx", root);
+	char *ptx90 = slurp(path, &n90);
+	if (!ptx80 || !ptx90 || !strstr(ptx80, ".target sm_80") || !strstr(ptx90, ".target sm_90")) {
+		fail("fatbin: the reference PTX texts are missing or wrong");
+		free(ptx80);
+		free(ptx90);
+		return;
+	}
+	Blob plain = fixture(root, "plain.fatbin"), multi = fixture(root, "multi.fatbin"),
+	     none = fixture(root, "multi-none.fatbin"), sass = fixture(root, "sass.fatbin"),
+	     lz4 = fixture(root, "lz4.fatbin"), allz = fixture(root, "all-zstd.fatbin"),
+	     alll = fixture(root, "all-lz4.fatbin"), p100 = fixture(root, "ptx100.fatbin"),
+	     cubin = fixture(root, "vadd.sm90.cubin");
+	if (!plain.p || !multi.p || !none.p || !sass.p || !lz4.p || !allz.p || !alll.p || !p100.p || !cubin.p)
+		goto out;
+
+	/* the choice: the highest PTX not above the target; PTX runs forward */
+	expect("multi-none.fatbin", none, none.n, "sm_80", OK, NULL, ptx80);
+	expect("multi-none.fatbin", none, none.n, "sm_86", OK, NULL, ptx80);
+	expect("multi-none.fatbin", none, none.n, "sm_89", OK, NULL, ptx80);
+	expect("multi-none.fatbin", none, none.n, "sm_90", OK, NULL, ptx90);
+	expect("multi-none.fatbin", none, none.n, "sm_90a", OK, NULL, ptx90);
+	expect("multi-none.fatbin", none, none.n, "compute_100", OK, NULL, ptx90);
+	expect("multi-none.fatbin", none, none.n, "sm_75", NO_BINARY, "compute_80 compute_90", NULL);
+	expect("multi-none.fatbin", none, CUDA_FATBIN_UNBOUNDED, "sm_90", OK, NULL, ptx90);
+
+	/* each codec: zstd (nvcc's default), LZ4 (--compress-mode=speed) */
+	expect_codec("multi.fatbin", multi, "zstd", "libzstd", "sm_86", ptx80);
+	expect_codec("multi.fatbin", multi, "zstd", "libzstd", "sm_90", ptx90);
+	expect_codec("plain.fatbin", plain, "zstd", "libzstd", "sm_90", ptx90);
+	expect_codec("all-zstd.fatbin", allz, "zstd", "libzstd", "sm_90", ptx90);
+	expect_codec("lz4.fatbin", lz4, "lz4", "liblz4", "sm_90", ptx90);
+	expect_codec("all-lz4.fatbin", alll, "lz4", "liblz4", "sm_100", ptx90);
+
+	/* no PTX for the device: the reason names what there is */
+	expect("sass.fatbin", sass, sass.n, "sm_90", NO_BINARY, "only SASS for sm_80 sm_90", NULL);
+	expect("ptx100.fatbin", p100, p100.n, "sm_90", NO_BINARY, "PTX is for compute_100 only", NULL);
+	expect("vadd.sm90.cubin", cubin, cubin.n, "sm_90", NO_BINARY, "cubin (SASS for sm_90)", NULL);
+
+	/* bare PTX text is copied; the wrapper nvcc registers is followed */
+	Blob text = { (uint8_t *)ptx90, n90 };
+	expect("PTX text", text, n90, "sm_90", OK, NULL, ptx90);
+	expect("PTX text", text, CUDA_FATBIN_UNBOUNDED, "sm_90", OK, NULL, ptx90);
+	struct {
+		uint32_t magic, version;
+		const void *data, *rest;
+	} wrap = { 0x466243b1, 1, none.p, NULL };
+	Blob w = { (uint8_t *)&wrap, sizeof wrap };
+	expect("wrapper", w, CUDA_FATBIN_UNBOUNDED, "sm_86", OK, NULL, ptx80);
+	wrap.version = 7;
+	expect("wrapper version 7", w, sizeof wrap, "sm_90", INVALID_IMAGE, "wrapper version 7", NULL);
+	wrap.version = 1;
+	wrap.data = NULL;
+	expect("wrapper without data", w, sizeof wrap, "sm_90", INVALID_IMAGE, "without data", NULL);
+	wrap.data = ptx90;
+	expect("wrapper at text", w, sizeof wrap, "sm_90", INVALID_IMAGE, "points at no fat binary", NULL);
+
+	/* arguments */
+	expect("multi-none.fatbin", none, none.n, "gfx90a", INVALID_VALUE, "not sm_N", NULL);
+	expect("multi-none.fatbin", none, none.n, "sm_", INVALID_VALUE, "not sm_N", NULL);
+	char *res = NULL;
+	if (cuda_fatbin_ptx(NULL, 10, "sm_90", &res, NULL, 0) != INVALID_VALUE ||
+	    cuda_fatbin_ptx(none.p, none.n, NULL, &res, NULL, 0) != INVALID_VALUE ||
+	    cuda_fatbin_ptx(none.p, none.n, "sm_90", NULL, NULL, 0) != INVALID_VALUE)
+		fail("fatbin: NULL arguments are not refused");
+	else
+		passed++;
+	Blob junk = dup_prefix(none, 64);
+	junk.p[0] = 0x01;
+	expect("binary junk", junk, junk.n, "sm_90", INVALID_IMAGE, "not a fat binary, a cubin or PTX text", NULL);
+	free(junk.p);
+
+	/* every truncation of a fat binary is refused: the header declares more */
+	int bad = 0;
+	Blob all[] = { none, multi, lz4, alll };
+	for (size_t f = 0; f < sizeof all / sizeof all[0]; f++)
+		for (size_t k = 4; k < all[f].n; k++) {
+			Blob c = dup_prefix(all[f], k);
+			char why[256], *ptx = NULL;
+			if (cuda_fatbin_ptx(c.p, c.n, "sm_90", &ptx, why, sizeof why) != INVALID_IMAGE || ptx || !why[0])
+				bad++;
+			free(c.p);
+		}
+	if (bad)
+		fail("fatbin: %d truncated fat binaries not refused as invalid images", bad);
+	else
+		passed++;
+
+	/* truncations whose header is made to agree: entries cut short */
+	bad = 0;
+	for (size_t k = 16; k < none.n; k++) {
+		Blob c = dup_prefix(none, k);
+		put64(c.p + 8, k - 16);
+		/* the compute_90 PTX is the last entry, so it is cut: the
+		 * result is the compute_80 PTX (cut after it), no code (cut
+		 * before it) or an invalid image */
+		char why[256], *ptx = NULL;
+		int rc = cuda_fatbin_ptx(c.p, c.n, "sm_90", &ptx, why, sizeof why);
+		if (rc == 0 ? strcmp(ptx, ptx80) != 0 : (rc != INVALID_IMAGE && rc != NO_BINARY) || !why[0] || ptx)
+			bad++;
+		free(ptx);
+		free(c.p);
+	}
+	if (bad)
+		fail("fatbin: %d cut fat binaries not refused (or gave other PTX than compute_80)", bad);
+	else
+		passed++;
+
+	/* inconsistent entries */
+	size_t e = entry_at(none, 1, 1);   /* the compute_90 PTX, uncompressed */
+	size_t z = entry_at(multi, 1, 1);  /* the compute_90 PTX, zstd */
+	size_t l = entry_at(lz4, 1, 0);    /* the compute_90 PTX, LZ4 */
+	if (!e || !z || !l) {
+		fail("fatbin: the fixtures' PTX entries are not where gen.sh puts them");
+		goto out;
+	}
+	struct {
+		const char *what;
+		Blob *img;
+		size_t at;      /* field offset from the start of the image */
+		int width;      /* 4 or 8 */
+		uint64_t value;
+		int rc;
+		const char *why;
+		const char *codec;      /* the code expected needs this codec */
+	} mut[] = {
+		{ "fat binary version 2", &none, 4, 4, 0x00100002, INVALID_IMAGE, "version 2", NULL },
+		{ "header size 8", &none, 4, 4, 0x00080001, INVALID_IMAGE, "header size 8", NULL },
+		{ "header size past the end", &none, 4, 4, 0xfff00001, INVALID_IMAGE, "header size", NULL },
+		{ "entries of 2^63 bytes", &none, 8, 8, 1ull << 63, INVALID_IMAGE, "truncated", NULL },
+		{ "entry header of 8 bytes", &none, e + 4, 4, 8, INVALID_IMAGE, "header 8", NULL },
+		{ "entry header past the end", &none, e + 4, 4, 0x7fffffff, INVALID_IMAGE, "remain", NULL },
+		{ "payload past the end", &none, e + 8, 8, ~0ull, INVALID_IMAGE, "remain", NULL },
+		{ "unknown codec", &none, e + 16, 4, 12, NOT_SUPPORTED, "codec ptxvm does not know", NULL },
+		{ "compressed size past the payload", &multi, z + 16, 4, 0x7fffffff, INVALID_IMAGE, "in a payload", NULL },
+		{ "compressed size 0", &multi, z + 16, 4, 0, INVALID_IMAGE, "in a payload", NULL },
+		{ "uncompressed size 2^40", &multi, z + 56, 8, 1ull << 40, INVALID_IMAGE, "uncompressed", NULL },
+		{ "uncompressed size 0", &multi, z + 56, 8, 0, INVALID_IMAGE, "uncompressed", NULL },
+		{ "uncompressed size one short", &multi, z + 56, 8, 0, INVALID_IMAGE, "zstd", "zstd" },
+		{ "uncompressed size one over", &multi, z + 56, 8, 0, INVALID_IMAGE, "not the", "zstd" },
+		{ "two codecs", &multi, z + 40, 8, 0xa011, INVALID_IMAGE, "two codecs", NULL },
+		{ "lz4 size one short", &lz4, l + 56, 8, 0, INVALID_IMAGE, "LZ4", "lz4" },
+		{ "lz4 size one over", &lz4, l + 56, 8, 0, INVALID_IMAGE, "not the", "lz4" },
+	};
+	for (size_t i = 0; i < sizeof mut / sizeof mut[0]; i++) {
+		if (mut[i].codec && !have(mut[i].codec)) {
+			printf("fatbin: skipped '%s': built without %s\n", mut[i].what, mut[i].codec);
+			continue;
+		}
+		Blob c = dup_prefix(*mut[i].img, mut[i].img->n);
+		uint64_t v = mut[i].value;
+		if (strstr(mut[i].what, "one short"))
+			v = get64(c.p + mut[i].at) - 1;
+		else if (strstr(mut[i].what, "one over"))
+			v = get64(c.p + mut[i].at) + 1;
+		if (mut[i].width == 4)
+			put32(c.p + mut[i].at, (uint32_t)v);
+		else
+			put64(c.p + mut[i].at, v);
+		expect(mut[i].what, c, c.n, "sm_90", mut[i].rc, mut[i].why, NULL);
+		free(c.p);
+	}
+
+	/* random damage: bytes flipped anywhere, never a crash */
+	Blob src[] = { none, multi, lz4, allz, alll, sass };
+	for (size_t f = 0; f < sizeof src / sizeof src[0]; f++)
+		for (int it = 0; it < 400; it++) {
+			Blob c = dup_prefix(src[f], src[f].n);
+			int flips = 1 + next() % 8;
+			for (int k = 0; k < flips; k++)
+				c.p[next() % c.n] ^= (uint8_t)(1u << (next() % 8));
+			survive("random damage", c, "sm_90");
+			free(c.p);
+		}
+	passed++;
+
+	/* what comes out is PTX ptxvm checks and loads */
+	loads("vadd.compute_80.ptx", ptx80);
+	loads("vadd.compute_90.ptx", ptx90);
+	if (verbose)
+		printf("fatbin: codecs built in: '%s'\n", cuda_fatbin_codecs());
+out:
+	free(plain.p);
+	free(multi.p);
+	free(none.p);
+	free(sass.p);
+	free(lz4.p);
+	free(allz.p);
+	free(alll.p);
+	free(p100.p);
+	free(cubin.p);
+	free(ptx80);
+	free(ptx90);
+}
