@@ -1,0 +1,87 @@
+#!/bin/sh
+# run.sh BUILD: the CUDA programs of tests/cuda-host (*.cu), built by nvcc
+# with NVIDIA's runtime linked statically (nvcc's default) and shared
+# (-cudart shared), and run against ptxvm's BUILD/lib/libcuda.so.1.  A
+# program passes when it exits 0, prints PASS lines and no FAIL line, and
+# its output holds every line of NAME.expected where there is one.
+# Binaries are cached in BUILD/cuda-host (rebuilt when a source is newer);
+# builds and runs go in parallel.  Every program runs statically linked;
+# the shared linkage runs for $SHARED (all with CUDA_HOST_FULL=1).
+# Without nvcc or ptxvm's libcuda.so.1 it says why and skips.
+# Ends with "cuda-host: N passed, N failed".
+B=${1:-build}
+cd "$(dirname "$0")/../.." || exit 2
+SHARED="vector_add errors printf streams"
+CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+NVCC=${NVCC:-$(command -v nvcc || echo "$CUDA_HOME/bin/nvcc")}
+ARCH=${ARCH:-sm_90}
+JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+OUT=$B/cuda-host
+pass=0
+fail=0
+done_() { echo "cuda-host: $pass passed, $fail failed"; [ "$fail" -eq 0 ]; exit $?; }
+
+# run.sh --one BUILD NAME LINK: builds (if stale) and runs one program;
+# prints nothing, leaves OUT/NAME.LINK.{build,out,rc}
+if [ "$1" = --one ]; then
+	B=$2 OUT=$2/cuda-host
+	name=$3 link=$4 bin=$OUT/$3.$4 src=tests/cuda-host/$3.cu
+	if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ] || [ tests/cuda-host/check.h -nt "$bin" ]; then
+		rt=""
+		[ "$link" = shared ] && rt="-cudart shared -Xlinker -rpath=$(dirname "$(dirname "$NVCC")")/lib64"
+		if ! "$NVCC" -arch="$ARCH" $rt -o "$bin.tmp" "$src" >"$OUT/$name.$link.build" 2>&1; then
+			echo build >"$OUT/$name.$link.rc"
+			exit 0
+		fi
+		mv "$bin.tmp" "$bin"
+	fi
+	LD_LIBRARY_PATH=$(pwd)/$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} timeout 120 "$bin" \
+		>"$OUT/$name.$link.out" 2>&1
+	echo $? >"$OUT/$name.$link.rc"
+	exit 0
+fi
+
+if [ ! -x "$NVCC" ]; then
+	echo "cuda-host: skipped: nvcc not found (set NVCC or CUDA_HOME): the programs cannot be built"
+	done_
+fi
+if [ ! -f "$B/lib/libcuda.so.1" ]; then
+	echo "cuda-host: skipped: libcuda.so.1 not built ($B/lib/libcuda.so.1): the programs have no driver to run on"
+	done_
+fi
+mkdir -p "$OUT"
+list=""
+for src in tests/cuda-host/*.cu; do
+	name=$(basename "$src" .cu)
+	list="$list $name.static"
+	case " $SHARED " in *" $name "*) list="$list $name.shared" ;; *) [ -n "${CUDA_HOST_FULL:-}" ] && list="$list $name.shared" ;; esac
+done
+rm -f "$OUT"/*.rc
+printf '%s\n' $list | sed 's/\./ /' | NVCC=$NVCC ARCH=$ARCH xargs -P "$JOBS" -n 2 "$0" --one "$B"
+
+for t in $list; do
+	name=${t%.*}
+	rc=$(cat "$OUT/$t.rc" 2>/dev/null || echo none)
+	why=""
+	if [ "$rc" = build ]; then
+		why="nvcc failed: $(head -n 3 "$OUT/$t.build" | tr '\n' ' ')"
+	elif [ "$rc" != 0 ]; then
+		why="exit status $rc"
+	elif grep -q '^FAIL' "$OUT/$t.out"; then
+		why="a check failed"
+	elif ! grep -q '^PASS' "$OUT/$t.out"; then
+		why="no check ran"
+	elif [ -f "tests/cuda-host/$name.expected" ]; then
+		while IFS= read -r line; do
+			grep -qxF -- "$line" "$OUT/$t.out" || { why="output lacks the line '$line'"; break; }
+		done <"tests/cuda-host/$name.expected"
+	fi
+	if [ -z "$why" ]; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL cuda-host: $t: $why (output: $OUT/$t.out)"
+		[ -f "$OUT/$t.out" ] && grep -E '^FAIL|rror|ptxvm' "$OUT/$t.out" | head -n 5 | sed 's/^/    /'
+	fi
+done
+done_
