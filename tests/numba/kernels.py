@@ -1,7 +1,12 @@
 """Unmodified Numba CUDA kernels on whatever libcuda.so.1 the loader finds
 (tests/numba/run.sh points it at ptxvm's).  Each check prints PASS or FAIL
 with what it compared; the references are computed by numpy on the host.
-Ends with "numba: N passed, N failed"."""
+Ends with "numba: N passed, N failed".
+
+kernels.py --ptx DIR writes the PTX Numba makes for sm_90 of the kernels
+that compile without a driver (a device function needs a context) into
+DIR/NAME.ptx, for `ptxvm check`."""
+import os
 import sys
 
 import numpy as np
@@ -117,7 +122,24 @@ def main():
     return 1 if failed else 0
 
 
+def write_ptx(out):
+    from numba import types as T
+
+    sigs = {
+        "vadd": (vadd, (T.float32[::1], T.float32[::1], T.float32[::1])),
+        "block_sum": (block_sum, (T.int32[::1], T.int32[::1])),
+        "warp_ops": (warp_ops, (T.int32[::1], T.int32[::1], T.int32[::1], T.uint32[::1])),
+    }
+    for name, (kernel, sig) in sigs.items():
+        ptx, _ = cuda.compile_ptx(kernel.py_func, sig, cc=(9, 0))
+        with open(os.path.join(out, name + ".ptx"), "w") as f:
+            f.write(ptx)
+
+
 if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--ptx":
+        write_ptx(sys.argv[2])
+        sys.exit(0)
     try:
         sys.exit(main())
     except Exception as e:  # the driver refused something: say what, count it
