@@ -169,8 +169,9 @@ void test_fatbin(const char *root)
 	     none = fixture(root, "multi-none.fatbin"), sass = fixture(root, "sass.fatbin"),
 	     lz4 = fixture(root, "lz4.fatbin"), allz = fixture(root, "all-zstd.fatbin"),
 	     alll = fixture(root, "all-lz4.fatbin"), p100 = fixture(root, "ptx100.fatbin"),
-	     cubin = fixture(root, "vadd.sm90.cubin");
-	if (!plain.p || !multi.p || !none.p || !sass.p || !lz4.p || !allz.p || !alll.p || !p100.p || !cubin.p)
+	     cubin = fixture(root, "vadd.sm90.cubin"), dlink = fixture(root, "dlink.fatbin");
+	if (!plain.p || !multi.p || !none.p || !sass.p || !lz4.p || !allz.p || !alll.p || !p100.p || !cubin.p ||
+	    !dlink.p)
 		goto out;
 
 	/* the choice: the highest PTX not above the target; PTX runs forward */
@@ -195,6 +196,33 @@ void test_fatbin(const char *root)
 	expect("sass.fatbin", sass, sass.n, "sm_90", NO_BINARY, "only SASS for sm_80 sm_90", NULL);
 	expect("ptx100.fatbin", p100, p100.n, "sm_90", NO_BINARY, "PTX is for compute_100 only", NULL);
 	expect("vadd.sm90.cubin", cubin, cubin.n, "sm_90", NO_BINARY, "cubin (SASS for sm_90)", NULL);
+
+	/* a fat binary whose cubins define nothing is an empty module */
+	{
+		char why[256], *ptx = NULL;
+		int rc = cuda_fatbin_ptx(dlink.p, dlink.n, "sm_90", &ptx, why, sizeof why);
+		if (rc != OK || !ptx || !strstr(ptx, ".target sm_90") || strstr(ptx, ".entry") || !strstr(why, "empty module"))
+			fail("fatbin: dlink.fatbin: code %d, '%s': not an empty module", rc, why);
+		else {
+			passed++;
+			loads("the empty module of dlink.fatbin", ptx);
+		}
+		free(ptx);
+		/* its section headers moved past the end: not readable, so refused */
+		Blob c = dup_prefix(dlink, dlink.n);
+		put64(c.p + 16 + 64 + 0x28, 1ull << 40);
+		expect("dlink.fatbin, section headers past the end", c, c.n, "sm_90", NO_BINARY, "only SASS for sm_90", NULL);
+		free(c.p);
+		/* the compressed cubin of all-zstd.fatbin alone: it defines the kernel */
+		c = dup_prefix(allz, allz.n);
+		put64(c.p + 8, 64 + get64(c.p + 16 + 8));
+		if (have("zstd"))
+			expect("all-zstd.fatbin's cubin alone", c, 16 + 64 + get64(c.p + 16 + 8), "sm_90", NO_BINARY,
+			       "only SASS for sm_90", NULL);
+		else
+			printf("fatbin: skipped 'all-zstd.fatbin's cubin alone': built without zstd\n");
+		free(c.p);
+	}
 
 	/* bare PTX text is copied; the wrapper nvcc registers is followed */
 	Blob text = { (uint8_t *)ptx90, n90 };
@@ -321,7 +349,7 @@ void test_fatbin(const char *root)
 	}
 
 	/* random damage: bytes flipped anywhere, never a crash */
-	Blob src[] = { none, multi, lz4, allz, alll, sass };
+	Blob src[] = { none, multi, lz4, allz, alll, sass, dlink };
 	for (size_t f = 0; f < sizeof src / sizeof src[0]; f++)
 		for (int it = 0; it < 400; it++) {
 			Blob c = dup_prefix(src[f], src[f].n);
@@ -348,6 +376,7 @@ out:
 	free(alll.p);
 	free(p100.p);
 	free(cubin.p);
+	free(dlink.p);
 	free(ptx80);
 	free(ptx90);
 }

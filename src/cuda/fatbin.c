@@ -149,7 +149,7 @@ static int refuse_elf(const uint8_t *img, size_t len, const char *target, char *
 		   arch, target);
 }
 
-/* Decompresses an entry's payload into a new NUL-terminated text. */
+/* Decompresses an entry's payload into a new buffer of usz bytes and a NUL. */
 static int inflate(const uint8_t *src, uint64_t csz, uint64_t usz, uint64_t flags, char **out, char *why,
 		   size_t wn)
 {
@@ -157,11 +157,11 @@ static int inflate(const uint8_t *src, uint64_t csz, uint64_t usz, uint64_t flag
 	if (zstd && lz4)
 		return say(why, wn, R_INVALID_IMAGE, "entry flags 0x%llx name two codecs", (unsigned long long)flags);
 	if (usz == 0 || usz > PTX_MAX)
-		return say(why, wn, R_INVALID_IMAGE, "compressed PTX entry declares %llu bytes uncompressed",
+		return say(why, wn, R_INVALID_IMAGE, "compressed entry declares %llu bytes uncompressed",
 			   (unsigned long long)usz);
 	char *dst = malloc(usz + 1);
 	if (!dst)
-		return say(why, wn, R_OUT_OF_MEMORY, "no memory for %llu bytes of PTX", (unsigned long long)usz);
+		return say(why, wn, R_OUT_OF_MEMORY, "no memory for %llu bytes", (unsigned long long)usz);
 	size_t got = 0;
 	bool ok = false;
 	if (zstd) {
@@ -170,11 +170,11 @@ static int inflate(const uint8_t *src, uint64_t csz, uint64_t usz, uint64_t flag
 		ok = !ZSTD_isError(r);
 		got = ok ? r : 0;
 		if (!ok)
-			say(why, wn, R_INVALID_IMAGE, "the PTX entry's zstd data is corrupt: %s", ZSTD_getErrorName(r));
+			say(why, wn, R_INVALID_IMAGE, "the entry's zstd data is corrupt: %s", ZSTD_getErrorName(r));
 #else
 		free(dst);
 		return say(why, wn, R_NOT_SUPPORTED,
-			   "the PTX entry is zstd-compressed and this ptxvm was built without libzstd "
+			   "the entry is zstd-compressed and this ptxvm was built without libzstd "
 			   "(install libzstd-dev and rebuild, or compile with nvcc --compress-mode=none)");
 #endif
 	} else {
@@ -183,17 +183,17 @@ static int inflate(const uint8_t *src, uint64_t csz, uint64_t usz, uint64_t flag
 		ok = r >= 0;
 		got = ok ? (size_t)r : 0;
 		if (!ok)
-			say(why, wn, R_INVALID_IMAGE, "the PTX entry's LZ4 data is corrupt");
+			say(why, wn, R_INVALID_IMAGE, "the entry's LZ4 data is corrupt");
 #else
 		free(dst);
 		return say(why, wn, R_NOT_SUPPORTED,
-			   "the PTX entry is LZ4-compressed and this ptxvm was built without liblz4 "
+			   "the entry is LZ4-compressed and this ptxvm was built without liblz4 "
 			   "(install liblz4-dev and rebuild, or compile with nvcc --compress-mode=none)");
 #endif
 	}
 	if (ok && got != usz) {
 		ok = false;
-		say(why, wn, R_INVALID_IMAGE, "the PTX entry decompresses to %zu bytes, not the %llu it declares", got,
+		say(why, wn, R_INVALID_IMAGE, "the entry decompresses to %zu bytes, not the %llu it declares", got,
 		    (unsigned long long)usz);
 	}
 	if (!ok) {
@@ -203,10 +203,66 @@ static int inflate(const uint8_t *src, uint64_t csz, uint64_t usz, uint64_t flag
 	dst[usz] = 0;
 	if (!dst[0]) {
 		free(dst);
-		return say(why, wn, R_INVALID_IMAGE, "the PTX entry is empty");
+		return say(why, wn, R_INVALID_IMAGE, "the entry is empty");
 	}
 	*out = dst;
 	return R_SUCCESS;
+}
+
+/* Whether a cubin defines nothing a program can use: no function and no
+ * object symbol in a section.  nvlink's device-link image, which a program
+ * built with the static runtime registers besides its own code, is such a
+ * cubin.  -1 if it is not a well-formed 64-bit ELF file. */
+static int elf_empty(const uint8_t *e, size_t n)
+{
+	if (n < 64 || memcmp(e, "\177ELF", 4) || e[4] != 2)
+		return -1;
+	uint64_t shoff = rd64(e + 0x28);
+	uint16_t shentsize = rd16(e + 0x3a), shnum = rd16(e + 0x3c);
+	if (shentsize < 64 || shoff > n || (uint64_t)shnum * shentsize > n - shoff)
+		return -1;
+	for (unsigned i = 0; i < shnum; i++) {
+		const uint8_t *sh = e + shoff + (size_t)i * shentsize;
+		if (rd32(sh + 4) != 2) /* SHT_SYMTAB */
+			continue;
+		uint64_t off = rd64(sh + 0x18), size = rd64(sh + 0x20), ent = rd64(sh + 0x38);
+		if (ent < 24 || off > n || size > n - off)
+			return -1;
+		for (uint64_t k = 0; k + ent <= size; k += ent) {
+			const uint8_t *sym = e + off + k;
+			unsigned type = sym[4] & 0xf; /* STT_OBJECT 1, STT_FUNC 2 */
+			if ((type == 1 || type == 2) && rd16(sym + 6) != 0)
+				return 0;
+		}
+	}
+	return 1;
+}
+
+/* Whether every cubin entry of a fat binary (sizes already checked) is
+ * empty; one that cannot be read counts as not empty. */
+static bool cubins_empty(const uint8_t *e, const uint8_t *end)
+{
+	char why[8];
+	for (; e < end; e += rd32(e + 4) + rd64(e + 8)) {
+		if (rd16(e) != KIND_ELF)
+			continue;
+		uint64_t flags = rd64(e + 40), psz = rd64(e + 8);
+		uint32_t csz = rd32(e + 16);
+		const uint8_t *data = e + rd32(e + 4);
+		int r;
+		if (flags & (FLAG_ZSTD | FLAG_LZ4)) {
+			char *plain = NULL;
+			uint64_t usz = rd64(e + 56);
+			if (csz == 0 || csz > psz || inflate(data, csz, usz, flags, &plain, why, sizeof why))
+				return false;
+			r = elf_empty((const uint8_t *)plain, usz);
+			free(plain);
+		} else
+			r = elf_empty(data, psz);
+		if (r != 1)
+			return false;
+	}
+	return true;
 }
 
 /* Appends " sm_N" to a list of architectures, once each. */
@@ -265,6 +321,16 @@ static int from_fatbin(const uint8_t *img, size_t len, const char *target, unsig
 		if (ptx[0])
 			return say(why, wn, R_NO_BINARY_FOR_GPU, "no PTX for %s in the fat binary: its PTX is for%s only%s%s",
 				   target, ptx, sass[0] ? ", SASS for" : "", sass);
+		if (sass[0] && cubins_empty(img + hsz, end)) {
+			/* no code to translate: the module it stands for is empty */
+			char text[160];
+			snprintf(text, sizeof text,
+				 "// a fat binary whose cubins define nothing: an empty module\n"
+				 ".version 9.0\n.target sm_%u\n.address_size 64\n",
+				 want);
+			say(why, wn, R_SUCCESS, "the fat binary's cubins (SASS for%s) define nothing: an empty module", sass);
+			return copy_text((const uint8_t *)text, strlen(text), out, why, wn);
+		}
 		if (sass[0])
 			return say(why, wn, R_NO_BINARY_FOR_GPU,
 				   "no PTX in the fat binary, only SASS for%s, and ptxvm runs PTX: build with "

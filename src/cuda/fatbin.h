@@ -20,7 +20,10 @@
 
 /* The PTX of image for target ("sm_90", "sm_86", "compute_80"...): from a
  * fat binary, the PTX entry of the highest architecture not above the
- * target's, decompressed where it is compressed; PTX text is copied.
+ * target's, decompressed where it is compressed; PTX text is copied.  A
+ * fat binary without PTX whose cubins define no function and no variable
+ * (the device-link image the static runtime registers) is an empty module:
+ * its PTX is a module header for the target, and why says so.
  * Returns a CUresult value: 0 with *ptx_out a malloc'd NUL-terminated text,
  * else CUDA_ERROR_INVALID_VALUE (1: NULL arguments, a target that is not
  * sm_N / compute_N), CUDA_ERROR_OUT_OF_MEMORY (2), CUDA_ERROR_INVALID_IMAGE

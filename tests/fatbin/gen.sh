@@ -11,6 +11,10 @@
 #   all-lz4.fatbin     the same with LZ4
 #   ptx100.fatbin      PTX for compute_100 only
 #   vadd.sm90.cubin    an ELF cubin
+#   dlink.fatbin       the device-link image that a program built by
+#                      `nvcc -arch=sm_90` (static runtime) registers besides
+#                      its own: one cubin defining nothing, cut out of the
+#                      program's .nv_fatbin section
 #   vadd.compute_80.ptx, vadd.compute_90.ptx   the PTX entries of
 #                      multi-none.fatbin, cut out here by offsets, as the
 #                      references of what the parser returns
@@ -31,6 +35,32 @@ both="-gencode arch=compute_80,code=[sm_80,compute_80] -gencode arch=compute_90,
 "$NVCC" -fatbin -arch=sm_90 --compress-mode=speed -Xfatbin -compress-all -o all-lz4.fatbin vadd.cu
 "$NVCC" -fatbin -arch=compute_100 -code=compute_100 -o ptx100.fatbin vadd.cu
 "$NVCC" -cubin -arch=sm_90 -o vadd.sm90.cubin vadd.cu
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+echo 'int main(void) { return 0; }' >"$T/main.c"
+"$NVCC" -arch=sm_90 -o "$T/prog" vadd.cu "$T/main.c"
+python3 - "$T/prog" <<'PY'
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+shoff, = struct.unpack_from("<Q", d, 0x28)
+shentsize, shnum, shstrndx = struct.unpack_from("<HHH", d, 0x3a)
+sec = [struct.unpack_from("<IIQQQQ", d, shoff + i * shentsize) for i in range(shnum)]
+strtab = sec[shstrndx][4]
+def name(s):
+    return d[strtab + s[0]:d.index(b"\0", strtab + s[0])].decode()
+fat = next(s for s in sec if name(s) == ".nv_fatbin")
+p, end = fat[4], fat[4] + fat[5]
+while p < end:
+    hsz, size = struct.unpack_from("<6xHQ", d, p)
+    q, kinds = p + hsz, []
+    while q < p + hsz + size:
+        kind, ehsz, psz = struct.unpack_from("<H2xIQ", d, q)
+        kinds.append(kind)
+        q += ehsz + psz
+    if kinds == [2]:
+        open("dlink.fatbin", "wb").write(d[p:p + hsz + size])
+    p = (p + hsz + size + 7) // 8 * 8
+PY
 python3 - <<'PY'
 import struct
 d = open("multi-none.fatbin", "rb").read()
