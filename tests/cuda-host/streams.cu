@@ -15,7 +15,7 @@ __global__ void slow_fill(int *p, int n, int v)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
 	volatile int acc = 0;
-	for (int k = 0; k < 2000; k++)
+	for (int k = 0; k < 300; k++)
 		acc += k;
 	if (i < n)
 		p[i] = v + (acc & 0);
