@@ -9,8 +9,25 @@ DIR/NAME.ptx, for `ptxvm check`."""
 import os
 import sys
 
-import numpy as np
-from numba import cuda, float32, int32
+import cuda.pathfinder as _pathfinder
+
+# ptxvm runs PTX.  Where nvJitLink can be loaded, Numba compiles kernels to
+# LTO-IR and links them to a SASS cubin, which no PTX driver can run; with
+# nvJitLink hidden, Numba hands PTX to cuda.core, which links it with the
+# driver's cuLink* functions.  The kernels themselves are unmodified.
+_load = _pathfinder.load_nvidia_dynamic_lib
+
+
+def _without_nvjitlink(name):
+    if name == "nvJitLink":
+        raise _pathfinder.DynamicLibNotFoundError("hidden: ptxvm's driver links PTX itself")
+    return _load(name)
+
+
+_pathfinder.load_nvidia_dynamic_lib = _without_nvjitlink
+
+import numpy as np  # noqa: E402
+from numba import cuda, int32  # noqa: E402
 
 passed = failed = 0
 

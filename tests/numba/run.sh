@@ -5,7 +5,9 @@
 #   1. the PTX Numba makes for the kernels of kernels.py checks clean in
 #      `ptxvm check`;
 #   2. kernels.py runs them, unmodified, on ptxvm's BUILD/lib/libcuda.so.1
-#      (skipped, saying why, while that library is not built).
+#      (skipped, saying why, while that library is not built).  It hides
+#      nvJitLink from Numba, so that Numba links PTX through the driver's
+#      cuLink* instead of making SASS.
 # Ends with "numba: N passed, N failed".
 B=${1:-build}
 cd "$(dirname "$0")/../.." || exit 2
