@@ -169,9 +169,11 @@ void test_fatbin(const char *root)
 	     none = fixture(root, "multi-none.fatbin"), sass = fixture(root, "sass.fatbin"),
 	     lz4 = fixture(root, "lz4.fatbin"), allz = fixture(root, "all-zstd.fatbin"),
 	     alll = fixture(root, "all-lz4.fatbin"), p100 = fixture(root, "ptx100.fatbin"),
-	     cubin = fixture(root, "vadd.sm90.cubin"), dlink = fixture(root, "dlink.fatbin");
+	     cubin = fixture(root, "vadd.sm90.cubin"), dlink = fixture(root, "dlink.fatbin"),
+	     sm90a = fixture(root, "sm90a.fatbin"), ptx90a = fixture(root, "ptx90a.fatbin"),
+	     ptx100f = fixture(root, "ptx100f.fatbin");
 	if (!plain.p || !multi.p || !none.p || !sass.p || !lz4.p || !allz.p || !alll.p || !p100.p || !cubin.p ||
-	    !dlink.p)
+	    !dlink.p || !sm90a.p || !ptx90a.p || !ptx100f.p)
 		goto out;
 
 	/* the choice: the highest PTX not above the target; PTX runs forward */
@@ -222,6 +224,43 @@ void test_fatbin(const char *root)
 		else
 			printf("fatbin: skipped 'all-zstd.fatbin's cubin alone': built without zstd\n");
 		free(c.p);
+	}
+
+	/* arch-specific and family PTX only where the device's target says so */
+	{
+		struct {
+			Blob *img;
+			const char *target;
+			int rc;
+			const char *has;        /* in the PTX, or in the reason */
+		} v[] = {
+			{ &sm90a, "sm_90", OK, ".target sm_90\n" },
+			{ &sm90a, "sm_90a", OK, ".target sm_90a\n" },
+			{ &sm90a, "sm_100", OK, ".target sm_90\n" },
+			{ &sm90a, "sm_100a", OK, ".target sm_90\n" },
+			{ &ptx90a, "sm_90a", OK, ".target sm_90a\n" },
+			{ &ptx90a, "sm_90", NO_BINARY, "its PTX is for compute_90a only" },
+			{ &ptx90a, "sm_100a", NO_BINARY, "compute_90a" },
+			{ &ptx100f, "sm_100f", OK, ".target sm_100f\n" },
+			{ &ptx100f, "sm_103a", OK, ".target sm_100f\n" },
+			{ &ptx100f, "sm_100", NO_BINARY, "compute_100f only" },
+			{ &ptx100f, "sm_110f", NO_BINARY, "compute_100f only" },
+			{ &ptx100f, "sm_90f", NO_BINARY, "compute_100f only" },
+		};
+		for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+			if (!have("zstd")) {
+				printf("fatbin: skipped the variant cases: built without zstd\n");
+				break;
+			}
+			char why[256], *ptx = NULL;
+			int rc = cuda_fatbin_ptx(v[i].img->p, v[i].img->n, v[i].target, &ptx, why, sizeof why);
+			if (rc != v[i].rc || !strstr(rc ? why : ptx, v[i].has))
+				fail("fatbin: variant case %zu for %s: code %d (%s), expected %d with '%s'", i, v[i].target, rc,
+				     rc ? why : "PTX", v[i].rc, v[i].has);
+			else
+				passed++;
+			free(ptx);
+		}
 	}
 
 	/* bare PTX text is copied; the wrapper nvcc registers is followed */
@@ -349,7 +388,7 @@ void test_fatbin(const char *root)
 	}
 
 	/* random damage: bytes flipped anywhere, never a crash */
-	Blob src[] = { none, multi, lz4, allz, alll, sass, dlink };
+	Blob src[] = { none, multi, lz4, allz, alll, sass, dlink, sm90a };
 	for (size_t f = 0; f < sizeof src / sizeof src[0]; f++)
 		for (int it = 0; it < 400; it++) {
 			Blob c = dup_prefix(src[f], src[f].n);
@@ -377,6 +416,9 @@ out:
 	free(p100.p);
 	free(cubin.p);
 	free(dlink.p);
+	free(sm90a.p);
+	free(ptx90a.p);
+	free(ptx100f.p);
 	free(ptx80);
 	free(ptx90);
 }

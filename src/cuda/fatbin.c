@@ -17,12 +17,21 @@
  *     24 u16 minor, u16 major: the code's version (PTX ISA, or cubin ABI)
  *     28 u32 architecture (90: sm_90, or compute_90 for PTX)
  *     40 u64 flags: 0x8000 a zstd frame (nvcc's default), 0x2000 an LZ4
- *                   block (--compress-mode=speed); PTX text otherwise
+ *                   block (--compress-mode=speed); PTX text otherwise;
+ *                   0x100000 arch-specific code (sm_90a), 0x200000
+ *                   family code (sm_100f)
  *     56 u64 uncompressed size
  *
  * Uncompressed PTX is NUL-terminated inside its padded payload.  A cubin
  * is an ELF file with OS ABI 0x41; its e_flags carry the architecture in
  * bits 8-15 from ABI version 8 on, in bits 0-7 before.
+ *
+ * Which PTX entry: the highest architecture the device can run, and at
+ * one architecture the most specific code.  Generic PTX runs on its
+ * architecture and every later one; family PTX (compute_100f) only within
+ * its family (10.x) from its own on; arch-specific PTX (compute_90a) only on
+ * that architecture.  ptxvm's device is a generic target unless it is made
+ * an 'a' or 'f' one (PTXVM_ARCH=sm_90a), and takes variant PTX only then.
  *
  * The input is untrusted: every size is checked against what contains it
  * before anything is read, and decompression writes into a buffer of the
@@ -59,6 +68,8 @@ enum {
 #define KIND_ELF 2
 #define FLAG_LZ4 0x2000u
 #define FLAG_ZSTD 0x8000u
+#define FLAG_ARCH 0x100000u     /* arch-specific: compute_90a */
+#define FLAG_FAMILY 0x200000u   /* family: compute_100f */
 #define ENTRY_MIN 64
 /* Sanity bounds where the caller cannot say how large the image is, and
  * for what a decompression may ask: larger is refused, never allocated. */
@@ -94,8 +105,9 @@ const char *cuda_fatbin_codecs(void)
 #endif
 }
 
-/* The number of "sm_90a" / "compute_80"; 0 if it is neither. */
-static unsigned target_arch(const char *t)
+/* The number of "sm_90a" / "compute_80"; 0 if it is neither.  *suffix
+ * is 'a', 'f' or 0. */
+static unsigned target_arch(const char *t, char *suffix)
 {
 	const char *d = !strncmp(t, "sm_", 3) ? t + 3 : !strncmp(t, "compute_", 8) ? t + 8 : NULL;
 	unsigned v = 0;
@@ -103,7 +115,29 @@ static unsigned target_arch(const char *t)
 		return 0;
 	for (; *d >= '0' && *d <= '9' && v < 10000; d++)
 		v = v * 10 + (unsigned)(*d - '0');
+	*suffix = *d;
 	return *d == 0 || ((*d == 'a' || *d == 'f') && d[1] == 0) ? v : 0;
+}
+
+/* How well a PTX entry of arch with these flags suits the device: 0 not
+ * at all, else higher is better. */
+static unsigned suits(unsigned arch, uint64_t flags, unsigned dev, char suffix)
+{
+	unsigned rank;
+	if (flags & FLAG_ARCH) {
+		if (suffix != 'a' || arch != dev)
+			return 0;
+		rank = 3;
+	} else if (flags & FLAG_FAMILY) {
+		if (!suffix || arch / 10 != dev / 10 || arch > dev)
+			return 0;
+		rank = 2;
+	} else {
+		if (arch > dev)
+			return 0;
+		rank = 1;
+	}
+	return arch * 4 + rank;
 }
 
 /* A copy of text[0..n) with a NUL; n is at most PTX_MAX. */
@@ -265,11 +299,12 @@ static bool cubins_empty(const uint8_t *e, const uint8_t *end)
 	return true;
 }
 
-/* Appends " sm_N" to a list of architectures, once each. */
-static void add_arch(char *list, size_t n, const char *prefix, unsigned arch)
+/* Appends " sm_N" (with its a or f) to a list of architectures, once each. */
+static void add_arch(char *list, size_t n, const char *prefix, unsigned arch, uint64_t flags)
 {
-	char one[32];
-	snprintf(one, sizeof one, " %s%u", prefix, arch);
+	char one[40];
+	snprintf(one, sizeof one, " %s%u%s", prefix, arch,
+		 flags & FLAG_ARCH ? "a" : flags & FLAG_FAMILY ? "f" : "");
 	size_t l = strlen(list), k = strlen(one);
 	for (const char *s = strstr(list, one); s; s = strstr(s + 1, one))
 		if (s[k] == 0 || s[k] == ' ')
@@ -278,8 +313,8 @@ static void add_arch(char *list, size_t n, const char *prefix, unsigned arch)
 		memcpy(list + l, one, k + 1);
 }
 
-static int from_fatbin(const uint8_t *img, size_t len, const char *target, unsigned want, char **out,
-		       char *why, size_t wn)
+static int from_fatbin(const uint8_t *img, size_t len, const char *target, unsigned want, char suffix,
+		       char **out, char *why, size_t wn)
 {
 	if (len < 16)
 		return say(why, wn, R_INVALID_IMAGE, "fat binary truncated: %zu bytes, its header has 16", len);
@@ -293,7 +328,7 @@ static int from_fatbin(const uint8_t *img, size_t len, const char *target, unsig
 		return say(why, wn, R_INVALID_IMAGE, "fat binary truncated: it declares %llu bytes of entries, %zu follow its header",
 			   (unsigned long long)size, len - hsz);
 	const uint8_t *end = img + hsz + size, *best = NULL;
-	unsigned best_arch = 0;
+	unsigned best_arch = 0, best_rank = 0;
 	char ptx[256] = "", sass[256] = "";
 	for (const uint8_t *e = img + hsz; e < end;) {
 		size_t left = (size_t)(end - e);
@@ -307,14 +342,17 @@ static int from_fatbin(const uint8_t *img, size_t len, const char *target, unsig
 			return say(why, wn, R_INVALID_IMAGE,
 				   "fat binary entry at offset %zu: header %u + payload %llu bytes, %zu remain",
 				   (size_t)(e - img), ehsz, (unsigned long long)psz, left);
+		uint64_t flags = rd64(e + 40);
+		unsigned rank = suits(arch, flags, want, suffix);
 		if (kind == KIND_PTX) {
-			add_arch(ptx, sizeof ptx, "compute_", arch);
-			if (arch <= want && (!best || arch > best_arch)) {
+			add_arch(ptx, sizeof ptx, "compute_", arch, flags);
+			if (rank > best_rank) {
 				best = e;
 				best_arch = arch;
+				best_rank = rank;
 			}
 		} else if (kind == KIND_ELF)
-			add_arch(sass, sizeof sass, "sm_", arch);
+			add_arch(sass, sizeof sass, "sm_", arch, flags);
 		e += ehsz + psz;
 	}
 	if (!best) {
@@ -367,7 +405,8 @@ int cuda_fatbin_ptx(const void *image, size_t len, const char *target, char **pt
 	if (!image || !target || !ptx_out)
 		return say(why, whylen, R_INVALID_VALUE, "NULL image, target or result");
 	*ptx_out = NULL;
-	unsigned want = target_arch(target);
+	char suffix = 0;
+	unsigned want = target_arch(target, &suffix);
 	if (!want)
 		return say(why, whylen, R_INVALID_VALUE, "target '%.40s' is not sm_N or compute_N", target);
 	const uint8_t *img = image;
@@ -388,7 +427,7 @@ int cuda_fatbin_ptx(const void *image, size_t len, const char *target, char **pt
 				   rd32(img));
 	}
 	if (len >= 4 && rd32(img) == FATBIN_MAGIC)
-		return from_fatbin(img, len, target, want, ptx_out, why, whylen);
+		return from_fatbin(img, len, target, want, suffix, ptx_out, why, whylen);
 	if (len >= 4 && !memcmp(img, "\177ELF", 4))
 		return refuse_elf(img, len, target, why, whylen);
 	return bare_text(img, len, ptx_out, why, whylen);

@@ -10,6 +10,9 @@
 #   all-zstd.fatbin    -Xfatbin -compress-all: the cubin compressed too
 #   all-lz4.fatbin     the same with LZ4
 #   ptx100.fatbin      PTX for compute_100 only
+#   sm90a.fatbin       -arch=sm_90a: PTX compute_90 and compute_90a, SASS sm_90a
+#   ptx90a.fatbin      PTX for compute_90a only (arch-specific)
+#   ptx100f.fatbin     PTX for compute_100f only (family)
 #   vadd.sm90.cubin    an ELF cubin
 #   dlink.fatbin       the device-link image that a program built by
 #                      `nvcc -arch=sm_90` (static runtime) registers besides
@@ -34,6 +37,9 @@ both="-gencode arch=compute_80,code=[sm_80,compute_80] -gencode arch=compute_90,
 "$NVCC" -fatbin -arch=sm_90 -Xfatbin -compress-all -o all-zstd.fatbin vadd.cu
 "$NVCC" -fatbin -arch=sm_90 --compress-mode=speed -Xfatbin -compress-all -o all-lz4.fatbin vadd.cu
 "$NVCC" -fatbin -arch=compute_100 -code=compute_100 -o ptx100.fatbin vadd.cu
+"$NVCC" -fatbin -arch=sm_90a -o sm90a.fatbin vadd.cu
+"$NVCC" -fatbin -arch=compute_90a -code=compute_90a -o ptx90a.fatbin vadd.cu
+"$NVCC" -fatbin -arch=compute_100f -code=compute_100f -o ptx100f.fatbin vadd.cu
 "$NVCC" -cubin -arch=sm_90 -o vadd.sm90.cubin vadd.cu
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
