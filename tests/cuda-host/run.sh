@@ -35,7 +35,7 @@ if [ "$1" = --one ]; then
 		fi
 		mv "$bin.tmp" "$bin"
 	fi
-	LD_LIBRARY_PATH=$(pwd)/$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} timeout 120 "$bin" \
+	LD_LIBRARY_PATH=$(cd "$B/lib" && pwd)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} timeout 120 "$bin" \
 		>"$OUT/$name.$link.out" 2>&1
 	echo $? >"$OUT/$name.$link.rc"
 	exit 0
