@@ -31,6 +31,7 @@ endif
 # Optional: compressed PTX in nvcc's fat binaries (src/cuda/fatbin.c): zstd,
 # nvcc's default codec (libzstd-dev), and LZ4, --compress-mode=speed
 # (liblz4-dev); without one, such an entry is refused naming the library.
+# Whatever links src/cuda/fatbin.o links $(FATBIN_LIBS) too.
 ifneq ($(shell pkg-config --exists libzstd 2>/dev/null && echo y),)
 FATBIN_CFLAGS += -DPTXVM_HAVE_ZSTD $(shell pkg-config --cflags libzstd)
 FATBIN_LIBS   += $(shell pkg-config --libs libzstd)
