@@ -194,6 +194,27 @@ void test_fatbin(const char *root)
 	expect_codec("lz4.fatbin", lz4, "lz4", "liblz4", "sm_90", ptx90);
 	expect_codec("all-lz4.fatbin", alll, "lz4", "liblz4", "sm_100", ptx90);
 
+	/* what -G, -rdc=true and -lto add: longer entry headers, LTO-IR */
+	{
+		const char *const names[] = { "debug.fatbin", "rdc.fatbin", "lto.fatbin" };
+		const char *const marks[] = { ".target sm_90, debug", ".target sm_90\n", ".target sm_90\n" };
+		for (int i = 0; i < 3; i++) {
+			Blob f = fixture(root, names[i]);
+			char why[256], *ptx = NULL;
+			int rc = f.p ? cuda_fatbin_ptx(f.p, f.n, "sm_90", &ptx, why, sizeof why) : -1;
+			if (!have("zstd"))
+				printf("fatbin: skipped %s: built without zstd\n", names[i]);
+			else if (rc != OK || !strstr(ptx, marks[i]))
+				fail("fatbin: %s: code %d (%s), or the PTX lacks '%s'", names[i], rc, rc ? why : "", marks[i]);
+			else {
+				passed++;
+				loads(names[i], ptx);
+			}
+			free(ptx);
+			free(f.p);
+		}
+	}
+
 	/* no PTX for the device: the reason names what there is */
 	expect("sass.fatbin", sass, sass.n, "sm_90", NO_BINARY, "only SASS for sm_80 sm_90", NULL);
 	expect("ptx100.fatbin", p100, p100.n, "sm_90", NO_BINARY, "PTX is for compute_100 only", NULL);

@@ -13,6 +13,9 @@
 #   sm90a.fatbin       -arch=sm_90a: PTX compute_90 and compute_90a, SASS sm_90a
 #   ptx90a.fatbin      PTX for compute_90a only (arch-specific)
 #   ptx100f.fatbin     PTX for compute_100f only (family)
+#   debug.fatbin       -G: entries with 72- and 128-byte headers and a file name
+#   rdc.fatbin         -rdc=true: a PTX entry with a 96-byte header (options)
+#   lto.fatbin         -lto: PTX beside an LTO-IR entry (kind 8)
 #   vadd.sm90.cubin    an ELF cubin
 #   dlink.fatbin       the device-link image that a program built by
 #                      `nvcc -arch=sm_90` (static runtime) registers besides
@@ -40,6 +43,9 @@ both="-gencode arch=compute_80,code=[sm_80,compute_80] -gencode arch=compute_90,
 "$NVCC" -fatbin -arch=sm_90a -o sm90a.fatbin vadd.cu
 "$NVCC" -fatbin -arch=compute_90a -code=compute_90a -o ptx90a.fatbin vadd.cu
 "$NVCC" -fatbin -arch=compute_100f -code=compute_100f -o ptx100f.fatbin vadd.cu
+"$NVCC" -fatbin -arch=sm_90 -G -o debug.fatbin vadd.cu
+"$NVCC" -fatbin -arch=sm_90 -rdc=true -o rdc.fatbin vadd.cu
+"$NVCC" -fatbin -arch=sm_90 -lto -o lto.fatbin vadd.cu
 "$NVCC" -cubin -arch=sm_90 -o vadd.sm90.cubin vadd.cu
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
