@@ -157,6 +157,13 @@ ptxvm_result ptxvm_memcpy_htod(ptxvm_device *d, uint64_t dst, const void *src, s
 ptxvm_result ptxvm_memcpy_dtoh(ptxvm_device *d, void *dst, uint64_t src, size_t bytes);
 ptxvm_result ptxvm_memcpy_dtod(ptxvm_device *d, uint64_t dst, uint64_t src, size_t bytes);
 ptxvm_result ptxvm_memset_d8(ptxvm_device *d, uint64_t dst, uint8_t value, size_t bytes);
+/* count 16- or 32-bit elements of value from dst (which must be aligned to
+ * the element). */
+ptxvm_result ptxvm_memset_d16(ptxvm_device *d, uint64_t dst, uint16_t value, size_t count);
+ptxvm_result ptxvm_memset_d32(ptxvm_device *d, uint64_t dst, uint32_t value, size_t count);
+/* The device allocation holding addr: its start and size.
+ * PTXVM_ERROR_NOT_FOUND when addr lies in none. */
+ptxvm_result ptxvm_mem_range(ptxvm_device *d, uint64_t addr, uint64_t *base, size_t *bytes);
 
 /* A module loaded onto a device: its variables placed and initialised,
  * its code lowered.  A module with errors gives PTXVM_ERROR_INVALID_PTX.
@@ -194,6 +201,16 @@ size_t ptxvm_kernel_param_count(const ptxvm_kernel *k);
 int ptxvm_kernel_param(const ptxvm_kernel *k, size_t i, ptxvm_param_info *out);
 /* Size of the whole parameter buffer. */
 size_t ptxvm_kernel_params_size(const ptxvm_kernel *k);
+
+/* What a launch of the kernel takes, as cuFuncGetAttribute reports it. */
+typedef struct ptxvm_kernel_attrs {
+	size_t shared_bytes;    /* static shared memory (the module's .shared variables) */
+	size_t local_bytes;     /* local memory of one thread, without the call stack */
+	unsigned max_threads;   /* threads a CTA may have: .maxntid or .reqntid, else 1024 */
+	unsigned ptx_version;   /* the module's .version, major * 10 + minor */
+	unsigned sm;            /* the module's .target, 90 for sm_90 */
+} ptxvm_kernel_attrs;
+ptxvm_result ptxvm_kernel_attributes(const ptxvm_kernel *k, ptxvm_kernel_attrs *out);
 
 typedef struct ptxvm_launch_config {
 	unsigned grid[3];       /* CTAs; 0 counts as 1 */

@@ -1110,6 +1110,58 @@ static void test_api_args(ptxvm_device *d)
 			ptxvm_mem_free(d, a);
 		done(&s);
 	}
+	{
+		Sc s = { .name = "api: 16- and 32-bit fills, the allocation of an address" };
+		uint64_t a = dbuf(&s, d, 64, NULL);
+		uint8_t got[64], want[64];
+		memset(want, 0xee, sizeof want);
+		for (int i = 0; i < 3; i++)
+			memcpy(want + 2 + 2 * i, &(uint16_t){ 0xbeef }, 2);
+		for (int i = 0; i < 5; i++)
+			memcpy(want + 20 + 4 * i, &(uint32_t){ 0x01020304 }, 4);
+		ptxvm_result r1 = ptxvm_memset_d16(d, a + 2, 0xbeef, 3), r2 = ptxvm_memset_d32(d, a + 20, 0x01020304, 5);
+		ptxvm_result r3 = ptxvm_memset_d16(d, a + 1, 0, 1), r4 = ptxvm_memset_d32(d, a + 2, 0, 1);
+		ptxvm_result r5 = ptxvm_memset_d32(d, a + 60, 0, 2);
+		uint64_t base = 0;
+		size_t size = 0;
+		ptxvm_result r6 = ptxvm_mem_range(d, a + 63, &base, &size), r7 = ptxvm_mem_range(d, a + 64, NULL, NULL);
+		if (r1 || r2 || ptxvm_memcpy_dtoh(d, got, a, 64) || memcmp(got, want, 64))
+			bad(&s, "fills: %s, %s, or the bytes differ", ptxvm_result_name(r1), ptxvm_result_name(r2));
+		if (r3 != PTXVM_ERROR_INVALID_VALUE || r4 != PTXVM_ERROR_INVALID_VALUE || r5 != PTXVM_ERROR_INVALID_VALUE)
+			bad(&s, "misaligned d16 %s, misaligned d32 %s, d32 past the end %s: want invalid values",
+			    ptxvm_result_name(r3), ptxvm_result_name(r4), ptxvm_result_name(r5));
+		if (r6 || base != a || size != 64 || r7 != PTXVM_ERROR_NOT_FOUND)
+			bad(&s, "range of a+63: %s base 0x%llx size %zu; of a+64: %s", ptxvm_result_name(r6),
+			    (unsigned long long)(base - a), size, ptxvm_result_name(r7));
+		if (a)
+			ptxvm_mem_free(d, a);
+		done(&s);
+	}
+	{
+		Sc s = { .name = "api: kernel attributes" };
+		char why[512];
+		ptxvm_program *q = load_ptx(d, "attrs.ptx",
+			".version 7.8\n.target sm_80\n.address_size 64\n.shared .align 4 .b8 tile[1000];\n"
+			".visible .entry k(.param .u64 o) .maxntid 8, 4, 2 { .reg .b32 %r<2>; .local .b8 l[48];\n"
+			"mov.u32 %r1, tile; st.shared.u32 [%r1], 1; ret; }\n", why, sizeof why);
+		ptxvm_kernel_attrs a = { 0 }, b = { 0 };
+		ptxvm_result r1 = q ? ptxvm_kernel_attributes(ptxvm_kernel_find(q, "k"), &a) : PTXVM_ERROR_INVALID_PTX;
+		ptxvm_result r2 = ptxvm_kernel_attributes(k, &b);
+		if (!q)
+			bad(&s, "attrs.ptx: %s", why);
+		else if (r1 || a.shared_bytes < 1000 || a.shared_bytes > 1016 || a.max_threads != 64 || a.ptx_version != 78 || a.sm != 80 ||
+			 a.local_bytes < 48)
+			bad(&s, "k: %s, shared %zu (1000, padded to at most 16), max threads %u (64), PTX %u (78), sm %u (80), local %zu (>= 48)",
+			    ptxvm_result_name(r1), a.shared_bytes, a.max_threads, a.ptx_version, a.sm, a.local_bytes);
+		/* static shared memory is laid out for the whole module: f_shared's 256 bytes */
+		if (r2 || b.shared_bytes != 256 || b.max_threads != 1024 || b.ptx_version != 80 || b.sm != 90)
+			bad(&s, "f_ok: %s, shared %zu, max threads %u, PTX %u, sm %u", ptxvm_result_name(r2), b.shared_bytes,
+			    b.max_threads, b.ptx_version, b.sm);
+		if (ptxvm_kernel_attributes(NULL, &a) != PTXVM_ERROR_INVALID_HANDLE)
+			bad(&s, "a NULL kernel is not refused");
+		ptxvm_program_unload(q);
+		done(&s);
+	}
 	if (buf)
 		ptxvm_mem_free(d, buf);
 	ptxvm_program_unload(p);

@@ -254,7 +254,9 @@ static ptxvm_result copy(ptxvm_device *d, const char *what, uint64_t a, uint64_t
 		case 0: memmove(p, host, n); break;             /* to the device */
 		case 1: memmove(host, p, n); break;             /* to the host */
 		case 2: memmove(q, p, n); break;                /* a to b */
-		default: memset(p, *(const uint8_t *)host, n); break;
+		case 3: memset(p, *(const uint8_t *)host, n); break;
+		case 4: for (size_t i = 0; i < n; i += 2) memcpy(p + i, host, 2); break;
+		default: for (size_t i = 0; i < n; i += 4) memcpy(p + i, host, 4); break;
 		}
 	}
 	mem_unpin(&d->mem, v);
@@ -287,6 +289,43 @@ ptxvm_result ptxvm_memset_d8(ptxvm_device *d, uint64_t dst, uint8_t v, size_t n)
 	if (!d)
 		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_memset_d8: NULL device");
 	return copy(d, "ptxvm_memset_d8", dst, 0, &v, n, 3);
+}
+
+ptxvm_result ptxvm_memset_d16(ptxvm_device *d, uint64_t dst, uint16_t v, size_t count)
+{
+	if (!d)
+		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_memset_d16: NULL device");
+	if ((dst & 1) || count > SIZE_MAX / 2)
+		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_memset_d16: 0x%llx is not 2-byte aligned, or the count "
+			   "is absurd", (unsigned long long)dst);
+	return copy(d, "ptxvm_memset_d16", dst, 0, &v, count * 2, 4);
+}
+
+ptxvm_result ptxvm_memset_d32(ptxvm_device *d, uint64_t dst, uint32_t v, size_t count)
+{
+	if (!d)
+		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_memset_d32: NULL device");
+	if ((dst & 3) || count > SIZE_MAX / 4)
+		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_memset_d32: 0x%llx is not 4-byte aligned, or the count "
+			   "is absurd", (unsigned long long)dst);
+	return copy(d, "ptxvm_memset_d32", dst, 0, &v, count * 4, 5);
+}
+
+ptxvm_result ptxvm_mem_range(ptxvm_device *d, uint64_t addr, uint64_t *base, size_t *bytes)
+{
+	if (!d)
+		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_mem_range: NULL device");
+	const MemView *v = mem_pin(&d->mem);
+	const Alloc *a = mem_find(v, addr, 1);
+	if (a) {
+		if (base)
+			*base = a->base;
+		if (bytes)
+			*bytes = a->size;
+	}
+	mem_unpin(&d->mem, v);
+	return a ? say(d, PTXVM_SUCCESS, NULL)
+		 : say(d, PTXVM_ERROR_NOT_FOUND, "0x%llx is in no device allocation", (unsigned long long)addr);
 }
 
 /* ---- programs ----------------------------------------------------------- */
@@ -592,6 +631,36 @@ int ptxvm_kernel_param(const ptxvm_kernel *h, size_t i, ptxvm_param_info *out)
 	}
 	reg_put(k ? &k->o : NULL);
 	return r;
+}
+
+ptxvm_result ptxvm_kernel_attributes(const ptxvm_kernel *h, ptxvm_kernel_attrs *out)
+{
+	Kernel *k = kernel_get(h);
+	if (!k || !out) {
+		reg_put(k ? &k->o : NULL);
+		return say(NULL, k ? PTXVM_ERROR_INVALID_VALUE : PTXVM_ERROR_INVALID_HANDLE,
+			   "ptxvm_kernel_attributes: %s", k ? "NULL argument" : "no kernel");
+	}
+	const Func *f = k->f->ast;
+	unsigned max = EXEC_MAX_THREADS;
+	for (uint32_t i = 0; f && i < f->nperf; i++)
+		if (f->perf[i].kind == PD_MAXNTID || f->perf[i].kind == PD_REQNTID) {
+			uint64_t n = 1;
+			for (unsigned j = 0; j < f->perf[i].n; j++)
+				n *= f->perf[i].v[j];
+			if (n < max)
+				max = (unsigned)n;
+		}
+	const Module *m = k->p->m;
+	*out = (ptxvm_kernel_attrs){
+		.shared_bytes = k->p->prog->shared_bytes - XSMEM_RESERVED,
+		.local_bytes = k->f->frame_bytes,
+		.max_threads = max,
+		.ptx_version = m->ver_major * 10u + m->ver_minor,
+		.sm = m->sm,
+	};
+	reg_put(&k->o);
+	return PTXVM_SUCCESS;
 }
 
 /* ---- launches ----------------------------------------------------------- */
