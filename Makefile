@@ -1,6 +1,6 @@
 # ptxvm: a virtual NVIDIA GPU for the CPU.
 #
-#   make            build/ptxvm, build/libptxvm.a, build/libptxvm.so
+#   make            build/ptxvm, build/libptxvm.a, build/libptxvm.so, build/lib/libcuda.so.1
 #   make demo       what ptxvm does, on the examples
 #   make test       build and run every test; ends with "N passed, N failed"
 #   make test-full  the same, with every tests/cuda-host program in both runtime linkages
@@ -49,10 +49,12 @@ LIB_SRC := $(wildcard src/util/*.c src/isa/*.c src/front/*.c src/check/*.c \
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/obj/%.o)
 CLI_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(wildcard src/cli/*.c))
 DEFS    := $(wildcard src/isa/*.def)
+# The CUDA driver library: the driver API over the C API (docs/CUDA.md).
+CUDA_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(wildcard src/cuda/*.c))
 
-all: $(B)/ptxvm $(B)/libptxvm.a $(B)/libptxvm.so
+all: $(B)/ptxvm $(B)/libptxvm.a $(B)/libptxvm.so $(B)/lib/libcuda.so.1 $(B)/lib/libcuda.so
 
-$(B)/obj/%.o: %.c $(wildcard src/*/*.h src/*/*.inc) include/ptxvm.h $(DEFS)
+$(B)/obj/%.o: %.c $(wildcard src/*/*.h src/*/*.inc src/cuda/*.def) include/ptxvm.h $(DEFS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
@@ -64,6 +66,15 @@ $(B)/libptxvm.so: $(LIB_OBJ)
 	$(CC) -shared -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
 $(B)/obj/src/cli/%.o: CFLAGS += $(CLI_CFLAGS)
+
+# Only the cu* entry points are exported (src/cuda/exports.map).
+$(B)/lib/libcuda.so.1: $(CUDA_OBJ) $(LIB_OBJ) src/cuda/exports.map
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,-soname,libcuda.so.1 -Wl,--version-script=src/cuda/exports.map -o $@ \
+		$(CUDA_OBJ) $(LIB_OBJ) $(LDFLAGS) $(LDLIBS)
+
+$(B)/lib/libcuda.so: $(B)/lib/libcuda.so.1
+	ln -sf libcuda.so.1 $@
 
 $(B)/ptxvm: $(CLI_OBJ) $(B)/libptxvm.a
 	$(CC) -o $@ $^ $(LDFLAGS) $(PNG_LIBS) $(LDLIBS)
@@ -151,6 +162,9 @@ install: all
 	install -m 644 $(B)/libptxvm.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(B)/libptxvm.so $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 include/ptxvm.h $(DESTDIR)$(PREFIX)/include/
+	install -d $(DESTDIR)$(PREFIX)/lib/ptxvm
+	install -m 755 $(B)/lib/libcuda.so.1 $(DESTDIR)$(PREFIX)/lib/ptxvm/
+	ln -sf libcuda.so.1 $(DESTDIR)$(PREFIX)/lib/ptxvm/libcuda.so
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|'"$$(sed -n 's/#define PTXVM_VERSION "\(.*\)"/\1/p' include/ptxvm.h)"'|' \
 		ptxvm.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/ptxvm.pc
 

@@ -7,10 +7,10 @@ trap 'rm -f "$out"' EXIT
 status=0
 pass=0
 fail=0
-for t in "$B/tests/runner ." "tests/cli.sh $B" "tests/hw/run.sh $B" "tests/cuda-host/run.sh $B"; do
+for t in "$B/tests/runner ." "tests/cli.sh $B" "tests/hw/run.sh $B" "tests/cuda-driver/run.sh $B" "tests/cuda-host/run.sh $B"; do
 	$t >"$out" 2>&1 || status=1
-	grep -v '^runner: [0-9]\|^cli: [0-9]\|^hw: [0-9]\|^cuda-host: [0-9]' "$out"
-	line=$(grep -E '^(runner|cli|hw|cuda-host): [0-9]+ passed, [0-9]+ failed' "$out" | tail -n 1)
+	grep -v '^runner: [0-9]\|^cli: [0-9]\|^hw: [0-9]\|^cuda-driver: [0-9]\|^cuda-host: [0-9]' "$out"
+	line=$(grep -E '^(runner|cli|hw|cuda-driver|cuda-host): [0-9]+ passed, [0-9]+ failed' "$out" | tail -n 1)
 	if [ -z "$line" ]; then
 		echo "FAIL $t printed no summary"
 		fail=$((fail + 1))

@@ -1,0 +1,144 @@
+/* cu.h: what the driver library's files share: the CUDA driver API's
+ * types and constants that they use (the values are the driver ABI's),
+ * the objects behind its handles, and the calling thread's context.
+ *
+ * The library (libcuda.so.1) is a layer over include/ptxvm.h: one ptxvm
+ * device is CUDA device 0; a context is a view of it with its own modules
+ * and its own sticky error.  Launches are synchronous, so every stream is
+ * already in order. */
+#ifndef PTXVM_CU_H
+#define PTXVM_CU_H
+
+#include "../../include/ptxvm.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- the ABI -------------------------------------------------------------- */
+typedef int CUresult;
+typedef int CUdevice;
+typedef uint64_t CUdeviceptr;
+typedef struct CUctx_st *CUcontext;
+typedef struct CUmod_st *CUmodule;
+typedef struct CUfunc_st *CUfunction;
+typedef void *CUstream;
+typedef void *CUarray;
+
+enum {
+	CUDA_SUCCESS = 0, CUDA_ERROR_INVALID_VALUE = 1, CUDA_ERROR_OUT_OF_MEMORY = 2,
+	CUDA_ERROR_NOT_INITIALIZED = 3, CUDA_ERROR_DEINITIALIZED = 4, CUDA_ERROR_NO_DEVICE = 100,
+	CUDA_ERROR_INVALID_DEVICE = 101, CUDA_ERROR_INVALID_IMAGE = 200,
+	CUDA_ERROR_INVALID_CONTEXT = 201, CUDA_ERROR_NO_BINARY_FOR_GPU = 209,
+	CUDA_ERROR_UNSUPPORTED_LIMIT = 215, CUDA_ERROR_INVALID_PTX = 218,
+	CUDA_ERROR_FILE_NOT_FOUND = 301, CUDA_ERROR_INVALID_HANDLE = 400, CUDA_ERROR_NOT_FOUND = 500,
+	CUDA_ERROR_NOT_READY = 600, CUDA_ERROR_ILLEGAL_ADDRESS = 700,
+	CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES = 701, CUDA_ERROR_LAUNCH_TIMEOUT = 702,
+	CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE = 708, CUDA_ERROR_CONTEXT_IS_DESTROYED = 709,
+	CUDA_ERROR_ASSERT = 710, CUDA_ERROR_HARDWARE_STACK_ERROR = 714,
+	CUDA_ERROR_ILLEGAL_INSTRUCTION = 715, CUDA_ERROR_MISALIGNED_ADDRESS = 716,
+	CUDA_ERROR_INVALID_ADDRESS_SPACE = 717, CUDA_ERROR_INVALID_PC = 718,
+	CUDA_ERROR_LAUNCH_FAILED = 719, CUDA_ERROR_NOT_PERMITTED = 800,
+	CUDA_ERROR_NOT_SUPPORTED = 801, CUDA_ERROR_UNKNOWN = 999,
+};
+
+enum { CU_MEMORYTYPE_HOST = 1, CU_MEMORYTYPE_DEVICE = 2, CU_MEMORYTYPE_ARRAY = 3, CU_MEMORYTYPE_UNIFIED = 4 };
+
+typedef struct CUDA_MEMCPY2D {
+	size_t srcXInBytes, srcY;
+	int srcMemoryType;
+	const void *srcHost;
+	CUdeviceptr srcDevice;
+	CUarray srcArray;
+	size_t srcPitch;
+	size_t dstXInBytes, dstY;
+	int dstMemoryType;
+	void *dstHost;
+	CUdeviceptr dstDevice;
+	CUarray dstArray;
+	size_t dstPitch;
+	size_t WidthInBytes, Height;
+} CUDA_MEMCPY2D;
+
+typedef struct CUDA_MEMCPY3D {
+	size_t srcXInBytes, srcY, srcZ, srcLOD;
+	int srcMemoryType;
+	const void *srcHost;
+	CUdeviceptr srcDevice;
+	CUarray srcArray;
+	void *reserved0;
+	size_t srcPitch, srcHeight;
+	size_t dstXInBytes, dstY, dstZ, dstLOD;
+	int dstMemoryType;
+	void *dstHost;
+	CUdeviceptr dstDevice;
+	CUarray dstArray;
+	void *reserved1;
+	size_t dstPitch, dstHeight;
+	size_t WidthInBytes, Height, Depth;
+} CUDA_MEMCPY3D;
+
+/* ---- the library's state ------------------------------------------------------ */
+/* The one device, made by cuInit. */
+typedef struct CuDevice {
+	ptxvm_device *dev;
+	const char *arch;               /* "sm_90", or PTXVM_ARCH */
+	unsigned major, minor;          /* its compute capability */
+	size_t total_mem;               /* what cuDeviceTotalMem and cuMemGetInfo report */
+} CuDevice;
+extern CuDevice cu_dev;
+
+#define CU_CTX_MAGIC 0x43747821u
+
+struct CUctx_st {
+	unsigned magic;                 /* CU_CTX_MAGIC while alive */
+	unsigned flags;
+	int primary;                    /* the device's primary context */
+	_Atomic int sticky;             /* a kernel fault: every later call fails with it */
+	pthread_mutex_t lock;           /* guards the module list */
+	struct CUmod_st *modules;
+};
+
+/* CUDA_SUCCESS once cuInit has succeeded, else CUDA_ERROR_NOT_INITIALIZED. */
+CUresult cu_ready(void);
+/* The calling thread's current context (NULL: none). */
+CUcontext cu_current(void);
+/* The context a call works in: cu_ready, a current context, not sticky
+ * failed.  *ctx gets it. */
+CUresult cu_enter(CUcontext *ctx);
+/* A call's result from ptxvm: a failure of a running kernel makes ctx
+ * sticky-failed and its report goes to stderr.  what names the call. */
+CUresult cu_result(CUcontext ctx, ptxvm_result r, const char *what);
+/* module.c: a function handle that is alive, its kernel, and the dynamic
+ * shared memory it opted in to (0: none). */
+int cu_func_alive(CUfunction f);
+const ptxvm_kernel *cu_func_kernel(CUfunction f);
+int cu_func_max_dynamic_shared(CUfunction f);
+/* Frees what a context owns (its modules). */
+void cu_ctx_release_modules(CUcontext ctx);
+
+/* api.c: every entry point of api.def, NAME as of VERSION is fn. */
+typedef struct CuEntry {
+	const char *name;
+	int version;
+	int stream;             /* 0, 1 (_ptds), 2 (_ptsz) */
+	void *fn;
+} CuEntry;
+extern const CuEntry cu_api[];
+extern const size_t cu_api_count;
+
+/* device.c: the value of a CUdevice_attribute (0 for an unknown one).  The
+ * files here call no cu* entry point of another: they share these. */
+int cu_attribute(int attr);
+
+/* A function exported but not implemented: CUDA_ERROR_NOT_SUPPORTED, and
+ * with PTXVM_LOG=1 its name on stderr, once. */
+CUresult cu_unsupported(const char *name, _Atomic int *said);
+/* PTXVM_LOG=1: a line on stderr, "ptxvm cuda: ...". */
+void cu_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A message that always goes to stderr ("ptxvm cuda: ..."), for failures
+ * the error code alone does not explain. */
+void cu_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

@@ -1,0 +1,442 @@
+/* module.c: modules from PTX text (cuModuleLoad, cuModuleLoadData(Ex)),
+ * their functions and globals, and function attributes.  A module is a
+ * ptxvm program loaded onto the device, owned by the context that loaded
+ * it.  Module and function handles stay allocated (marked dead) after the
+ * module is unloaded, so that a stale one is refused, never followed. */
+#include "cu.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MOD_MAGIC 0x4d6f6421u
+#define FUNC_MAGIC 0x46756e21u
+
+struct CUfunc_st {
+	unsigned magic;
+	CUmodule mod;
+	const ptxvm_kernel *k;
+	int max_dynamic_shared;         /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES */
+	int carveout;
+	struct CUfunc_st *next;
+};
+
+struct CUmod_st {
+	unsigned magic;
+	CUcontext ctx;
+	ptxvm_program *prog;
+	struct CUfunc_st *funcs;
+	struct CUmod_st *next;          /* in the context's list */
+};
+
+enum { CU_JIT_INFO_LOG_BUFFER = 3, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4, CU_JIT_ERROR_LOG_BUFFER = 5,
+       CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6 };
+
+#define CTX_CALL(c) CUcontext c; do { CUresult r_ = cu_enter(&c); if (r_) return r_; } while (0)
+
+/* The first line of a diagnostics text, for a one-line explanation. */
+static void warn_first_line(const char *what, const char *text)
+{
+	size_t n = strcspn(text, "\n");
+	cu_warn("%s: %.*s", what, (int)n, text);
+}
+
+static void put_log(char *buf, size_t *size, const char *text)
+{
+	if (!buf || !size || !*size)
+		return;
+	size_t n = strlen(text);
+	if (n >= *size)
+		n = *size - 1;
+	memcpy(buf, text, n);
+	buf[n] = 0;
+	*size = n;
+}
+
+/* Loads PTX text into ctx.  err/errsz: the JIT error log, where given. */
+static CUresult load_ptx(CUcontext ctx, CUmodule *out, const char *name, const char *text, size_t len, char *err,
+			 size_t *errsz)
+{
+	ptxvm_check_opts o = { .arch = cu_dev.arch };
+	ptxvm_module *m = ptxvm_module_load(name, text, len, &o);
+	if (!m)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	if (ptxvm_module_errors(m)) {
+		char *d = ptxvm_module_diagnostics(m);
+		if (d) {
+			put_log(err, errsz, d);
+			warn_first_line("cuModuleLoadData", d);
+			free(d);
+		}
+		ptxvm_module_free(m);
+		return CUDA_ERROR_INVALID_PTX;
+	}
+	CUmodule mod = calloc(1, sizeof *mod);
+	if (!mod) {
+		ptxvm_module_free(m);
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
+	ptxvm_result r = ptxvm_program_load(cu_dev.dev, m, &mod->prog);
+	ptxvm_module_free(m);
+	if (r) {
+		free(mod);
+		const char *msg = ptxvm_device_message(cu_dev.dev);
+		put_log(err, errsz, msg);
+		warn_first_line("cuModuleLoadData", msg);
+		return r == PTXVM_ERROR_NOT_SUPPORTED ? CUDA_ERROR_NOT_SUPPORTED : cu_result(ctx, r, "cuModuleLoadData");
+	}
+	mod->magic = MOD_MAGIC;
+	mod->ctx = ctx;
+	pthread_mutex_lock(&ctx->lock);
+	mod->next = ctx->modules;
+	ctx->modules = mod;
+	pthread_mutex_unlock(&ctx->lock);
+	*out = mod;
+	return CUDA_SUCCESS;
+}
+
+/* An image: PTX text (NUL-terminated), or a binary ptxvm cannot use yet. */
+static CUresult load_image(CUcontext ctx, CUmodule *out, const void *image, char *err, size_t *errsz)
+{
+	const unsigned char *b = image;
+	uint32_t magic;
+	memcpy(&magic, b, 4);
+	if (magic == 0x464243b1u || magic == 0xba55ed50u) {
+		cu_warn("cuModuleLoadData: fat binaries are not supported yet; load the PTX text");
+		return CUDA_ERROR_NOT_SUPPORTED;
+	}
+	if (!memcmp(b, "\177ELF", 4)) {
+		cu_warn("cuModuleLoadData: an ELF cubin holds machine code (SASS), which ptxvm cannot run; "
+			"load PTX text instead");
+		return CUDA_ERROR_NO_BINARY_FOR_GPU;
+	}
+	return load_ptx(ctx, out, "module.ptx", image, strlen(image), err, errsz);
+}
+
+CUresult cuModuleLoadDataEx(CUmodule *out, const void *image, unsigned n, int *options, void **values)
+{
+	CTX_CALL(c);
+	if (!out || !image || (n && (!options || !values)))
+		return CUDA_ERROR_INVALID_VALUE;
+	char *err = NULL, *info = NULL;
+	size_t *errsz = NULL, *infosz = NULL;
+	for (unsigned i = 0; i < n; i++)
+		switch (options[i]) {
+		case CU_JIT_ERROR_LOG_BUFFER: err = values[i]; break;
+		case CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES: errsz = (size_t *)&values[i]; break;
+		case CU_JIT_INFO_LOG_BUFFER: info = values[i]; break;
+		case CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES: infosz = (size_t *)&values[i]; break;
+		default: break;         /* optimisation hints and the like change nothing here */
+		}
+	put_log(info, infosz, "");
+	CUresult r = load_image(c, out, image, err, errsz);
+	if (!r)
+		put_log(err, errsz, "");
+	return r;
+}
+
+CUresult cuModuleLoadData(CUmodule *out, const void *image) { return cuModuleLoadDataEx(out, image, 0, NULL, NULL); }
+
+CUresult cuModuleLoad(CUmodule *out, const char *path)
+{
+	CTX_CALL(c);
+	if (!out || !path)
+		return CUDA_ERROR_INVALID_VALUE;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return CUDA_ERROR_FILE_NOT_FOUND;
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	for (;;) {
+		if (len + 4096 + 1 > cap) {
+			char *nb = realloc(buf, cap = cap * 2 + 8192);
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				return CUDA_ERROR_OUT_OF_MEMORY;
+			}
+			buf = nb;
+		}
+		size_t got = fread(buf + len, 1, 4096, f);
+		len += got;
+		if (got < 4096)
+			break;
+	}
+	fclose(f);
+	buf[len] = 0;
+	CUresult r = len >= 4 ? load_image(c, out, buf, NULL, NULL) : load_ptx(c, out, path, buf, len, NULL, NULL);
+	free(buf);
+	return r;
+}
+
+static int mod_alive(CUmodule m) { return m && m->magic == MOD_MAGIC; }
+
+static void unload(CUmodule m)
+{
+	m->magic = 0;
+	for (struct CUfunc_st *f = m->funcs; f; f = f->next)
+		f->magic = 0;
+	ptxvm_program_unload(m->prog);
+	m->prog = NULL;
+}
+
+CUresult cuModuleUnload(CUmodule m)
+{
+	CTX_CALL(c);
+	if (!mod_alive(m))
+		return CUDA_ERROR_INVALID_HANDLE;
+	CUcontext owner = m->ctx;
+	pthread_mutex_lock(&owner->lock);
+	for (CUmodule *p = &owner->modules; *p; p = &(*p)->next)
+		if (*p == m) {
+			*p = m->next;
+			break;
+		}
+	pthread_mutex_unlock(&owner->lock);
+	unload(m);
+	return CUDA_SUCCESS;
+}
+
+void cu_ctx_release_modules(CUcontext ctx)
+{
+	pthread_mutex_lock(&ctx->lock);
+	CUmodule m = ctx->modules;
+	ctx->modules = NULL;
+	pthread_mutex_unlock(&ctx->lock);
+	for (; m; m = m->next)
+		unload(m);
+}
+
+static CUresult function_of(CUmodule m, const ptxvm_kernel *k, CUfunction *out)
+{
+	pthread_mutex_lock(&m->ctx->lock);
+	struct CUfunc_st *f = m->funcs;
+	while (f && f->k != k)
+		f = f->next;
+	if (!f && (f = calloc(1, sizeof *f))) {
+		*f = (struct CUfunc_st){ .magic = FUNC_MAGIC, .mod = m, .k = k, .carveout = -1, .next = m->funcs };
+		m->funcs = f;
+	}
+	pthread_mutex_unlock(&m->ctx->lock);
+	if (!f)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	*out = f;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuModuleGetFunction(CUfunction *out, CUmodule m, const char *name)
+{
+	CTX_CALL(c);
+	if (!out || !name)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!mod_alive(m))
+		return CUDA_ERROR_INVALID_HANDLE;
+	const ptxvm_kernel *k = ptxvm_kernel_find(m->prog, name);
+	if (!k)
+		return CUDA_ERROR_NOT_FOUND;
+	return function_of(m, k, out);
+}
+
+CUresult cuModuleGetFunctionCount(unsigned *n, CUmodule m)
+{
+	CTX_CALL(c);
+	if (!n)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!mod_alive(m))
+		return CUDA_ERROR_INVALID_HANDLE;
+	*n = (unsigned)ptxvm_kernel_count(m->prog);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuModuleEnumerateFunctions(CUfunction *fns, unsigned n, CUmodule m)
+{
+	CTX_CALL(c);
+	if (!fns)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!mod_alive(m))
+		return CUDA_ERROR_INVALID_HANDLE;
+	size_t count = ptxvm_kernel_count(m->prog);
+	for (size_t i = 0; i < count && i < n; i++) {
+		CUresult r = function_of(m, ptxvm_kernel_at(m->prog, i), &fns[i]);
+		if (r)
+			return r;
+	}
+	return CUDA_SUCCESS;
+}
+
+CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule m, const char *name)
+{
+	CTX_CALL(c);
+	if (!name)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!mod_alive(m))
+		return CUDA_ERROR_INVALID_HANDLE;
+	uint64_t a;
+	size_t n;
+	if (ptxvm_program_global(m->prog, name, &a, &n))
+		return CUDA_ERROR_NOT_FOUND;
+	if (dptr)
+		*dptr = a;
+	if (bytes)
+		*bytes = n;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuModuleGetGlobal(unsigned *dptr, unsigned *bytes, CUmodule m, const char *name)
+{
+	(void)dptr, (void)bytes, (void)m, (void)name;
+	cu_warn("cuModuleGetGlobal: the 32-bit form cannot hold ptxvm's device addresses; use cuModuleGetGlobal_v2");
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuModuleGetLoadingMode(int *mode)
+{
+	if (!mode)
+		return CUDA_ERROR_INVALID_VALUE;
+	*mode = 1;      /* CU_MODULE_EAGER_LOADING */
+	return CUDA_SUCCESS;
+}
+
+/* ---- functions ---------------------------------------------------------------- */
+int cu_func_alive(CUfunction f) { return f && f->magic == FUNC_MAGIC && mod_alive(f->mod); }
+const ptxvm_kernel *cu_func_kernel(CUfunction f) { return f->k; }
+int cu_func_max_dynamic_shared(CUfunction f) { return f->max_dynamic_shared; }
+
+enum {
+	CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
+	CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, CU_FUNC_ATTRIBUTE_NUM_REGS,
+	CU_FUNC_ATTRIBUTE_PTX_VERSION, CU_FUNC_ATTRIBUTE_BINARY_VERSION, CU_FUNC_ATTRIBUTE_CACHE_MODE_CA,
+	CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
+	CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET, CU_FUNC_ATTRIBUTE_MAX = 16,
+};
+
+/* The most dynamic shared memory a launch may ask for without opting in:
+ * what remains of 48 KiB after the static. */
+static int default_dynamic(const ptxvm_kernel_attrs *a)
+{
+	return a->shared_bytes >= 49152 ? 0 : (int)(49152 - a->shared_bytes);
+}
+
+CUresult cuFuncGetAttribute(int *v, int attr, CUfunction f)
+{
+	if (cu_ready())
+		return CUDA_ERROR_NOT_INITIALIZED;
+	if (!v)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!cu_func_alive(f))
+		return CUDA_ERROR_INVALID_HANDLE;
+	ptxvm_kernel_attrs a;
+	if (ptxvm_kernel_attributes(f->k, &a))
+		return CUDA_ERROR_INVALID_HANDLE;
+	switch (attr) {
+	case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *v = (int)a.max_threads; break;
+	case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *v = (int)a.shared_bytes; break;
+	case CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: *v = 0; break;         /* constants live in module variables */
+	case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: *v = (int)a.local_bytes; break;
+	case CU_FUNC_ATTRIBUTE_NUM_REGS: *v = 32; break;                /* no register allocation: a nominal figure */
+	case CU_FUNC_ATTRIBUTE_PTX_VERSION: *v = (int)a.sm; break;      /* CUDA reports the target, 90 */
+	case CU_FUNC_ATTRIBUTE_BINARY_VERSION: *v = (int)(cu_dev.major * 10 + cu_dev.minor); break;
+	case CU_FUNC_ATTRIBUTE_CACHE_MODE_CA: *v = 0; break;
+	case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
+		*v = f->max_dynamic_shared ? f->max_dynamic_shared : default_dynamic(&a);
+		break;
+	case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: *v = f->carveout; break;
+	default:
+		if (attr > CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT && attr < CU_FUNC_ATTRIBUTE_MAX) {
+			*v = 0;         /* cluster attributes: no cluster is required or allowed */
+			break;
+		}
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+	return CUDA_SUCCESS;
+}
+
+CUresult cuFuncSetAttribute(CUfunction f, int attr, int v)
+{
+	if (cu_ready())
+		return CUDA_ERROR_NOT_INITIALIZED;
+	if (!cu_func_alive(f))
+		return CUDA_ERROR_INVALID_HANDLE;
+	ptxvm_kernel_attrs a;
+	if (ptxvm_kernel_attributes(f->k, &a))
+		return CUDA_ERROR_INVALID_HANDLE;
+	int optin = cu_attribute(97);           /* MAX_SHARED_MEMORY_PER_BLOCK_OPTIN */
+	switch (attr) {
+	case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
+		if (v < 0 || (size_t)v + a.shared_bytes > (size_t)optin)
+			return CUDA_ERROR_INVALID_VALUE;
+		f->max_dynamic_shared = v;
+		return CUDA_SUCCESS;
+	case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
+		if (v < -1 || v > 100)
+			return CUDA_ERROR_INVALID_VALUE;
+		f->carveout = v;
+		return CUDA_SUCCESS;
+	default:
+		if (attr > CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT && attr < CU_FUNC_ATTRIBUTE_MAX) {
+			cu_warn("cuFuncSetAttribute: attribute %d (clusters) is not supported", attr);
+			return CUDA_ERROR_NOT_SUPPORTED;
+		}
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+}
+
+CUresult cuFuncSetCacheConfig(CUfunction f, int cfg)
+{
+	if (!cu_func_alive(f))
+		return CUDA_ERROR_INVALID_HANDLE;
+	return cfg >= 0 && cfg <= 3 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+CUresult cuFuncSetSharedMemConfig(CUfunction f, int cfg)
+{
+	if (!cu_func_alive(f))
+		return CUDA_ERROR_INVALID_HANDLE;
+	return cfg >= 0 && cfg <= 2 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+CUresult cuFuncGetModule(CUmodule *m, CUfunction f)
+{
+	if (!m)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!cu_func_alive(f))
+		return CUDA_ERROR_INVALID_HANDLE;
+	*m = f->mod;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuFuncGetName(const char **name, CUfunction f)
+{
+	if (!name)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!cu_func_alive(f))
+		return CUDA_ERROR_INVALID_HANDLE;
+	*name = ptxvm_kernel_name(f->k);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuFuncIsLoaded(int *state, CUfunction f)
+{
+	if (!state)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!cu_func_alive(f))
+		return CUDA_ERROR_INVALID_HANDLE;
+	*state = 1;     /* CU_FUNCTION_LOADING_STATE_LOADED */
+	return CUDA_SUCCESS;
+}
+
+CUresult cuFuncLoad(CUfunction f) { return cu_func_alive(f) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE; }
+
+CUresult cuFuncGetParamInfo(CUfunction f, size_t index, size_t *offset, size_t *size)
+{
+	if (!cu_func_alive(f))
+		return CUDA_ERROR_INVALID_HANDLE;
+	ptxvm_param_info p;
+	if (ptxvm_kernel_param(f->k, index, &p))
+		return CUDA_ERROR_INVALID_VALUE;
+	if (offset)
+		*offset = p.offset;
+	if (size)
+		*size = p.size;
+	return CUDA_SUCCESS;
+}

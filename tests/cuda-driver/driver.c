@@ -1,0 +1,530 @@
+/* driver.c: the driver API of build/lib/libcuda.so.1, through NVIDIA's
+ * cuda.h alone: devices, contexts, modules from PTX, every synchronous copy
+ * and fill against a reference made here, launches, errors, sticky faults
+ * and cuGetProcAddress.  Prints "cuda-driver: N passed, M failed". */
+#include <cuda.h>
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int passed, failed;
+
+#define CHECK(cond, ...) do { \
+	if (cond) passed++; \
+	else { failed++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } \
+} while (0)
+#define EXPECT(call, want) do { \
+	CUresult r_ = (call); \
+	const char *n_ = NULL; cuGetErrorName(r_, &n_); \
+	CHECK(r_ == (want), "%s returned %d (%s), want %d", #call, (int)r_, n_ ? n_ : "?", (int)(want)); \
+} while (0)
+#define OK(call) EXPECT(call, CUDA_SUCCESS)
+
+static const char ptx[] =
+	".version 8.0\n"
+	".target sm_90\n"
+	".address_size 64\n"
+	".global .u32 counter = 7;\n"
+	".extern .shared .align 4 .b8 dynsh[];\n"
+	".visible .entry add(.param .u64 a, .param .u64 b, .param .u64 c, .param .u32 n)\n"
+	"{\n"
+	"	.reg .pred %p;\n"
+	"	.reg .b32 %r<6>;\n"
+	"	.reg .b64 %rd<8>;\n"
+	"	.reg .f32 %f<4>;\n"
+	"	ld.param.u64 %rd1, [a];\n"
+	"	ld.param.u64 %rd2, [b];\n"
+	"	ld.param.u64 %rd3, [c];\n"
+	"	ld.param.u32 %r1, [n];\n"
+	"	mov.u32 %r2, %ctaid.x;\n"
+	"	mov.u32 %r3, %ntid.x;\n"
+	"	mov.u32 %r4, %tid.x;\n"
+	"	mad.lo.s32 %r5, %r2, %r3, %r4;\n"
+	"	setp.ge.u32 %p, %r5, %r1;\n"
+	"	@%p bra done;\n"
+	"	mul.wide.u32 %rd4, %r5, 4;\n"
+	"	add.s64 %rd5, %rd1, %rd4;\n"
+	"	add.s64 %rd6, %rd2, %rd4;\n"
+	"	add.s64 %rd7, %rd3, %rd4;\n"
+	"	ld.global.f32 %f1, [%rd5];\n"
+	"	ld.global.f32 %f2, [%rd6];\n"
+	"	add.f32 %f3, %f1, %f2;\n"
+	"	st.global.f32 [%rd7], %f3;\n"
+	"done:\n"
+	"	ret;\n"
+	"}\n"
+	".visible .entry bump()\n"
+	"{\n"
+	"	.reg .b32 %r<2>;\n"
+	"	atom.global.add.u32 %r1, [counter], 1;\n"
+	"	ret;\n"
+	"}\n"
+	".visible .entry dyn(.param .u64 out, .param .u32 at)\n"
+	"{\n"
+	"	.reg .b32 %r<6>;\n"
+	"	.reg .b64 %rd<2>;\n"
+	"	ld.param.u64 %rd1, [out];\n"
+	"	ld.param.u32 %r1, [at];\n"
+	"	mov.u32 %r4, dynsh;\n"
+	"	add.u32 %r5, %r4, %r1;\n"
+	"	mov.u32 %r2, 0x5eed;\n"
+	"	st.shared.u32 [%r5], %r2;\n"
+	"	ld.shared.u32 %r3, [%r5];\n"
+	"	st.global.u32 [%rd1], %r3;\n"
+	"	ret;\n"
+	"}\n"
+	".visible .entry fault(.param .u64 p)\n"
+	"{\n"
+	"	.reg .b32 %r1;\n"
+	"	.reg .b64 %rd1;\n"
+	"	ld.param.u64 %rd1, [p];\n"
+	"	mov.u32 %r1, 1;\n"
+	"	st.global.u32 [%rd1], %r1;\n"
+	"	ret;\n"
+	"}\n";
+
+static void devices(void)
+{
+	int v = 0, n = 0;
+	OK(cuDriverGetVersion(&v));
+	CHECK(v == 13000, "driver version %d", v);
+	OK(cuDeviceGetCount(&n));
+	CHECK(n == 1, "%d devices", n);
+	CUdevice d;
+	OK(cuDeviceGet(&d, 0));
+	EXPECT(cuDeviceGet(&d, 1), CUDA_ERROR_INVALID_DEVICE);
+	char name[64] = "";
+	OK(cuDeviceGetName(name, sizeof name, 0));
+	CHECK(!strcmp(name, "ptxvm"), "name '%s'", name);
+	int major = 0, minor = -1;
+	OK(cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 0));
+	OK(cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, 0));
+	CHECK(major == 9 && minor == 0, "compute capability %d.%d", major, minor);
+	OK(cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_WARP_SIZE, 0));
+	CHECK(v == 32, "warp size %d", v);
+	OK(cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, 0));
+	CHECK(v == 232448, "opt-in shared memory %d", v);
+	OK(cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, 0));
+	CHECK(v == 1024, "threads per block %d", v);
+	int bad = 0;
+	for (int a = 1; a < CU_DEVICE_ATTRIBUTE_MAX; a++)
+		bad += cuDeviceGetAttribute(&v, (CUdevice_attribute)a, 0) != CUDA_SUCCESS;
+	CHECK(bad == 0, "%d attributes below CU_DEVICE_ATTRIBUTE_MAX refused", bad);
+	EXPECT(cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_MAX, 0), CUDA_ERROR_INVALID_VALUE);
+	EXPECT(cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_WARP_SIZE, 3), CUDA_ERROR_INVALID_DEVICE);
+	CUuuid u;
+	memset(&u, 0, sizeof u);
+	OK(cuDeviceGetUuid(&u, 0));
+	CHECK(!memcmp(u.bytes, "ptxvm", 5), "uuid");
+	size_t mem = 0;
+	OK(cuDeviceTotalMem(&mem, 0));
+	CHECK(mem > (1u << 20), "total memory %zu", mem);
+}
+
+static void contexts(CUcontext *primary)
+{
+	CUcontext c = NULL, cur = NULL, popped = NULL;
+	EXPECT(cuCtxSynchronize(), CUDA_ERROR_INVALID_CONTEXT);
+	OK(cuCtxCreate(&c, NULL, 0, 0));
+	OK(cuCtxGetCurrent(&cur));
+	CHECK(cur == c, "a created context is current");
+	OK(cuDevicePrimaryCtxRetain(primary, 0));
+	OK(cuCtxPushCurrent(*primary));
+	OK(cuCtxGetCurrent(&cur));
+	CHECK(cur == *primary, "the pushed context is current");
+	OK(cuCtxPopCurrent(&popped));
+	CHECK(popped == *primary, "pop gives the pushed context");
+	OK(cuCtxGetCurrent(&cur));
+	CHECK(cur == c, "pop makes the one below current");
+	OK(cuCtxDestroy(c));
+	EXPECT(cuCtxPushCurrent(c), CUDA_ERROR_INVALID_CONTEXT);
+	unsigned flags;
+	int active = 0;
+	OK(cuDevicePrimaryCtxGetState(0, &flags, &active));
+	CHECK(active == 1, "the primary context is active");
+	OK(cuCtxSetCurrent(*primary));
+	CUdevice d = -1;
+	OK(cuCtxGetDevice(&d));
+	CHECK(d == 0, "device %d", d);
+	size_t fifo = 0;
+	OK(cuCtxGetLimit(&fifo, CU_LIMIT_PRINTF_FIFO_SIZE));
+	CHECK(fifo == 1 << 20, "printf FIFO %zu", fifo);
+}
+
+/* A reference for 2D/3D copies: bytes as the box rule has them. */
+static void ref3d(unsigned char *dst, size_t dpitch, size_t dheight, size_t dx, size_t dy, size_t dz,
+		  const unsigned char *src, size_t spitch, size_t sheight, size_t sx, size_t sy, size_t sz, size_t w,
+		  size_t h, size_t depth)
+{
+	for (size_t z = 0; z < depth; z++)
+		for (size_t y = 0; y < h; y++)
+			for (size_t x = 0; x < w; x++)
+				dst[((dz + z) * dheight + dy + y) * dpitch + dx + x] =
+					src[((sz + z) * sheight + sy + y) * spitch + sx + x];
+}
+
+static void copies(void)
+{
+	enum { N = 4096 };
+	unsigned char *h = malloc(N), *back = malloc(N), *want = malloc(N);
+	for (int i = 0; i < N; i++)
+		h[i] = (unsigned char)(i * 7 + 3);
+	CUdeviceptr a, b;
+	OK(cuMemAlloc(&a, N));
+	OK(cuMemAlloc(&b, N));
+	OK(cuMemcpyHtoD(a, h, N));
+	OK(cuMemcpyDtoD(b, a, N));
+	memset(back, 0, N);
+	OK(cuMemcpyDtoH(back, b, N));
+	CHECK(!memcmp(back, h, N), "HtoD, DtoD, DtoH round trip");
+	/* unified: host and device addresses told apart */
+	memset(back, 0, N);
+	OK(cuMemcpy((CUdeviceptr)(uintptr_t)back, a + 100, 200));
+	CHECK(!memcmp(back, h + 100, 200), "cuMemcpy device to host");
+	OK(cuMemcpy(b, (CUdeviceptr)(uintptr_t)(h + 1000), 16));
+	OK(cuMemcpyDtoH(back, b, 16));
+	CHECK(!memcmp(back, h + 1000, 16), "cuMemcpy host to device");
+	EXPECT(cuMemcpyHtoD(a + N - 4, h, 8), CUDA_ERROR_INVALID_VALUE);
+	CUdeviceptr base = 0;
+	size_t size = 0;
+	OK(cuMemGetAddressRange(&base, &size, a + 17));
+	CHECK(base == a && size == N, "address range of a+17: 0x%llx, %zu", (unsigned long long)base, size);
+	/* fills */
+	OK(cuMemsetD8(a, 0xab, N));
+	OK(cuMemsetD16(a + 2, 0x1234, 3));
+	OK(cuMemsetD32(a + 16, 0xdeadbeef, 2));
+	memset(want, 0xab, N);
+	for (int i = 0; i < 3; i++)
+		memcpy(want + 2 + 2 * i, &(unsigned short){ 0x1234 }, 2);
+	for (int i = 0; i < 2; i++)
+		memcpy(want + 16 + 4 * i, &(unsigned){ 0xdeadbeef }, 4);
+	OK(cuMemcpyDtoH(back, a, N));
+	CHECK(!memcmp(back, want, N), "memset D8, D16, D32");
+	EXPECT(cuMemsetD32(a + 1, 0, 1), CUDA_ERROR_INVALID_VALUE);
+	OK(cuMemsetD2D8(a, 64, 0x11, 10, 3));
+	OK(cuMemsetD2D16(a + 256, 64, 0x2233, 5, 2));
+	OK(cuMemsetD2D32(a + 512, 64, 0x44556677, 3, 4));
+	for (int y = 0; y < 3; y++)
+		memset(want + y * 64, 0x11, 10);
+	for (int y = 0; y < 2; y++)
+		for (int x = 0; x < 5; x++)
+			memcpy(want + 256 + y * 64 + 2 * x, &(unsigned short){ 0x2233 }, 2);
+	for (int y = 0; y < 4; y++)
+		for (int x = 0; x < 3; x++)
+			memcpy(want + 512 + y * 64 + 4 * x, &(unsigned){ 0x44556677 }, 4);
+	OK(cuMemcpyDtoH(back, a, N));
+	CHECK(!memcmp(back, want, N), "memset 2D D8, D16, D32");
+	/* 2D: host (pitch 100) to device (pitch 64), a 20x7 box at offsets */
+	OK(cuMemsetD8(b, 0, N));
+	CUDA_MEMCPY2D c2 = { 0 };
+	c2.srcMemoryType = CU_MEMORYTYPE_HOST;
+	c2.srcHost = h;
+	c2.srcPitch = 100;
+	c2.srcXInBytes = 3;
+	c2.srcY = 2;
+	c2.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+	c2.dstDevice = b;
+	c2.dstPitch = 64;
+	c2.dstXInBytes = 5;
+	c2.dstY = 1;
+	c2.WidthInBytes = 20;
+	c2.Height = 7;
+	OK(cuMemcpy2D(&c2));
+	memset(want, 0, N);
+	ref3d(want, 64, 0, 5, 1, 0, h, 100, 0, 3, 2, 0, 20, 7, 1);
+	OK(cuMemcpyDtoH(back, b, N));
+	CHECK(!memcmp(back, want, N), "cuMemcpy2D host to device");
+	/* device to host through unified addressing, unaligned form */
+	CUDA_MEMCPY2D u2 = { 0 };
+	u2.srcMemoryType = CU_MEMORYTYPE_UNIFIED;
+	u2.srcDevice = b;
+	u2.srcPitch = 64;
+	u2.dstMemoryType = CU_MEMORYTYPE_UNIFIED;
+	u2.dstDevice = (CUdeviceptr)(uintptr_t)back;
+	u2.dstPitch = 32;
+	u2.WidthInBytes = 32;
+	u2.Height = 8;
+	memset(back, 0, N);
+	OK(cuMemcpy2DUnaligned(&u2));
+	memset(want, 0, N);
+	unsigned char *dev = malloc(N);
+	OK(cuMemcpyDtoH(dev, b, N));
+	ref3d(want, 32, 0, 0, 0, 0, dev, 64, 0, 0, 0, 0, 32, 8, 1);
+	CHECK(!memcmp(back, want, N), "cuMemcpy2DUnaligned unified");
+	c2.dstPitch = 10;
+	EXPECT(cuMemcpy2D(&c2), CUDA_ERROR_INVALID_VALUE);
+	/* 3D: a 6x3x4 box from a 16x8x8 host volume to a 12x5x5 device one */
+	CUDA_MEMCPY3D c3;
+	memset(&c3, 0, sizeof c3);
+	c3.srcMemoryType = CU_MEMORYTYPE_HOST;
+	c3.srcHost = h;
+	c3.srcPitch = 16;
+	c3.srcHeight = 8;
+	c3.srcXInBytes = 1;
+	c3.srcY = 2;
+	c3.srcZ = 3;
+	c3.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+	c3.dstDevice = a;
+	c3.dstPitch = 12;
+	c3.dstHeight = 5;
+	c3.dstXInBytes = 4;
+	c3.dstY = 1;
+	c3.dstZ = 1;
+	c3.WidthInBytes = 6;
+	c3.Height = 3;
+	c3.Depth = 4;
+	OK(cuMemsetD8(a, 0, N));
+	OK(cuMemcpy3D(&c3));
+	memset(want, 0, N);
+	ref3d(want, 12, 5, 4, 1, 1, h, 16, 8, 1, 2, 3, 6, 3, 4);
+	OK(cuMemcpyDtoH(back, a, N));
+	CHECK(!memcmp(back, want, N), "cuMemcpy3D host to device");
+	c3.Depth = 100;
+	EXPECT(cuMemcpy3D(&c3), CUDA_ERROR_INVALID_VALUE);
+	OK(cuMemFree(a));
+	OK(cuMemFree(b));
+	EXPECT(cuMemFree(a), CUDA_ERROR_INVALID_VALUE);
+	free(h);
+	free(back);
+	free(want);
+	free(dev);
+}
+
+/* Arrays: a 2D array written and read through cuMemcpy2D, a 1D one
+ * through HtoA/AtoH, the 3D kinds and their descriptors. */
+static void arrays(void)
+{
+	enum { W = 13, H = 5 };
+	float src[H][W], back[H][W + 3];
+	for (int y = 0; y < H; y++)
+		for (int x = 0; x < W; x++)
+			src[y][x] = (float)(y * 100 + x);
+	CUDA_ARRAY_DESCRIPTOR ad = { W, H, CU_AD_FORMAT_FLOAT, 1 };
+	CUarray a;
+	OK(cuArrayCreate(&a, &ad));
+	CUDA_MEMCPY2D c = { 0 };
+	c.srcMemoryType = CU_MEMORYTYPE_HOST;
+	c.srcHost = src;
+	c.srcPitch = sizeof src[0];
+	c.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+	c.dstArray = a;
+	c.WidthInBytes = sizeof src[0];
+	c.Height = H;
+	OK(cuMemcpy2D(&c));
+	memset(back, 0, sizeof back);
+	CUDA_MEMCPY2D r = { 0 };
+	r.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+	r.srcArray = a;
+	r.srcXInBytes = 4 * sizeof(float);
+	r.srcY = 1;
+	r.dstMemoryType = CU_MEMORYTYPE_HOST;
+	r.dstHost = back;
+	r.dstPitch = sizeof back[0];
+	r.WidthInBytes = 6 * sizeof(float);
+	r.Height = 3;
+	OK(cuMemcpy2D(&r));
+	int bad = 0;
+	for (int y = 0; y < H; y++)
+		for (int x = 0; x < W + 3; x++)
+			bad += back[y][x] != (y < 3 && x < 6 ? src[y + 1][x + 4] : 0.0f);
+	CHECK(bad == 0, "2D array round trip: %d wrong", bad);
+	CUDA_ARRAY_DESCRIPTOR got;
+	OK(cuArrayGetDescriptor(&got, a));
+	CHECK(got.Width == W && got.Height == H && got.Format == CU_AD_FORMAT_FLOAT && got.NumChannels == 1,
+	      "array descriptor");
+	OK(cuArrayDestroy(a));
+	EXPECT(cuArrayDestroy(a), CUDA_ERROR_INVALID_HANDLE);
+	unsigned short line[64], line2[64];
+	for (int i = 0; i < 64; i++)
+		line[i] = (unsigned short)(i * 1000);
+	CUDA_ARRAY_DESCRIPTOR ad1 = { 64, 0, CU_AD_FORMAT_UNSIGNED_INT16, 1 };
+	OK(cuArrayCreate(&a, &ad1));
+	OK(cuMemcpyHtoA(a, 0, line, sizeof line));
+	memset(line2, 0, sizeof line2);
+	OK(cuMemcpyAtoH(line2, a, 20, 40));
+	CHECK(!memcmp(line2, line + 10, 40), "1D array HtoA, AtoH at an offset");
+	EXPECT(cuMemcpyHtoA(a, 100, line, sizeof line), CUDA_ERROR_INVALID_VALUE);
+	OK(cuArrayDestroy(a));
+	CUDA_ARRAY3D_DESCRIPTOR d3 = { 8, 8, 12, CU_AD_FORMAT_UNSIGNED_INT8, 4,
+				       CUDA_ARRAY3D_CUBEMAP | CUDA_ARRAY3D_LAYERED | CUDA_ARRAY3D_SURFACE_LDST };
+	OK(cuArray3DCreate(&a, &d3));
+	CUDA_ARRAY3D_DESCRIPTOR g3;
+	OK(cuArray3DGetDescriptor(&g3, a));
+	CHECK(!memcmp(&g3, &d3, sizeof d3), "3D descriptor of a layered cubemap");
+	CUDA_RESOURCE_DESC rd;
+	memset(&rd, 0, sizeof rd);
+	rd.resType = CU_RESOURCE_TYPE_ARRAY;
+	rd.res.array.hArray = a;
+	CUsurfObject so;
+	OK(cuSurfObjectCreate(&so, &rd));
+	OK(cuSurfObjectDestroy(so));
+	OK(cuArrayDestroy(a));
+	d3.Depth = 7;
+	EXPECT(cuArray3DCreate(&a, &d3), CUDA_ERROR_INVALID_VALUE);
+}
+
+static void modules(void)
+{
+	CUmodule m;
+	OK(cuModuleLoadData(&m, ptx));
+	CUfunction add, bump, dyn, none;
+	OK(cuModuleGetFunction(&add, m, "add"));
+	OK(cuModuleGetFunction(&bump, m, "bump"));
+	OK(cuModuleGetFunction(&dyn, m, "dyn"));
+	EXPECT(cuModuleGetFunction(&none, m, "nope"), CUDA_ERROR_NOT_FOUND);
+	int v = 0;
+	OK(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, add));
+	CHECK(v == 1024, "max threads per block %d", v);
+	/* vector add, with kernelParams and then with the packed buffer */
+	enum { N = 1000 };
+	float x[N], y[N], z[N];
+	for (int i = 0; i < N; i++) {
+		x[i] = (float)i * 0.5f;
+		y[i] = (float)(N - i);
+	}
+	CUdeviceptr dx, dy, dz;
+	OK(cuMemAlloc(&dx, sizeof x));
+	OK(cuMemAlloc(&dy, sizeof y));
+	OK(cuMemAlloc(&dz, sizeof z));
+	OK(cuMemcpyHtoD(dx, x, sizeof x));
+	OK(cuMemcpyHtoD(dy, y, sizeof y));
+	unsigned n = N;
+	void *args[] = { &dx, &dy, &dz, &n };
+	OK(cuLaunchKernel(add, (N + 127) / 128, 1, 1, 128, 1, 1, 0, NULL, args, NULL));
+	OK(cuCtxSynchronize());
+	OK(cuMemcpyDtoH(z, dz, sizeof z));
+	int bad = 0;
+	for (int i = 0; i < N; i++)
+		bad += z[i] != x[i] + y[i];
+	CHECK(bad == 0, "vector add: %d wrong", bad);
+	struct { CUdeviceptr a, b, c; unsigned n; } packed = { dy, dy, dz, N };
+	size_t psize = sizeof packed;
+	void *extra[] = { CU_LAUNCH_PARAM_BUFFER_POINTER, &packed, CU_LAUNCH_PARAM_BUFFER_SIZE, &psize,
+			  CU_LAUNCH_PARAM_END };
+	OK(cuLaunchKernel(add, 8, 1, 1, 128, 1, 1, 0, NULL, NULL, extra));
+	OK(cuMemcpyDtoH(z, dz, sizeof z));
+	bad = 0;
+	for (int i = 0; i < N; i++)
+		bad += z[i] != y[i] + y[i];
+	CHECK(bad == 0, "vector add through extra: %d wrong", bad);
+	EXPECT(cuLaunchKernel(add, 1, 1, 1, 2048, 1, 1, 0, NULL, args, NULL), CUDA_ERROR_INVALID_VALUE);
+	/* a module variable */
+	CUdeviceptr counter;
+	size_t bytes = 0;
+	OK(cuModuleGetGlobal(&counter, &bytes, m, "counter"));
+	CHECK(bytes == 4, "counter is %zu bytes", bytes);
+	OK(cuLaunchKernel(bump, 3, 1, 1, 64, 1, 1, 0, NULL, NULL, NULL));
+	unsigned cv = 0;
+	OK(cuMemcpyDtoH(&cv, counter, 4));
+	CHECK(cv == 7 + 192, "counter %u", cv);
+	/* dynamic shared memory past 48 KiB needs the opt-in */
+	unsigned at = 60000, got = 0;
+	void *dargs[] = { &dz, &at };
+	EXPECT(cuLaunchKernel(dyn, 1, 1, 1, 1, 1, 1, 64 << 10, NULL, dargs, NULL), CUDA_ERROR_INVALID_VALUE);
+	OK(cuFuncSetAttribute(dyn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 64 << 10));
+	OK(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, dyn));
+	CHECK(v == 64 << 10, "max dynamic shared %d", v);
+	OK(cuLaunchKernel(dyn, 1, 1, 1, 1, 1, 1, 64 << 10, NULL, dargs, NULL));
+	OK(cuMemcpyDtoH(&got, dz, 4));
+	CHECK(got == 0x5eed, "dynamic shared memory read back 0x%x", got);
+	EXPECT(cuFuncSetAttribute(dyn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 1 << 20),
+	       CUDA_ERROR_INVALID_VALUE);
+	OK(cuMemFree(dx));
+	OK(cuMemFree(dy));
+	OK(cuMemFree(dz));
+	OK(cuModuleUnload(m));
+	EXPECT(cuModuleGetFunction(&none, m, "add"), CUDA_ERROR_INVALID_HANDLE);
+	/* bad PTX: CUDA_ERROR_INVALID_PTX, the diagnostics in the error log */
+	char log[512] = "";
+	CUjit_option opt[] = { CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES };
+	void *val[] = { log, (void *)(uintptr_t)sizeof log };
+	EXPECT(cuModuleLoadDataEx(&m, ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k() { frob; }\n",
+				  2, opt, val), CUDA_ERROR_INVALID_PTX);
+	CHECK(strstr(log, "error") != NULL, "error log: '%s'", log);
+	EXPECT(cuModuleLoad(&m, "/nonexistent/x.ptx"), CUDA_ERROR_FILE_NOT_FOUND);
+}
+
+static void errors(void)
+{
+	const char *s = NULL;
+	OK(cuGetErrorName(CUDA_ERROR_ILLEGAL_ADDRESS, &s));
+	CHECK(s && !strcmp(s, "CUDA_ERROR_ILLEGAL_ADDRESS"), "name %s", s ? s : "(null)");
+	OK(cuGetErrorString(CUDA_ERROR_INVALID_VALUE, &s));
+	CHECK(s && *s, "a description");
+	EXPECT(cuGetErrorName((CUresult)12345, &s), CUDA_ERROR_INVALID_VALUE);
+}
+
+static void proc(void)
+{
+	void *fn = NULL;
+	CUdriverProcAddressQueryResult st;
+	OK(cuGetProcAddress("cuMemAlloc", &fn, 12000, CU_GET_PROC_ADDRESS_DEFAULT, &st));
+	CHECK(fn == (void *)cuMemAlloc && st == CU_GET_PROC_ADDRESS_SUCCESS, "cuMemAlloc is cuMemAlloc_v2");
+	void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+	CHECK(lib != NULL, "libcuda.so.1 is loaded");
+	OK(cuGetProcAddress("cuMemAlloc", &fn, 3000, CU_GET_PROC_ADDRESS_DEFAULT, &st));
+	CHECK(lib && fn == dlsym(lib, "cuMemAlloc"), "cuMemAlloc as of 3.0 is the legacy symbol");
+	OK(cuGetProcAddress("cuLaunchKernel", &fn, 13000, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM, &st));
+	CHECK(lib && fn == dlsym(lib, "cuLaunchKernel_ptsz"), "per-thread cuLaunchKernel is _ptsz");
+	OK(cuGetProcAddress("cuMemcpyHtoD", &fn, 13000, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM, &st));
+	CHECK(lib && fn == dlsym(lib, "cuMemcpyHtoD_v2_ptds"), "per-thread cuMemcpyHtoD is _v2_ptds");
+	OK(cuGetProcAddress("cuCtxCreate", &fn, 13000, CU_GET_PROC_ADDRESS_DEFAULT, &st));
+	CHECK(lib && fn == dlsym(lib, "cuCtxCreate_v4"), "cuCtxCreate is _v4");
+	EXPECT(cuGetProcAddress("cuNoSuchThing", &fn, 13000, CU_GET_PROC_ADDRESS_DEFAULT, &st), CUDA_ERROR_NOT_FOUND);
+	CHECK(st == CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND && !fn, "unknown name");
+	EXPECT(cuGetProcAddress("cuMemAllocAsync", &fn, 11000, CU_GET_PROC_ADDRESS_DEFAULT, &st), CUDA_ERROR_NOT_FOUND);
+	CHECK(st == CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT, "a function newer than the version asked");
+	/* every name the export list has resolves at 13.0 */
+	CUgraph g;
+	EXPECT(cuGraphCreate(&g, 0), CUDA_ERROR_NOT_SUPPORTED);
+	if (lib)
+		dlclose(lib);
+}
+
+/* A fault in a context: the launch fails, and so does every later call in
+ * it, until it is destroyed; other contexts go on. */
+static void sticky(CUcontext primary)
+{
+	CUmodule m;
+	CUfunction fault;
+	OK(cuModuleLoadData(&m, ptx));
+	OK(cuModuleGetFunction(&fault, m, "fault"));
+	CUcontext c;
+	OK(cuCtxCreate(&c, NULL, 0, 0));
+	CUmodule m2;
+	OK(cuModuleLoadData(&m2, ptx));
+	OK(cuModuleGetFunction(&fault, m2, "fault"));
+	CUdeviceptr wild = 0x10;
+	void *args[] = { &wild };
+	printf("(a fault report is expected on stderr)\n");
+	fflush(stdout);
+	EXPECT(cuLaunchKernel(fault, 1, 1, 1, 1, 1, 1, 0, NULL, args, NULL), CUDA_ERROR_ILLEGAL_ADDRESS);
+	EXPECT(cuCtxSynchronize(), CUDA_ERROR_ILLEGAL_ADDRESS);
+	CUdeviceptr p;
+	EXPECT(cuMemAlloc(&p, 16), CUDA_ERROR_ILLEGAL_ADDRESS);
+	OK(cuCtxDestroy(c));
+	OK(cuCtxSetCurrent(primary));
+	OK(cuMemAlloc(&p, 16));
+	OK(cuMemFree(p));
+	OK(cuModuleUnload(m));
+}
+
+int main(void)
+{
+	CUcontext primary;
+	EXPECT(cuDeviceGetCount(&(int){ 0 }), CUDA_ERROR_NOT_INITIALIZED);
+	OK(cuInit(0));
+	devices();
+	contexts(&primary);
+	copies();
+	arrays();
+	modules();
+	errors();
+	proc();
+	sticky(primary);
+	OK(cuDevicePrimaryCtxRelease(0));
+	printf("cuda-driver: %d passed, %d failed\n", passed, failed);
+	return failed != 0;
+}
