@@ -68,6 +68,89 @@ CUresult cu_result(CUcontext ctx, ptxvm_result r, const char *what)
 	return (CUresult)r;
 }
 
+/* ---- context-local storage ------------------------------------------------------ */
+typedef struct CuStore {
+	void *key, *value;
+	CuStoreDtor dtor;
+	struct CuStore *next;
+} CuStore;
+
+static CUcontext storage_ctx(CUcontext ctx)
+{
+	if (!ctx)
+		ctx = cu_current();
+	return alive(ctx) ? ctx : NULL;
+}
+
+CUresult cu_ctx_storage_put(CUcontext ctx, void *key, void *value, CuStoreDtor dtor)
+{
+	if (!(ctx = storage_ctx(ctx)))
+		return CUDA_ERROR_INVALID_CONTEXT;
+	pthread_mutex_lock(&ctx->lock);
+	CuStore *s = ctx->store;
+	while (s && s->key != key)
+		s = s->next;
+	if (!s && (s = calloc(1, sizeof *s))) {
+		s->key = key;
+		s->next = ctx->store;
+		ctx->store = s;
+	}
+	if (s) {
+		s->value = value;
+		s->dtor = dtor;
+	}
+	pthread_mutex_unlock(&ctx->lock);
+	return s ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+
+CUresult cu_ctx_storage_delete(CUcontext ctx, void *key)
+{
+	if (!(ctx = storage_ctx(ctx)))
+		return CUDA_ERROR_INVALID_CONTEXT;
+	pthread_mutex_lock(&ctx->lock);
+	for (CuStore **p = &ctx->store; *p; p = &(*p)->next)
+		if ((*p)->key == key) {
+			CuStore *s = *p;
+			*p = s->next;
+			free(s);
+			break;
+		}
+	pthread_mutex_unlock(&ctx->lock);
+	return CUDA_SUCCESS;
+}
+
+CUresult cu_ctx_storage_get(void **value, CUcontext ctx, void *key)
+{
+	if (!value)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!(ctx = storage_ctx(ctx)))
+		return CUDA_ERROR_INVALID_CONTEXT;
+	pthread_mutex_lock(&ctx->lock);
+	CuStore *s = ctx->store;
+	while (s && s->key != key)
+		s = s->next;
+	if (s)
+		*value = s->value;
+	pthread_mutex_unlock(&ctx->lock);
+	return s ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+
+/* Calls the destructors of a context's storage and empties it. */
+static void storage_release(CUcontext ctx)
+{
+	pthread_mutex_lock(&ctx->lock);
+	CuStore *s = ctx->store;
+	ctx->store = NULL;
+	pthread_mutex_unlock(&ctx->lock);
+	while (s) {
+		CuStore *next = s->next;
+		if (s->dtor)
+			s->dtor(ctx, s->key, s->value);
+		free(s);
+		s = next;
+	}
+}
+
 /* ---- the current-context stack ------------------------------------------------ */
 CUresult cuCtxGetCurrent(CUcontext *c)
 {
@@ -150,6 +233,7 @@ CUresult cuCtxCreate_v2(CUcontext *out, unsigned flags, CUdevice dev)
 }
 
 CUresult cuCtxCreate(CUcontext *out, unsigned flags, CUdevice dev) { return cuCtxCreate_v2(out, flags, dev); }
+CUresult cu_ctx_create(CUcontext *out, unsigned flags, CUdevice dev) { return cuCtxCreate_v2(out, flags, dev); }
 
 CUresult cuCtxCreate_v3(CUcontext *out, void *affinity, int n, unsigned flags, CUdevice dev)
 {
@@ -178,6 +262,7 @@ CUresult cuCtxDestroy_v2(CUcontext c)
 	if (!alive(c) || c->primary)
 		return CUDA_ERROR_INVALID_CONTEXT;
 	ptxvm_device_synchronize(cu_dev.dev);
+	storage_release(c);
 	cu_ctx_release_modules(c);
 	c->magic = 0;
 	/* no thread's stack names it any more: this one's is cleared here;
@@ -215,9 +300,12 @@ CUresult cuDevicePrimaryCtxRetain(CUcontext *out, CUdevice dev)
 	return CUDA_SUCCESS;
 }
 
+CUresult cu_primary_context(CUcontext *out, CUdevice dev) { return cuDevicePrimaryCtxRetain(out, dev); }
+
 static void primary_reset(void)
 {
 	ptxvm_device_synchronize(cu_dev.dev);
+	storage_release(&primary_ctx);
 	cu_ctx_release_modules(&primary_ctx);
 	atomic_store(&primary_ctx.sticky, 0);
 }

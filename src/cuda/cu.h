@@ -96,8 +96,9 @@ struct CUctx_st {
 	unsigned flags;
 	int primary;                    /* the device's primary context */
 	_Atomic int sticky;             /* a kernel fault: every later call fails with it */
-	pthread_mutex_t lock;           /* guards the module list */
+	pthread_mutex_t lock;           /* guards the lists */
 	struct CUmod_st *modules;
+	struct CuStore *store;          /* context-local storage (tables.c) */
 };
 
 /* CUDA_SUCCESS once cuInit has succeeded, else CUDA_ERROR_NOT_INITIALIZED. */
@@ -117,6 +118,22 @@ const ptxvm_kernel *cu_func_kernel(CUfunction f);
 int cu_func_max_dynamic_shared(CUfunction f);
 /* Frees what a context owns (its modules). */
 void cu_ctx_release_modules(CUcontext ctx);
+/* module.c: an image (PTX text, a fat binary or nvcc's wrapper of one)
+ * loaded in the current context; what names the caller in messages. */
+CUresult cu_module_load_image(CUmodule *out, const void *image, const char *what);
+
+/* context.c, for the runtime's private tables: the primary context
+ * (retained), a new context, and context-local storage: values by key,
+ * each with a destructor called (ctx, key, value) when the context is
+ * destroyed or reset. */
+typedef void (*CuStoreDtor)(CUcontext ctx, void *key, void *value);
+CUresult cu_primary_context(CUcontext *out, CUdevice dev);
+CUresult cu_ctx_create(CUcontext *out, unsigned flags, CUdevice dev);
+CUresult cu_ctx_storage_put(CUcontext ctx, void *key, void *value, CuStoreDtor dtor);
+CUresult cu_ctx_storage_delete(CUcontext ctx, void *key);
+CUresult cu_ctx_storage_get(void **value, CUcontext ctx, void *key);
+/* device.c: the device's UUID. */
+void cu_device_uuid(unsigned char out[16]);
 
 /* api.c: every entry point of api.def, NAME as of VERSION is fn. */
 typedef struct CuEntry {

@@ -145,6 +145,8 @@ static void uuid(unsigned char out[16])
 	out[7] = (unsigned char)(cu_dev.major * 10 + cu_dev.minor);
 }
 
+void cu_device_uuid(unsigned char out[16]) { uuid(out); }
+
 CUresult cuDeviceGetUuid(unsigned char *out, CUdevice dev)
 {
 	DEVICE_CHECK(dev);

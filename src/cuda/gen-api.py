@@ -2,7 +2,7 @@
 """gen-api.py CUDA_INCLUDE > src/cuda/api.def
 
 The driver's entry points, from the toolkit's headers: every function
-cudaTypedefs.h gives an ABI version, and the symbol libcuda exports for
+cudaTypedefs.h (and the GL, EGL, VDPAU and profiler ones) gives an ABI version, and the symbol libcuda exports for
 that version.  The n-th version of a name (oldest first) is exported as
 NAME, NAME_v2, NAME_v3 ...; a per-thread-stream variant is the symbol of
 the newest version not after it, with _ptds or _ptsz.  That cuda.h
@@ -10,8 +10,10 @@ declares each name's newest symbol checks the rule."""
 import re, sys
 
 inc = sys.argv[1] if len(sys.argv) > 1 else "/usr/local/cuda/include"
-typedefs = open(inc + "/cudaTypedefs.h").read()
-cudah = open(inc + "/cuda.h").read()
+# the driver's own entry points, then its interoperability and profiler ones
+parts = ["", "GL", "EGL", "VDPAU", "Profiler"]
+typedefs = "".join(open("%s/cuda%sTypedefs.h" % (inc, p)).read() for p in parts)
+cudah = "".join(open("%s/cuda%s.h" % (inc, p or "")).read() for p in parts)
 
 vers, pts = {}, {}
 for name, ver, pt in re.findall(r"PFN_(cu\w+?)_v(\d+)(_pt(?:ds|sz))?\)", typedefs):

@@ -113,6 +113,14 @@ static CUresult load_image(CUcontext ctx, CUmodule *out, const void *image, char
 	return load_ptx(ctx, out, "module.ptx", image, strlen(image), err, errsz);
 }
 
+CUresult cu_module_load_image(CUmodule *out, const void *image, const char *what)
+{
+	CTX_CALL(c);
+	if (!out || !image)
+		return CUDA_ERROR_INVALID_VALUE;
+	return load_image(c, out, image, NULL, NULL);
+}
+
 CUresult cuModuleLoadDataEx(CUmodule *out, const void *image, unsigned n, int *options, void **values)
 {
 	CTX_CALL(c);

@@ -1,5 +1,4 @@
-/* proc.c: cuGetProcAddress over the export list (api.c), and
- * cuGetExportTable. */
+/* proc.c: cuGetProcAddress over the export list (api.c). */
 #include "cu.h"
 
 #include <string.h>
@@ -44,16 +43,4 @@ CUresult cuGetProcAddress_v2(const char *name, void **pfn, int version, uint64_t
 CUresult cuGetProcAddress(const char *name, void **pfn, int version, uint64_t flags)
 {
 	return cuGetProcAddress_v2(name, pfn, version, flags, NULL);
-}
-
-/* ---- private tables ------------------------------------------------------------ */
-CUresult cuGetExportTable(const void **table_out, const unsigned char *id)
-{
-	if (!table_out || !id)
-		return CUDA_ERROR_INVALID_VALUE;
-	*table_out = NULL;
-	cu_log("cuGetExportTable(%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x): no such table",
-	       id[0], id[1], id[2], id[3], id[4], id[5], id[6], id[7], id[8], id[9], id[10], id[11], id[12], id[13],
-	       id[14], id[15]);
-	return CUDA_ERROR_NOT_SUPPORTED;
 }
