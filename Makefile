@@ -71,7 +71,7 @@ $(B)/obj/src/cli/%.o: CFLAGS += $(CLI_CFLAGS)
 $(B)/lib/libcuda.so.1: $(CUDA_OBJ) $(LIB_OBJ) src/cuda/exports.map
 	@mkdir -p $(dir $@)
 	$(CC) -shared -Wl,-soname,libcuda.so.1 -Wl,--version-script=src/cuda/exports.map -o $@ \
-		$(CUDA_OBJ) $(LIB_OBJ) $(LDFLAGS) $(LDLIBS)
+		$(CUDA_OBJ) $(LIB_OBJ) $(LDFLAGS) $(FATBIN_LIBS) $(LDLIBS)
 
 $(B)/lib/libcuda.so: $(B)/lib/libcuda.so.1
 	ln -sf libcuda.so.1 $@

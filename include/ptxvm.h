@@ -161,6 +161,15 @@ ptxvm_result ptxvm_memset_d8(ptxvm_device *d, uint64_t dst, uint8_t value, size_
  * the element). */
 ptxvm_result ptxvm_memset_d16(ptxvm_device *d, uint64_t dst, uint16_t value, size_t count);
 ptxvm_result ptxvm_memset_d32(ptxvm_device *d, uint64_t dst, uint32_t value, size_t count);
+/* Host memory the device reaches at the same address: kernels and copies
+ * see [host, host + bytes) at device address (uint64_t)host, which is how
+ * a driver layer gives mapped, registered and managed memory one address
+ * for both sides.  The host keeps ownership and must keep the memory alive
+ * until ptxvm_mem_unmap_host (launches running then keep their view).
+ * PTXVM_ERROR_INVALID_VALUE when the range overlaps device memory or a
+ * window of the device's address space. */
+ptxvm_result ptxvm_mem_map_host(ptxvm_device *d, void *host, size_t bytes);
+ptxvm_result ptxvm_mem_unmap_host(ptxvm_device *d, void *host);
 /* The device allocation holding addr: its start and size.
  * PTXVM_ERROR_NOT_FOUND when addr lies in none. */
 ptxvm_result ptxvm_mem_range(ptxvm_device *d, uint64_t addr, uint64_t *base, size_t *bytes);
@@ -179,6 +188,13 @@ void ptxvm_program_unload(ptxvm_program *p);
  * size, for copies. */
 ptxvm_result ptxvm_program_global(ptxvm_program *p, const char *name, uint64_t *dptr,
 				  size_t *bytes);
+
+/* A .global variable made reachable from the host: its storage is also
+ * mapped into the device at its host address *host (as ptxvm_mem_map_host
+ * does), so that the host reads and writes the variable through *host and
+ * kernels reach it both by name and through that address: CUDA's
+ * __managed__ variables.  The mapping lives as long as the program. */
+ptxvm_result ptxvm_program_managed(ptxvm_program *p, const char *name, void **host, size_t *bytes);
 
 /* Kernels (.entry functions) and their parameters.  A kernel's handle, and
  * the strings these functions return, are valid while its program is
@@ -240,6 +256,12 @@ ptxvm_result ptxvm_launch(ptxvm_device *d, const ptxvm_kernel *k, const ptxvm_la
 ptxvm_result ptxvm_launch_packed(ptxvm_device *d, const ptxvm_kernel *k,
 				 const ptxvm_launch_config *cfg, const void *params, size_t bytes,
 				 ptxvm_launch_stats *stats);
+/* ptxvm_launch with every CTA running at once, each on its own worker (at
+ * most 1024 CTAs, else PTXVM_ERROR_LAUNCH_OUT_OF_RESOURCES), and a zeroed
+ * grid barrier word at %envreg1:%envreg2 (high:low): what cooperative
+ * groups' grid.sync() expects of cuLaunchCooperativeKernel. */
+ptxvm_result ptxvm_launch_cooperative(ptxvm_device *d, const ptxvm_kernel *k, const ptxvm_launch_config *cfg,
+				      void *const *args, ptxvm_launch_stats *stats);
 /* Launches are synchronous; this returns PTXVM_SUCCESS, for callers
  * written against an asynchronous interface. */
 ptxvm_result ptxvm_device_synchronize(ptxvm_device *d);

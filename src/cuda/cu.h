@@ -23,7 +23,8 @@ typedef uint64_t CUdeviceptr;
 typedef struct CUctx_st *CUcontext;
 typedef struct CUmod_st *CUmodule;
 typedef struct CUfunc_st *CUfunction;
-typedef void *CUstream;
+typedef struct CUstream_st *CUstream;
+typedef struct CUevent_st *CUevent;
 typedef void *CUarray;
 
 enum {
@@ -157,5 +158,14 @@ void cu_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A message that always goes to stderr ("ptxvm cuda: ..."), for failures
  * the error code alone does not explain. */
 void cu_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A per-thread default-stream variant (_ptds, _ptsz) of an entry point
+ * defined in the same file: launches and copies complete before their call
+ * returns, so the variants behave alike. */
+#define CU_PT_ALIAS(base, suffix) extern __typeof__(base) base##suffix __attribute__((alias(#base)))
+
+/* stream.c: whether a stream handle may be used in the current context
+ * (NULL, the legacy and per-thread default streams, or a live stream). */
+CUresult cu_stream_check(CUstream s);
 
 #endif

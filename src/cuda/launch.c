@@ -10,8 +10,14 @@
 #define CU_LAUNCH_PARAM_BUFFER_SIZE ((void *)2)
 #define CU_LAUNCH_PARAM_END_AS_INT ((void *)0)
 
-CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
-			unsigned shared, CUstream stream, void **params, void **extra)
+/* A block or grid beyond the limits.  cuda.h names no CUresult for it; 9
+ * is the value NVIDIA's runtime turns into cudaErrorInvalidConfiguration,
+ * as it does for a real driver's answer (docs/CUDA.md: to confirm on
+ * hardware). */
+enum { CU_INVALID_CONFIGURATION = 9 };
+
+static CUresult launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+		       unsigned shared, CUstream stream, void **params, void **extra, int cooperative)
 {
 	CUcontext c;
 	CUresult r = cu_enter(&c);
@@ -25,8 +31,9 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
 	ptxvm_kernel_attrs a;
 	if (ptxvm_kernel_attributes(k, &a))
 		return CUDA_ERROR_INVALID_HANDLE;
-	if ((uint64_t)bx * by * bz > a.max_threads || bx > 1024 || by > 1024 || bz > 64)
-		return CUDA_ERROR_INVALID_VALUE;        /* the driver's answer to a block too large */
+	if ((uint64_t)bx * by * bz > a.max_threads || bx > 1024 || by > 1024 || bz > 64 || gx > 0x7fffffffu ||
+	    gy > 65535 || gz > 65535)
+		return CU_INVALID_CONFIGURATION;
 	/* past 48 KiB of shared memory a kernel must have opted in */
 	int optin = cu_func_max_dynamic_shared(f);
 	if (shared + a.shared_bytes > 49152 && shared > (unsigned)optin) {
@@ -34,6 +41,9 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
 			"cuFuncSetAttribute(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)", shared);
 		return CUDA_ERROR_INVALID_VALUE;
 	}
+	r = cu_stream_check(stream);
+	if (r)
+		return r;
 	ptxvm_launch_config cfg = { { gx, gy, gz }, { bx, by, bz }, shared };
 	ptxvm_result pr;
 	if (extra) {
@@ -61,13 +71,126 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
 	} else {
 		if (!params && ptxvm_kernel_param_count(k))
 			return CUDA_ERROR_INVALID_VALUE;
-		pr = ptxvm_launch(cu_dev.dev, k, &cfg, (void *const *)params, NULL);
+		pr = (cooperative ? ptxvm_launch_cooperative : ptxvm_launch)(cu_dev.dev, k, &cfg, (void *const *)params,
+									    NULL);
 	}
-	return cu_result(c, pr, "cuLaunchKernel");
+	return cu_result(c, pr, cooperative ? "cuLaunchCooperativeKernel" : "cuLaunchKernel");
 }
 
-CUresult cuLaunchKernel_ptsz(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
-			     unsigned bz, unsigned shared, CUstream stream, void **params, void **extra)
+CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+			unsigned shared, CUstream stream, void **params, void **extra)
 {
-	return cuLaunchKernel(f, gx, gy, gz, bx, by, bz, shared, stream, params, extra);
+	return launch(f, gx, gy, gz, bx, by, bz, shared, stream, params, extra, 0);
 }
+
+CU_PT_ALIAS(cuLaunchKernel, _ptsz);
+
+/* ---- cooperative launches and occupancy ---------------------------------------------- */
+/* How many CTAs of f fit on one SM at once: the target's limits on blocks,
+ * threads and shared memory per SM, and registers at the nominal 32 per
+ * thread cuFuncGetAttribute reports. */
+static int per_sm(CUfunction f, int block, size_t dyn)
+{
+	ptxvm_kernel_attrs a;
+	if (block <= 0 || ptxvm_kernel_attributes(cu_func_kernel(f), &a) || (unsigned)block > a.max_threads)
+		return 0;
+	int warps = (block + 31) / 32;
+	int n = cu_attribute(106);                              /* MAX_BLOCKS_PER_MULTIPROCESSOR */
+	int by_threads = cu_attribute(39) / (warps * 32);       /* MAX_THREADS_PER_MULTIPROCESSOR */
+	int by_regs = cu_attribute(82) / (warps * 32 * 32);     /* MAX_REGISTERS_PER_MULTIPROCESSOR */
+	size_t smem = a.shared_bytes + dyn + (size_t)cu_attribute(111);   /* the reserved kilobyte */
+	int by_smem = smem ? (int)((size_t)cu_attribute(81) / smem) : n;
+	if (by_threads < n)
+		n = by_threads;
+	if (by_regs < n)
+		n = by_regs;
+	if (by_smem < n)
+		n = by_smem;
+	return n;
+}
+
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n, CUfunction f, int block, size_t dyn,
+							       unsigned flags)
+{
+	if (cu_ready())
+		return CUDA_ERROR_NOT_INITIALIZED;
+	if (!n || flags > 1)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!cu_func_alive(f))
+		return CUDA_ERROR_INVALID_HANDLE;
+	*n = per_sm(f, block, dyn);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *n, CUfunction f, int block, size_t dyn)
+{
+	return cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(n, f, block, dyn, 0);
+}
+
+typedef size_t (*CUoccupancyB2DSize)(int block);
+
+CUresult cuOccupancyMaxPotentialBlockSizeWithFlags(int *min_grid, int *best, CUfunction f, CUoccupancyB2DSize b2d,
+						   size_t dyn, int limit, unsigned flags)
+{
+	if (cu_ready())
+		return CUDA_ERROR_NOT_INITIALIZED;
+	if (!min_grid || !best || flags > 1)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!cu_func_alive(f))
+		return CUDA_ERROR_INVALID_HANDLE;
+	ptxvm_kernel_attrs a;
+	if (ptxvm_kernel_attributes(cu_func_kernel(f), &a))
+		return CUDA_ERROR_INVALID_HANDLE;
+	int most = (int)a.max_threads, best_threads = 0, best_block = 0, best_n = 0;
+	if (limit > 0 && limit < most)
+		most = limit;
+	for (int b = 32; b <= most; b += 32) {        /* the largest block with the most threads per SM */
+		int n = per_sm(f, b, b2d ? b2d(b) : dyn);
+		if (n * b >= best_threads && n > 0) {
+			best_threads = n * b;
+			best_block = b;
+			best_n = n;
+		}
+	}
+	*best = best_block;
+	*min_grid = best_n * cu_attribute(16);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuOccupancyMaxPotentialBlockSize(int *min_grid, int *best, CUfunction f, CUoccupancyB2DSize b2d, size_t dyn,
+					  int limit)
+{
+	return cuOccupancyMaxPotentialBlockSizeWithFlags(min_grid, best, f, b2d, dyn, limit, 0);
+}
+
+CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t *out, CUfunction f, int blocks, int block)
+{
+	if (!out || blocks <= 0)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!cu_func_alive(f))
+		return CUDA_ERROR_INVALID_HANDLE;
+	ptxvm_kernel_attrs a;
+	if (ptxvm_kernel_attributes(cu_func_kernel(f), &a))
+		return CUDA_ERROR_INVALID_HANDLE;
+	size_t per = (size_t)cu_attribute(81) / (size_t)blocks, used = a.shared_bytes + (size_t)cu_attribute(111);
+	size_t most = (size_t)cu_attribute(97) - a.shared_bytes;
+	*out = per > used ? per - used : 0;
+	if (*out > most)
+		*out = most;
+	return CUDA_SUCCESS;
+}
+
+/* All CTAs at once: no more than fit on the device, each on its own
+ * worker, with the grid barrier cooperative groups use. */
+CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+				   unsigned bz, unsigned shared, CUstream stream, void **params)
+{
+	if (cu_func_alive(f) && cu_ready() == CUDA_SUCCESS) {
+		uint64_t fit = (uint64_t)per_sm(f, (int)(bx * by * bz), shared) * (uint64_t)cu_attribute(16);
+		if ((uint64_t)gx * gy * gz > fit)
+			return 720;     /* CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE */
+	}
+	return launch(f, gx, gy, gz, bx, by, bz, shared, stream, params, NULL, 1);
+}
+
+CU_PT_ALIAS(cuLaunchCooperativeKernel, _ptsz);

@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define CTX_CALL(c) CUcontext c; do { CUresult r_ = cu_enter(&c); if (r_) return r_; } while (0)
 
@@ -31,12 +32,274 @@ CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pitch, size_t width, size
 	return r;
 }
 
+/* ---- host memory the device sees at the same address ------------------------------
+ * Pinned (cuMemHostAlloc, cuMemAllocHost), registered (cuMemHostRegister)
+ * and managed (cuMemAllocManaged) memory are host memory mapped into the
+ * device at its own address (ptxvm_mem_map_host): one pointer for both
+ * sides, as unified addressing has it. */
+enum { HOST_ALLOCATED, HOST_REGISTERED, HOST_MANAGED };
+
+typedef struct HostMem {
+	void *p;
+	size_t bytes;
+	unsigned flags;
+	int kind;
+	struct HostMem *next;
+} HostMem;
+static HostMem *host_mem;
+static pthread_mutex_t host_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The record holding [p, p + n), copied to *out; false when none does. */
+static int host_find(const void *p, size_t n, HostMem *out)
+{
+	uintptr_t a = (uintptr_t)p;
+	pthread_mutex_lock(&host_lock);
+	HostMem *h = host_mem;
+	while (h && !(a >= (uintptr_t)h->p && a - (uintptr_t)h->p + n <= h->bytes))
+		h = h->next;
+	if (h && out)
+		*out = *h;
+	pthread_mutex_unlock(&host_lock);
+	return h != NULL;
+}
+
+static CUresult host_add(CUcontext c, void *p, size_t bytes, unsigned flags, int kind, const char *what)
+{
+	HostMem *h = malloc(sizeof *h);
+	if (!h)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	ptxvm_result r = ptxvm_mem_map_host(cu_dev.dev, p, bytes);
+	if (r) {
+		free(h);
+		cu_warn("%s: %s", what, ptxvm_device_message(cu_dev.dev));
+		return r == PTXVM_ERROR_OUT_OF_MEMORY ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_ERROR_INVALID_VALUE;
+	}
+	*h = (HostMem){ p, bytes, flags, kind, NULL };
+	pthread_mutex_lock(&host_lock);
+	h->next = host_mem;
+	host_mem = h;
+	pthread_mutex_unlock(&host_lock);
+	return CUDA_SUCCESS;
+}
+
+/* Removes the record that starts at p, of one of the kinds in mask; false
+ * when there is none. */
+static int host_remove(void *p, unsigned mask, HostMem *out)
+{
+	pthread_mutex_lock(&host_lock);
+	HostMem *h = NULL;
+	for (HostMem **q = &host_mem; *q; q = &(*q)->next)
+		if ((*q)->p == p && (mask & (1u << (*q)->kind))) {
+			h = *q;
+			*q = h->next;
+			break;
+		}
+	pthread_mutex_unlock(&host_lock);
+	if (!h)
+		return 0;
+	ptxvm_device_synchronize(cu_dev.dev);
+	ptxvm_mem_unmap_host(cu_dev.dev, p);
+	*out = *h;
+	free(h);
+	return 1;
+}
+
+static CUresult host_alloc(void **out, size_t bytes, unsigned flags, int kind, const char *what)
+{
+	CTX_CALL(c);
+	if (!out || !bytes || bytes > ((size_t)1 << 40))
+		return CUDA_ERROR_INVALID_VALUE;
+	size_t page = 4096, n = (bytes + page - 1) & ~(page - 1);
+	void *p = NULL;
+	if (posix_memalign(&p, page, n))
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	memset(p, 0, n);
+	CUresult r = host_add(c, p, n, flags, kind, what);
+	if (r) {
+		free(p);
+		return r;
+	}
+	*out = p;
+	return CUDA_SUCCESS;
+}
+
+enum { CU_MEMHOSTALLOC_PORTABLE = 1, CU_MEMHOSTALLOC_DEVICEMAP = 2, CU_MEMHOSTALLOC_WRITECOMBINED = 4 };
+
+CUresult cuMemHostAlloc(void **out, size_t bytes, unsigned flags)
+{
+	if (flags & ~7u)
+		return CUDA_ERROR_INVALID_VALUE;
+	return host_alloc(out, bytes, flags, HOST_ALLOCATED, "cuMemHostAlloc");
+}
+
+CUresult cuMemAllocHost_v2(void **out, size_t bytes) { return host_alloc(out, bytes, 0, HOST_ALLOCATED, "cuMemAllocHost"); }
+
+CUresult cuMemFreeHost(void *p)
+{
+	CTX_CALL(c);
+	HostMem h;
+	if (!host_remove(p, 1u << HOST_ALLOCATED, &h))
+		return CUDA_ERROR_INVALID_VALUE;
+	free(h.p);
+	return CUDA_SUCCESS;
+}
+
+enum { CU_MEM_ATTACH_GLOBAL = 1, CU_MEM_ATTACH_HOST = 2 };
+
+CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytes, unsigned flags)
+{
+	if (!dptr || (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST))
+		return CUDA_ERROR_INVALID_VALUE;
+	void *p;
+	CUresult r = host_alloc(&p, bytes, flags, HOST_MANAGED, "cuMemAllocManaged");
+	if (!r)
+		*dptr = (CUdeviceptr)(uintptr_t)p;
+	return r;
+}
+
+CUresult cuMemHostRegister_v2(void *p, size_t bytes, unsigned flags)
+{
+	CTX_CALL(c);
+	if (!p || !bytes || (flags & ~0xfu))
+		return CUDA_ERROR_INVALID_VALUE;
+	if (host_find(p, 1, NULL))
+		return 712;     /* CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED */
+	return host_add(c, p, bytes, flags, HOST_REGISTERED, "cuMemHostRegister");
+}
+
+CUresult cuMemHostRegister(void *p, size_t bytes, unsigned flags) { return cuMemHostRegister_v2(p, bytes, flags); }
+
+CUresult cuMemHostUnregister(void *p)
+{
+	CTX_CALL(c);
+	HostMem h;
+	return host_remove(p, 1u << HOST_REGISTERED, &h) ? CUDA_SUCCESS : 713;  /* ..._NOT_REGISTERED */
+}
+
+CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *dptr, void *p, unsigned flags)
+{
+	CTX_CALL(c);
+	if (!dptr || flags)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!host_find(p, 1, NULL))
+		return CUDA_ERROR_INVALID_VALUE;
+	*dptr = (CUdeviceptr)(uintptr_t)p;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuMemHostGetFlags(unsigned *flags, void *p)
+{
+	CTX_CALL(c);
+	HostMem h;
+	if (!flags || !host_find(p, 1, &h) || h.kind == HOST_MANAGED)
+		return CUDA_ERROR_INVALID_VALUE;
+	*flags = h.flags | CU_MEMHOSTALLOC_DEVICEMAP;   /* all of it is mapped */
+	return CUDA_SUCCESS;
+}
+
 CUresult cuMemFree_v2(CUdeviceptr dptr)
 {
 	CTX_CALL(c);
 	if (!dptr)
 		return CUDA_SUCCESS;
+	HostMem h;
+	if (host_remove((void *)(uintptr_t)dptr, 1u << HOST_MANAGED, &h)) {
+		free(h.p);
+		return CUDA_SUCCESS;
+	}
 	return cu_result(c, ptxvm_mem_free(cu_dev.dev, dptr), "cuMemFree");
+}
+
+/* ---- pointer attributes ------------------------------------------------------------- */
+enum {
+	CU_POINTER_ATTRIBUTE_CONTEXT = 1, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, CU_POINTER_ATTRIBUTE_DEVICE_POINTER,
+	CU_POINTER_ATTRIBUTE_HOST_POINTER, CU_POINTER_ATTRIBUTE_P2P_TOKENS, CU_POINTER_ATTRIBUTE_SYNC_MEMOPS,
+	CU_POINTER_ATTRIBUTE_BUFFER_ID, CU_POINTER_ATTRIBUTE_IS_MANAGED, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
+	CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE, CU_POINTER_ATTRIBUTE_RANGE_START_ADDR,
+	CU_POINTER_ATTRIBUTE_RANGE_SIZE, CU_POINTER_ATTRIBUTE_MAPPED, CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES,
+	CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE, CU_POINTER_ATTRIBUTE_ACCESS_FLAGS,
+	CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE, CU_POINTER_ATTRIBUTE_MAPPING_SIZE,
+	CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR, CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID,
+	CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE,
+};
+
+/* One attribute of a pointer; CUDA_ERROR_INVALID_VALUE when the pointer is
+ * no memory the driver knows, or the attribute does not apply. */
+static CUresult pointer_attribute(CUcontext c, void *data, int attr, CUdeviceptr ptr)
+{
+	HostMem h;
+	uint64_t base = 0;
+	size_t size = 0;
+	int host = host_find((void *)(uintptr_t)ptr, 1, &h), managed = host && h.kind == HOST_MANAGED;
+	if (host) {
+		base = (uint64_t)(uintptr_t)h.p;
+		size = h.bytes;
+	} else if (ptxvm_mem_range(cu_dev.dev, ptr, &base, &size)) {
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+	switch (attr) {
+	case CU_POINTER_ATTRIBUTE_CONTEXT: *(CUcontext *)data = c; break;
+	case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
+		*(unsigned *)data = host && !managed ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
+		break;
+	case CU_POINTER_ATTRIBUTE_DEVICE_POINTER: *(CUdeviceptr *)data = ptr; break;
+	case CU_POINTER_ATTRIBUTE_HOST_POINTER:
+		if (!host)
+			return CUDA_ERROR_INVALID_VALUE;
+		*(void **)data = (void *)(uintptr_t)ptr;
+		break;
+	case CU_POINTER_ATTRIBUTE_SYNC_MEMOPS: *(int *)data = 1; break;
+	case CU_POINTER_ATTRIBUTE_BUFFER_ID: *(unsigned long long *)data = base; break;
+	case CU_POINTER_ATTRIBUTE_IS_MANAGED: *(int *)data = managed; break;
+	case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL: *(int *)data = 0; break;
+	case CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE: *(int *)data = 0; break;
+	case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR: *(CUdeviceptr *)data = base; break;
+	case CU_POINTER_ATTRIBUTE_RANGE_SIZE: *(size_t *)data = size; break;
+	case CU_POINTER_ATTRIBUTE_MAPPED: *(int *)data = 1; break;
+	case CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES: *(unsigned long long *)data = 0; break;
+	case CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE: *(int *)data = 0; break;
+	case CU_POINTER_ATTRIBUTE_ACCESS_FLAGS: *(int *)data = 3; break;        /* read-write */
+	case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE: *(void **)data = NULL; break;
+	case CU_POINTER_ATTRIBUTE_MAPPING_SIZE: *(size_t *)data = size; break;
+	case CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR: *(CUdeviceptr *)data = base; break;
+	case CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID: *(unsigned long long *)data = base; break;
+	case CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE: *(int *)data = 0; break;
+	default: return CUDA_ERROR_INVALID_VALUE;
+	}
+	return CUDA_SUCCESS;
+}
+
+CUresult cuPointerGetAttribute(void *data, int attr, CUdeviceptr ptr)
+{
+	CTX_CALL(c);
+	if (!data)
+		return CUDA_ERROR_INVALID_VALUE;
+	return pointer_attribute(c, data, attr, ptr);
+}
+
+/* Unlike cuPointerGetAttribute, memory the driver does not know gives
+ * zeros, not an error. */
+CUresult cuPointerGetAttributes(unsigned n, int *attrs, void **data, CUdeviceptr ptr)
+{
+	CTX_CALL(c);
+	if (!attrs || !data)
+		return CUDA_ERROR_INVALID_VALUE;
+	for (unsigned i = 0; i < n; i++) {
+		if (!data[i])
+			continue;
+		if (pointer_attribute(c, data[i], attrs[i], ptr)) {
+			if (attrs[i] == CU_POINTER_ATTRIBUTE_CONTEXT || attrs[i] == CU_POINTER_ATTRIBUTE_HOST_POINTER ||
+			    attrs[i] == CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE)
+				*(void **)data[i] = NULL;
+			else if (attrs[i] == CU_POINTER_ATTRIBUTE_DEVICE_POINTER ||
+				 attrs[i] == CU_POINTER_ATTRIBUTE_RANGE_START_ADDR ||
+				 attrs[i] == CU_POINTER_ATTRIBUTE_RANGE_SIZE || attrs[i] == CU_POINTER_ATTRIBUTE_BUFFER_ID)
+				*(uint64_t *)data[i] = 0;
+			else
+				*(int *)data[i] = 0;
+		}
+	}
+	return CUDA_SUCCESS;
 }
 
 CUresult cuMemGetAddressRange_v2(CUdeviceptr *base, size_t *size, CUdeviceptr dptr)
@@ -64,6 +327,7 @@ CUresult cuMemGetInfo_v2(size_t *free_bytes, size_t *total)
 }
 
 /* ---- linear copies and fills ---------------------------------------------------- */
+/* Device memory, mapped host memory included (a copy reaches it either way). */
 static int is_device(uint64_t a) { return ptxvm_mem_range(cu_dev.dev, a, NULL, NULL) == PTXVM_SUCCESS; }
 
 CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t n)
@@ -272,3 +536,75 @@ CUresult cuMemcpyAtoA_v2(CUarray dst, size_t doff, CUarray src, size_t soff, siz
 	return array_copy("cuMemcpyAtoA", CU_MEMORYTYPE_ARRAY, NULL, 0, src, soff, CU_MEMORYTYPE_ARRAY, NULL, 0, dst,
 			  doff, n);
 }
+
+/* ---- the asynchronous forms: the copy is done when the call returns ------------------ */
+#define ASYNC(body) do { CUresult rs_ = cu_stream_check(s); if (rs_) return rs_; return body; } while (0)
+
+CUresult cuMemcpyAsync(CUdeviceptr d, CUdeviceptr src, size_t n, CUstream s) { ASYNC(cuMemcpy(d, src, n)); }
+CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr d, const void *src, size_t n, CUstream s) { ASYNC(cuMemcpyHtoD_v2(d, src, n)); }
+CUresult cuMemcpyDtoHAsync_v2(void *d, CUdeviceptr src, size_t n, CUstream s) { ASYNC(cuMemcpyDtoH_v2(d, src, n)); }
+CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr d, CUdeviceptr src, size_t n, CUstream s) { ASYNC(cuMemcpyDtoD_v2(d, src, n)); }
+CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *p, CUstream s) { ASYNC(copy2d(p, "cuMemcpy2DAsync")); }
+CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *p, CUstream s) { ASYNC(copy3d(p, "cuMemcpy3DAsync")); }
+CUresult cuMemcpyHtoAAsync_v2(CUarray d, size_t off, const void *src, size_t n, CUstream s)
+{
+	ASYNC(cuMemcpyHtoA_v2(d, off, src, n));
+}
+CUresult cuMemcpyAtoHAsync_v2(void *d, CUarray src, size_t off, size_t n, CUstream s)
+{
+	ASYNC(cuMemcpyAtoH_v2(d, src, off, n));
+}
+CUresult cuMemcpyPeerAsync(CUdeviceptr d, CUcontext dc, CUdeviceptr src, CUcontext sc, size_t n, CUstream s)
+{
+	ASYNC(cuMemcpyPeer(d, dc, src, sc, n));
+}
+CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream s) { ASYNC(cuMemsetD8_v2(d, v, n)); }
+CUresult cuMemsetD16Async(CUdeviceptr d, unsigned short v, size_t n, CUstream s) { ASYNC(cuMemsetD16_v2(d, v, n)); }
+CUresult cuMemsetD32Async(CUdeviceptr d, unsigned v, size_t n, CUstream s) { ASYNC(cuMemsetD32_v2(d, v, n)); }
+CUresult cuMemsetD2D8Async(CUdeviceptr d, size_t pitch, unsigned char v, size_t w, size_t h, CUstream s)
+{
+	ASYNC(cuMemsetD2D8_v2(d, pitch, v, w, h));
+}
+CUresult cuMemsetD2D16Async(CUdeviceptr d, size_t pitch, unsigned short v, size_t w, size_t h, CUstream s)
+{
+	ASYNC(cuMemsetD2D16_v2(d, pitch, v, w, h));
+}
+CUresult cuMemsetD2D32Async(CUdeviceptr d, size_t pitch, unsigned v, size_t w, size_t h, CUstream s)
+{
+	ASYNC(cuMemsetD2D32_v2(d, pitch, v, w, h));
+}
+
+CU_PT_ALIAS(cuMemcpy, _ptds);
+CU_PT_ALIAS(cuMemcpyHtoD_v2, _ptds);
+CU_PT_ALIAS(cuMemcpyDtoH_v2, _ptds);
+CU_PT_ALIAS(cuMemcpyDtoD_v2, _ptds);
+CU_PT_ALIAS(cuMemcpyHtoA_v2, _ptds);
+CU_PT_ALIAS(cuMemcpyAtoH_v2, _ptds);
+CU_PT_ALIAS(cuMemcpyDtoA_v2, _ptds);
+CU_PT_ALIAS(cuMemcpyAtoD_v2, _ptds);
+CU_PT_ALIAS(cuMemcpyAtoA_v2, _ptds);
+CU_PT_ALIAS(cuMemcpyPeer, _ptds);
+CU_PT_ALIAS(cuMemcpy2D_v2, _ptds);
+CU_PT_ALIAS(cuMemcpy2DUnaligned_v2, _ptds);
+CU_PT_ALIAS(cuMemcpy3D_v2, _ptds);
+CU_PT_ALIAS(cuMemsetD8_v2, _ptds);
+CU_PT_ALIAS(cuMemsetD16_v2, _ptds);
+CU_PT_ALIAS(cuMemsetD32_v2, _ptds);
+CU_PT_ALIAS(cuMemsetD2D8_v2, _ptds);
+CU_PT_ALIAS(cuMemsetD2D16_v2, _ptds);
+CU_PT_ALIAS(cuMemsetD2D32_v2, _ptds);
+CU_PT_ALIAS(cuMemcpyAsync, _ptsz);
+CU_PT_ALIAS(cuMemcpyHtoDAsync_v2, _ptsz);
+CU_PT_ALIAS(cuMemcpyDtoHAsync_v2, _ptsz);
+CU_PT_ALIAS(cuMemcpyDtoDAsync_v2, _ptsz);
+CU_PT_ALIAS(cuMemcpy2DAsync_v2, _ptsz);
+CU_PT_ALIAS(cuMemcpy3DAsync_v2, _ptsz);
+CU_PT_ALIAS(cuMemcpyHtoAAsync_v2, _ptsz);
+CU_PT_ALIAS(cuMemcpyAtoHAsync_v2, _ptsz);
+CU_PT_ALIAS(cuMemcpyPeerAsync, _ptsz);
+CU_PT_ALIAS(cuMemsetD8Async, _ptsz);
+CU_PT_ALIAS(cuMemsetD16Async, _ptsz);
+CU_PT_ALIAS(cuMemsetD32Async, _ptsz);
+CU_PT_ALIAS(cuMemsetD2D8Async, _ptsz);
+CU_PT_ALIAS(cuMemsetD2D16Async, _ptsz);
+CU_PT_ALIAS(cuMemsetD2D32Async, _ptsz);

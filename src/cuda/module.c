@@ -4,6 +4,7 @@
  * it.  Module and function handles stay allocated (marked dead) after the
  * module is unloaded, so that a stale one is refused, never followed. */
 #include "cu.h"
+#include "fatbin.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,22 +96,21 @@ static CUresult load_ptx(CUcontext ctx, CUmodule *out, const char *name, const c
 	return CUDA_SUCCESS;
 }
 
-/* An image: PTX text (NUL-terminated), or a binary ptxvm cannot use yet. */
+/* An image: PTX text, a fat binary or nvcc's wrapper of one (the best PTX
+ * entry for the device, fatbin.c), or an ELF cubin, which ptxvm cannot
+ * run (CUDA_ERROR_NO_BINARY_FOR_GPU). */
 static CUresult load_image(CUcontext ctx, CUmodule *out, const void *image, char *err, size_t *errsz)
 {
-	const unsigned char *b = image;
-	uint32_t magic;
-	memcpy(&magic, b, 4);
-	if (magic == 0x464243b1u || magic == 0xba55ed50u) {
-		cu_warn("cuModuleLoadData: fat binaries are not supported yet; load the PTX text");
-		return CUDA_ERROR_NOT_SUPPORTED;
+	char *ptx = NULL, why[256] = "";
+	int r = cuda_fatbin_ptx(image, CUDA_FATBIN_UNBOUNDED, cu_dev.arch, &ptx, why, sizeof why);
+	if (r) {
+		cu_warn("cuModuleLoadData: %s", why);
+		put_log(err, errsz, why);
+		return r;
 	}
-	if (!memcmp(b, "\177ELF", 4)) {
-		cu_warn("cuModuleLoadData: an ELF cubin holds machine code (SASS), which ptxvm cannot run; "
-			"load PTX text instead");
-		return CUDA_ERROR_NO_BINARY_FOR_GPU;
-	}
-	return load_ptx(ctx, out, "module.ptx", image, strlen(image), err, errsz);
+	CUresult res = load_ptx(ctx, out, "module.ptx", ptx, strlen(ptx), err, errsz);
+	free(ptx);
+	return res;
 }
 
 CUresult cu_module_load_image(CUmodule *out, const void *image, const char *what)
@@ -448,3 +448,220 @@ CUresult cuFuncGetParamInfo(CUfunction f, size_t index, size_t *offset, size_t *
 		*size = p.size;
 	return CUDA_SUCCESS;
 }
+
+/* ---- libraries: context-independent modules -------------------------------------
+ * A library is a module that belongs to no context (CUDA loads it into each
+ * context lazily; here every context shares the one device).  A CUkernel
+ * is the CUfunction of the library's module, so that cuLaunchKernel takes
+ * either, as CUDA's does. */
+#define LIB_MAGIC 0x4c696221u
+
+typedef struct CUlib_st {
+	unsigned magic;
+	CUmodule mod;
+} *CUlibrary;
+
+static struct CUctx_st lib_owner = { .magic = CU_CTX_MAGIC, .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static int lib_alive(CUlibrary l) { return l && l->magic == LIB_MAGIC && mod_alive(l->mod); }
+
+static CUresult library_load(CUlibrary *out, const void *code, unsigned nopt, const int *opts, void **vals)
+{
+	if (cu_ready())
+		return CUDA_ERROR_NOT_INITIALIZED;
+	if (!out || !code || (nopt && (!opts || !vals)))
+		return CUDA_ERROR_INVALID_VALUE;
+	char *err = NULL;
+	size_t *errsz = NULL;
+	for (unsigned i = 0; i < nopt; i++)
+		if (opts[i] == CU_JIT_ERROR_LOG_BUFFER)
+			err = vals[i];
+		else if (opts[i] == CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES)
+			errsz = (size_t *)&vals[i];
+	CUlibrary l = calloc(1, sizeof *l);
+	if (!l)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	CUresult r = load_image(&lib_owner, &l->mod, code, err, errsz);
+	if (r) {
+		free(l);
+		return r;
+	}
+	l->magic = LIB_MAGIC;
+	*out = l;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuLibraryLoadData(CUlibrary *out, const void *code, int *jit_opts, void **jit_vals, unsigned njit,
+			   int *lib_opts, void **lib_vals, unsigned nlib)
+{
+	return library_load(out, code, njit, jit_opts, jit_vals);
+}
+
+CUresult cuLibraryLoadFromFile(CUlibrary *out, const char *path, int *jit_opts, void **jit_vals, unsigned njit,
+			       int *lib_opts, void **lib_vals, unsigned nlib)
+{
+	if (!path)
+		return CUDA_ERROR_INVALID_VALUE;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return CUDA_ERROR_FILE_NOT_FOUND;
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	for (;;) {
+		if (len + 4096 + 1 > cap) {
+			char *nb = realloc(buf, cap = cap * 2 + 8192);
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				return CUDA_ERROR_OUT_OF_MEMORY;
+			}
+			buf = nb;
+		}
+		size_t got = fread(buf + len, 1, 4096, f);
+		len += got;
+		if (got < 4096)
+			break;
+	}
+	fclose(f);
+	buf[len] = 0;
+	CUresult r = library_load(out, buf, njit, jit_opts, jit_vals);
+	free(buf);
+	return r;
+}
+
+CUresult cuLibraryUnload(CUlibrary l)
+{
+	if (!lib_alive(l))
+		return CUDA_ERROR_INVALID_HANDLE;
+	l->magic = 0;
+	pthread_mutex_lock(&lib_owner.lock);
+	for (CUmodule *p = &lib_owner.modules; *p; p = &(*p)->next)
+		if (*p == l->mod) {
+			*p = l->mod->next;
+			break;
+		}
+	pthread_mutex_unlock(&lib_owner.lock);
+	unload(l->mod);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuLibraryGetModule(CUmodule *out, CUlibrary l)
+{
+	if (!out)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!lib_alive(l))
+		return CUDA_ERROR_INVALID_HANDLE;
+	*out = l->mod;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuLibraryGetKernel(CUfunction *out, CUlibrary l, const char *name)
+{
+	if (!out || !name)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!lib_alive(l))
+		return CUDA_ERROR_INVALID_HANDLE;
+	const ptxvm_kernel *k = ptxvm_kernel_find(l->mod->prog, name);
+	return k ? function_of(l->mod, k, out) : CUDA_ERROR_NOT_FOUND;
+}
+
+CUresult cuLibraryGetKernelCount(unsigned *n, CUlibrary l)
+{
+	if (!n)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!lib_alive(l))
+		return CUDA_ERROR_INVALID_HANDLE;
+	*n = (unsigned)ptxvm_kernel_count(l->mod->prog);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuLibraryEnumerateKernels(CUfunction *ks, unsigned n, CUlibrary l)
+{
+	if (!ks)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!lib_alive(l))
+		return CUDA_ERROR_INVALID_HANDLE;
+	size_t count = ptxvm_kernel_count(l->mod->prog);
+	for (size_t i = 0; i < count && i < n; i++) {
+		CUresult r = function_of(l->mod, ptxvm_kernel_at(l->mod->prog, i), &ks[i]);
+		if (r)
+			return r;
+	}
+	return CUDA_SUCCESS;
+}
+
+CUresult cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUlibrary l, const char *name)
+{
+	if (!name)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!lib_alive(l))
+		return CUDA_ERROR_INVALID_HANDLE;
+	uint64_t a;
+	size_t n;
+	if (ptxvm_program_global(l->mod->prog, name, &a, &n))
+		return CUDA_ERROR_NOT_FOUND;
+	if (dptr)
+		*dptr = a;
+	if (bytes)
+		*bytes = n;
+	return CUDA_SUCCESS;
+}
+
+/* A __managed__ variable: one address for the host and kernels. */
+CUresult cuLibraryGetManaged(CUdeviceptr *dptr, size_t *bytes, CUlibrary l, const char *name)
+{
+	if (!name)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!lib_alive(l))
+		return CUDA_ERROR_INVALID_HANDLE;
+	void *p;
+	size_t n;
+	ptxvm_result r = ptxvm_program_managed(l->mod->prog, name, &p, &n);
+	if (r)
+		return r == PTXVM_ERROR_NOT_FOUND ? CUDA_ERROR_NOT_FOUND : (CUresult)r;
+	if (dptr)
+		*dptr = (CUdeviceptr)(uintptr_t)p;
+	if (bytes)
+		*bytes = n;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuKernelGetFunction(CUfunction *out, CUfunction k)
+{
+	if (!out)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!cu_func_alive(k))
+		return CUDA_ERROR_INVALID_HANDLE;
+	*out = k;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuKernelGetAttribute(int *v, int attr, CUfunction k, CUdevice dev)
+{
+	if (dev != 0)
+		return CUDA_ERROR_INVALID_DEVICE;
+	return cuFuncGetAttribute(v, attr, k);
+}
+
+CUresult cuKernelSetAttribute(int attr, int v, CUfunction k, CUdevice dev)
+{
+	if (dev != 0)
+		return CUDA_ERROR_INVALID_DEVICE;
+	return cuFuncSetAttribute(k, attr, v);
+}
+
+CUresult cuKernelSetCacheConfig(CUfunction k, int cfg, CUdevice dev)
+{
+	if (dev != 0)
+		return CUDA_ERROR_INVALID_DEVICE;
+	return cuFuncSetCacheConfig(k, cfg);
+}
+
+CUresult cuKernelGetName(const char **name, CUfunction k) { return cuFuncGetName(name, k); }
+
+CUresult cuKernelGetParamInfo(CUfunction k, size_t i, size_t *offset, size_t *size)
+{
+	return cuFuncGetParamInfo(k, i, offset, size);
+}
+
+CUresult cuModuleLoadFatBinary(CUmodule *out, const void *image) { return cuModuleLoadData(out, image); }

@@ -317,6 +317,8 @@ int launch_run(Launch *L)
 	pthread_mutex_lock(&L->lock);
 	L->active -= n - started;
 	pthread_mutex_unlock(&L->lock);
+	if (L->coop && started < n)     /* the CTAs that run would wait for the others forever */
+		launch_fail(L, PTXVM_ERROR_LAUNCH_OUT_OF_RESOURCES, "a cooperative launch could not run every CTA at once");
 	if (!started) {
 		launch_fail(L, PTXVM_ERROR_LAUNCH_OUT_OF_RESOURCES, "no worker thread could be started");
 		goto out;

@@ -328,7 +328,9 @@ bool warp_init(Cta *c, Warp *w, uint32_t idx)
 			case SREG_reserved_smem_offset_cap: v = XSMEM_RESERVED; break;
 			case SREG_reserved_smem_offset_0: v = 0; break;
 			case SREG_reserved_smem_offset_1: v = XSMEM_OFFSET_1; break;
-			default: v = 0; break;     /* %pm*, %envreg*: zero */
+			case SREG_envreg1: v = (uint32_t)(L->grid_ws >> 32); break;
+			case SREG_envreg2: v = (uint32_t)L->grid_ws; break;
+			default: v = 0; break;     /* %pm*, other %envreg*: zero */
 			}
 			s[l] = v;
 		}

@@ -39,6 +39,8 @@ typedef struct Launch {
 	uint32_t stack_bytes;           /* per-thread call stack beyond the kernel frame */
 	uint32_t local_bytes;           /* per-thread local memory */
 	unsigned workers;
+	bool coop;                      /* cooperative: every CTA on its own worker */
+	uint64_t grid_ws;               /* cooperative: the grid barrier word (%envreg1:%envreg2) */
 	double timeout;                 /* seconds; 0: none */
 	FILE *out;                      /* device printf */
 	size_t printf_fifo;             /* its FIFO's bytes; 0: CUDA's 1 MiB */

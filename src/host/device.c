@@ -66,6 +66,9 @@ struct ptxvm_program {
 	size_t nk;
 	uint64_t *statics;      /* surface objects of .surfref initializers */
 	size_t nstatics;
+	uint64_t *mapped;       /* variables mapped at their host address too (ptxvm_program_managed) */
+	size_t nmapped;
+	pthread_mutex_t map_lock;       /* guards mapped */
 };
 
 typedef struct ptxvm_kernel Kernel;
@@ -311,6 +314,30 @@ ptxvm_result ptxvm_memset_d32(ptxvm_device *d, uint64_t dst, uint32_t v, size_t 
 	return copy(d, "ptxvm_memset_d32", dst, 0, &v, count * 4, 5);
 }
 
+ptxvm_result ptxvm_mem_map_host(ptxvm_device *d, void *host, size_t bytes)
+{
+	if (!d || !host || !bytes)
+		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_mem_map_host: NULL argument or no bytes");
+	switch (mem_map(&d->mem, (uint64_t)(uintptr_t)host, bytes, host, ALLOC_GLOBAL, ALLOC_BORROWED)) {
+	case MEM_OK:
+		return say(d, PTXVM_SUCCESS, NULL);
+	case MEM_NOMEM:
+		return say(d, PTXVM_ERROR_OUT_OF_MEMORY, "ptxvm_mem_map_host: out of memory");
+	default:
+		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_mem_map_host: [%p, +%zu) overlaps device memory or a "
+			   "window of the device's address space", host, bytes);
+	}
+}
+
+ptxvm_result ptxvm_mem_unmap_host(ptxvm_device *d, void *host)
+{
+	if (!d)
+		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_mem_unmap_host: NULL device");
+	if (mem_free(&d->mem, (uint64_t)(uintptr_t)host, ALLOC_BORROWED) != MEM_OK)
+		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_mem_unmap_host: %p is not mapped host memory", host);
+	return say(d, PTXVM_SUCCESS, NULL);
+}
+
 ptxvm_result ptxvm_mem_range(ptxvm_device *d, uint64_t addr, uint64_t *base, size_t *bytes)
 {
 	if (!d)
@@ -417,6 +444,10 @@ static void program_destroy(RegObj *o)
 {
 	Program *p = (Program *)o;
 	ptxvm_device *d = p->d;
+	for (size_t i = 0; i < p->nmapped; i++)
+		mem_free(&d->mem, p->mapped[i], ALLOC_BORROWED);
+	free(p->mapped);
+	pthread_mutex_destroy(&p->map_lock);
 	if (p->prog)
 		prog_free(p->prog, &d->mem);
 	for (size_t i = 0; i < p->nstatics; i++)
@@ -464,6 +495,7 @@ ptxvm_result ptxvm_program_load(ptxvm_device *d, const ptxvm_module *m, ptxvm_pr
 	if (!p)
 		return say(d, PTXVM_ERROR_OUT_OF_MEMORY, "out of memory");
 	p->d = d;
+	pthread_mutex_init(&p->map_lock, NULL);
 	p->o.destroy = program_destroy;
 	p->m = host_module_copy(m, &p->text, &p->file);
 	if (!p->m) {
@@ -543,6 +575,46 @@ void ptxvm_program_unload(ptxvm_program *h)
 	program_close(p);
 	say(p->d, PTXVM_SUCCESS, NULL);
 	put(&p->o);
+}
+
+ptxvm_result ptxvm_program_managed(ptxvm_program *h, const char *name, void **host, size_t *bytes)
+{
+	uint64_t a;
+	size_t n;
+	ptxvm_result r = ptxvm_program_global(h, name, &a, &n);
+	Program *p = r ? NULL : prog_get(h, "ptxvm_program_managed");
+	if (!p)
+		return r ? r : PTXVM_ERROR_INVALID_HANDLE;
+	ptxvm_device *d = p->d;
+	const MemView *v = mem_pin(&d->mem);
+	uint8_t *q = mem_host(v, a, n ? n : 1);
+	mem_unpin(&d->mem, v);
+	pthread_mutex_lock(&p->map_lock);
+	bool done = false;
+	for (size_t i = 0; i < p->nmapped && !done; i++)
+		done = p->mapped[i] == (uint64_t)(uintptr_t)q;
+	uint64_t *m = done ? NULL : realloc(p->mapped, (p->nmapped + 1) * sizeof *m);
+	if (!q || !n)
+		r = say(d, PTXVM_ERROR_INVALID_VALUE, "variable '%s' has no storage to map", name);
+	else if (!done && !m)
+		r = say(d, PTXVM_ERROR_OUT_OF_MEMORY, "out of memory");
+	else if (!done) {
+		p->mapped = m;
+		if (mem_map(&d->mem, (uint64_t)(uintptr_t)q, n, q, ALLOC_GLOBAL, ALLOC_BORROWED) != MEM_OK)
+			r = say(d, PTXVM_ERROR_INVALID_VALUE, "variable '%s' cannot be mapped at its host address", name);
+		else
+			p->mapped[p->nmapped++] = (uint64_t)(uintptr_t)q;
+	}
+	pthread_mutex_unlock(&p->map_lock);
+	if (!r) {
+		if (host)
+			*host = q;
+		if (bytes)
+			*bytes = n;
+		r = say(d, PTXVM_SUCCESS, NULL);
+	}
+	put(&p->o);
+	return r;
 }
 
 ptxvm_result ptxvm_program_global(ptxvm_program *h, const char *name, uint64_t *dptr, size_t *bytes)
@@ -666,7 +738,8 @@ ptxvm_result ptxvm_kernel_attributes(const ptxvm_kernel *h, ptxvm_kernel_attrs *
 /* ---- launches ----------------------------------------------------------- */
 /* Checks a launch's shape and resources in 64-bit arithmetic before any is
  * taken; fills L.  0, or the result with the message said. */
-static ptxvm_result launch_shape(ptxvm_device *d, const Kernel *k, const ptxvm_launch_config *cfg, Launch *L)
+static ptxvm_result launch_shape(ptxvm_device *d, const Kernel *k, const ptxvm_launch_config *cfg, int coop,
+				 Launch *L)
 {
 	uint32_t g[3], b[3];
 	for (int i = 0; i < 3; i++) {
@@ -707,14 +780,21 @@ static ptxvm_result launch_shape(ptxvm_device *d, const Kernel *k, const ptxvm_l
 		.local_bytes = (uint32_t)((f->frame_bytes + d->stack_bytes + 15) & ~15ull),
 		.workers = d->workers, .timeout = d->timeout, .out = d->out,
 	};
+	if (coop) {
+		if (L->ncta > 1024)
+			return say(d, PTXVM_ERROR_LAUNCH_OUT_OF_RESOURCES, "kernel '%s': a cooperative launch of %llu CTAs; "
+				   "at most 1024 run at once", f->name, (unsigned long long)L->ncta);
+		L->coop = true;
+		L->workers = (unsigned)L->ncta;
+	}
 	char why[256];
 	if (exec_resources(L, why, sizeof why))
 		return say(d, PTXVM_ERROR_LAUNCH_OUT_OF_RESOURCES, "kernel '%s': %s", f->name, why);
 	return PTXVM_SUCCESS;
 }
 
-ptxvm_result ptxvm_launch_packed(ptxvm_device *d, const ptxvm_kernel *kh, const ptxvm_launch_config *cfg,
-				 const void *params, size_t bytes, ptxvm_launch_stats *stats)
+static ptxvm_result launch_packed(ptxvm_device *d, const ptxvm_kernel *kh, const ptxvm_launch_config *cfg,
+				  const void *params, size_t bytes, ptxvm_launch_stats *stats, int coop)
 {
 	if (!d || !kh || !cfg)
 		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_launch: NULL argument");
@@ -732,7 +812,7 @@ ptxvm_result ptxvm_launch_packed(ptxvm_device *d, const ptxvm_kernel *kh, const 
 		r = say(d, PTXVM_ERROR_INVALID_VALUE, "kernel '%s' takes %u bytes of parameters, not %zu",
 			k->f->name, k->f->param_bytes, bytes);
 	else
-		r = launch_shape(d, k, cfg, &L);
+		r = launch_shape(d, k, cfg, coop, &L);
 	if (r) {
 		put(&k->o);
 		return r;
@@ -745,15 +825,19 @@ ptxvm_result ptxvm_launch_packed(ptxvm_device *d, const ptxvm_kernel *kh, const 
 	d->printed |= launch_uses_printf(L.p);  /* the FIFO's size is fixed from now on */
 	pthread_mutex_unlock(&d->lock);
 	L.grid_id = atomic_fetch_add(&d->launches, 1) + 1;
+	if (L.coop && !mem_alloc(&d->mem, 8, ALLOC_GLOBAL, 0, &L.grid_ws))
+		L.grid_ws = 0;  /* no memory for the barrier: the launch does not run */
 	L.mem = mem_pin(&d->mem);
 	L.surf = surf_pin(&d->surf);
 	L.params = params;
 	L.param_bytes = (uint32_t)bytes;
 	double t0 = exec_now();
-	int code = launch_run(&L);
+	int code = L.coop && !L.grid_ws ? PTXVM_ERROR_OUT_OF_MEMORY : launch_run(&L);
 	double t1 = exec_now();
 	surf_unpin(&d->surf, L.surf);
 	mem_unpin(&d->mem, L.mem);
+	if (L.grid_ws)
+		mem_free(&d->mem, L.grid_ws, 0);
 	if (stats) {
 		stats->thread_instructions = atomic_load(&L.thread_ins);
 		stats->warp_instructions = atomic_load(&L.warp_ins);
@@ -771,8 +855,14 @@ ptxvm_result ptxvm_launch_packed(ptxvm_device *d, const ptxvm_kernel *kh, const 
 	return r;
 }
 
-ptxvm_result ptxvm_launch(ptxvm_device *d, const ptxvm_kernel *kh, const ptxvm_launch_config *cfg,
-			  void *const *args, ptxvm_launch_stats *stats)
+ptxvm_result ptxvm_launch_packed(ptxvm_device *d, const ptxvm_kernel *kh, const ptxvm_launch_config *cfg,
+				 const void *params, size_t bytes, ptxvm_launch_stats *stats)
+{
+	return launch_packed(d, kh, cfg, params, bytes, stats, 0);
+}
+
+static ptxvm_result launch_args(ptxvm_device *d, const ptxvm_kernel *kh, const ptxvm_launch_config *cfg,
+				void *const *args, ptxvm_launch_stats *stats, int coop)
 {
 	if (!d || !kh)
 		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_launch: NULL argument");
@@ -800,9 +890,21 @@ ptxvm_result ptxvm_launch(ptxvm_device *d, const ptxvm_kernel *kh, const ptxvm_l
 	 * before a ptxvm_device_destroy waiting for it may go on */
 	put(&k->o);
 	if (!r)
-		r = ptxvm_launch_packed(d, kh, cfg, buf, bytes, stats);
+		r = launch_packed(d, kh, cfg, buf, bytes, stats, coop);
 	free(buf);
 	return r;
+}
+
+ptxvm_result ptxvm_launch(ptxvm_device *d, const ptxvm_kernel *kh, const ptxvm_launch_config *cfg,
+			  void *const *args, ptxvm_launch_stats *stats)
+{
+	return launch_args(d, kh, cfg, args, stats, 0);
+}
+
+ptxvm_result ptxvm_launch_cooperative(ptxvm_device *d, const ptxvm_kernel *kh, const ptxvm_launch_config *cfg,
+				      void *const *args, ptxvm_launch_stats *stats)
+{
+	return launch_args(d, kh, cfg, args, stats, 1);
 }
 
 ptxvm_result ptxvm_device_synchronize(ptxvm_device *d)

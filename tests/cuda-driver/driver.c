@@ -409,7 +409,9 @@ static void modules(void)
 	for (int i = 0; i < N; i++)
 		bad += z[i] != y[i] + y[i];
 	CHECK(bad == 0, "vector add through extra: %d wrong", bad);
-	EXPECT(cuLaunchKernel(add, 1, 1, 1, 2048, 1, 1, 0, NULL, args, NULL), CUDA_ERROR_INVALID_VALUE);
+	/* a block too large: 9, which the runtime reports as cudaErrorInvalidConfiguration */
+	EXPECT(cuLaunchKernel(add, 1, 1, 1, 2048, 1, 1, 0, NULL, args, NULL), (CUresult)9);
+	EXPECT(cuLaunchKernel(add, 1, 70000, 1, 32, 1, 1, 0, NULL, args, NULL), (CUresult)9);
 	/* a module variable */
 	CUdeviceptr counter;
 	size_t bytes = 0;

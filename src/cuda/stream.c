@@ -1,0 +1,230 @@
+/* stream.c: streams, events, host callbacks, and the asynchronous forms of
+ * copies and fills.  ptxvm's launches and copies complete before their
+ * call returns, so every stream is always idle: work is in order, a query
+ * finds it done, waiting on an event is already satisfied, and a callback
+ * runs at once, after all the work submitted before it, on the calling
+ * thread.  Streams and events keep their records (marked dead) after they
+ * are destroyed, so that a stale handle is refused, never followed. */
+#include "cu.h"
+
+#include <stdlib.h>
+#include <time.h>
+
+#define STREAM_MAGIC 0x53747221u
+#define EVENT_MAGIC 0x45767421u
+#define CU_STREAM_LEGACY ((CUstream)0x1)
+#define CU_STREAM_PER_THREAD ((CUstream)0x2)
+
+struct CUstream_st {
+	unsigned magic;
+	CUcontext ctx;
+	unsigned flags;
+	int priority;
+};
+
+struct CUevent_st {
+	unsigned magic;
+	unsigned flags;
+	int recorded;
+	struct timespec when;
+};
+
+enum { CU_EVENT_DISABLE_TIMING = 0x2 };
+
+#define CTX_CALL(c) CUcontext c; do { CUresult r_ = cu_enter(&c); if (r_) return r_; } while (0)
+
+CUresult cu_stream_check(CUstream s)
+{
+	if (!s || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD)
+		return CUDA_SUCCESS;
+	return s->magic == STREAM_MAGIC ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+
+#define STREAM_CALL(c, s) CTX_CALL(c); do { CUresult r2_ = cu_stream_check(s); if (r2_) return r2_; } while (0)
+
+CUresult cuStreamCreateWithPriority(CUstream *out, unsigned flags, int priority)
+{
+	CTX_CALL(c);
+	if (!out || flags > 1)
+		return CUDA_ERROR_INVALID_VALUE;
+	CUstream s = malloc(sizeof *s);
+	if (!s)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	/* priorities are clamped to the range cuCtxGetStreamPriorityRange gives */
+	*s = (struct CUstream_st){ STREAM_MAGIC, c, flags, priority > 0 ? 0 : priority < -5 ? -5 : priority };
+	*out = s;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuStreamCreate(CUstream *out, unsigned flags) { return cuStreamCreateWithPriority(out, flags, 0); }
+
+CUresult cuStreamDestroy_v2(CUstream s)
+{
+	CTX_CALL(c);
+	if (!s || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD || s->magic != STREAM_MAGIC)
+		return CUDA_ERROR_INVALID_HANDLE;
+	s->magic = 0;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuStreamDestroy(CUstream s) { return cuStreamDestroy_v2(s); }
+
+CUresult cuStreamSynchronize(CUstream s)
+{
+	STREAM_CALL(c, s);
+	return cu_result(c, ptxvm_device_synchronize(cu_dev.dev), "cuStreamSynchronize");
+}
+
+CUresult cuStreamQuery(CUstream s)
+{
+	STREAM_CALL(c, s);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuStreamGetFlags(CUstream s, unsigned *flags)
+{
+	STREAM_CALL(c, s);
+	if (!flags)
+		return CUDA_ERROR_INVALID_VALUE;
+	*flags = s && s != CU_STREAM_LEGACY && s != CU_STREAM_PER_THREAD ? s->flags : 0;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuStreamGetPriority(CUstream s, int *priority)
+{
+	STREAM_CALL(c, s);
+	if (!priority)
+		return CUDA_ERROR_INVALID_VALUE;
+	*priority = s && s != CU_STREAM_LEGACY && s != CU_STREAM_PER_THREAD ? s->priority : 0;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuStreamGetCtx(CUstream s, CUcontext *out)
+{
+	STREAM_CALL(c, s);
+	if (!out)
+		return CUDA_ERROR_INVALID_VALUE;
+	*out = s && s != CU_STREAM_LEGACY && s != CU_STREAM_PER_THREAD ? s->ctx : c;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuStreamGetId(CUstream s, unsigned long long *id)
+{
+	STREAM_CALL(c, s);
+	if (!id)
+		return CUDA_ERROR_INVALID_VALUE;
+	*id = (unsigned long long)(uintptr_t)s;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuStreamWaitEvent(CUstream s, CUevent e, unsigned flags)
+{
+	STREAM_CALL(c, s);
+	if (!e || e->magic != EVENT_MAGIC)
+		return CUDA_ERROR_INVALID_HANDLE;
+	return CUDA_SUCCESS;    /* the event's work is done */
+}
+
+typedef void (*CUstreamCallback)(CUstream s, CUresult status, void *data);
+typedef void (*CUhostFn)(void *data);
+
+CUresult cuStreamAddCallback(CUstream s, CUstreamCallback fn, void *data, unsigned flags)
+{
+	STREAM_CALL(c, s);
+	if (!fn || flags)
+		return CUDA_ERROR_INVALID_VALUE;
+	fn(s, CUDA_SUCCESS, data);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuLaunchHostFunc(CUstream s, CUhostFn fn, void *data)
+{
+	STREAM_CALL(c, s);
+	if (!fn)
+		return CUDA_ERROR_INVALID_VALUE;
+	fn(data);
+	return CUDA_SUCCESS;
+}
+
+CU_PT_ALIAS(cuStreamSynchronize, _ptsz);
+CU_PT_ALIAS(cuStreamQuery, _ptsz);
+CU_PT_ALIAS(cuStreamGetFlags, _ptsz);
+CU_PT_ALIAS(cuStreamGetPriority, _ptsz);
+CU_PT_ALIAS(cuStreamGetCtx, _ptsz);
+CU_PT_ALIAS(cuStreamGetId, _ptsz);
+CU_PT_ALIAS(cuStreamWaitEvent, _ptsz);
+CU_PT_ALIAS(cuStreamAddCallback, _ptsz);
+CU_PT_ALIAS(cuLaunchHostFunc, _ptsz);
+
+/* ---- events ---------------------------------------------------------------------- */
+CUresult cuEventCreate(CUevent *out, unsigned flags)
+{
+	CTX_CALL(c);
+	if (!out || (flags & ~0x7u))
+		return CUDA_ERROR_INVALID_VALUE;
+	CUevent e = calloc(1, sizeof *e);
+	if (!e)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	e->magic = EVENT_MAGIC;
+	e->flags = flags;
+	*out = e;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuEventDestroy_v2(CUevent e)
+{
+	CTX_CALL(c);
+	if (!e || e->magic != EVENT_MAGIC)
+		return CUDA_ERROR_INVALID_HANDLE;
+	e->magic = 0;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuEventDestroy(CUevent e) { return cuEventDestroy_v2(e); }
+
+CUresult cuEventRecord(CUevent e, CUstream s)
+{
+	STREAM_CALL(c, s);
+	if (!e || e->magic != EVENT_MAGIC)
+		return CUDA_ERROR_INVALID_HANDLE;
+	clock_gettime(CLOCK_MONOTONIC, &e->when);
+	e->recorded = 1;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuEventRecordWithFlags(CUevent e, CUstream s, unsigned flags)
+{
+	if (flags > 1)
+		return CUDA_ERROR_INVALID_VALUE;
+	return cuEventRecord(e, s);
+}
+
+CUresult cuEventQuery(CUevent e)
+{
+	CTX_CALL(c);
+	return e && e->magic == EVENT_MAGIC ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+
+CUresult cuEventSynchronize(CUevent e)
+{
+	CTX_CALL(c);
+	return e && e->magic == EVENT_MAGIC ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+
+CUresult cuEventElapsedTime(float *ms, CUevent a, CUevent b)
+{
+	CTX_CALL(c);
+	if (!ms)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!a || a->magic != EVENT_MAGIC || !b || b->magic != EVENT_MAGIC ||
+	    ((a->flags | b->flags) & CU_EVENT_DISABLE_TIMING) || !a->recorded || !b->recorded)
+		return CUDA_ERROR_INVALID_HANDLE;
+	*ms = (float)((double)(b->when.tv_sec - a->when.tv_sec) * 1e3 +
+		      (double)(b->when.tv_nsec - a->when.tv_nsec) / 1e6);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuEventElapsedTime_v2(float *ms, CUevent a, CUevent b) { return cuEventElapsedTime(ms, a, b); }
+
+CU_PT_ALIAS(cuEventRecord, _ptsz);
+CU_PT_ALIAS(cuEventRecordWithFlags, _ptsz);
