@@ -1138,6 +1138,65 @@ static void test_api_args(ptxvm_device *d)
 		done(&s);
 	}
 	{
+		Sc s = { .name = "api: host memory mapped at its own address" };
+		static uint8_t host[4096] __attribute__((aligned(64)));
+		memset(host, 1, sizeof host);
+		ptxvm_result r1 = ptxvm_mem_map_host(d, host + 64, 256);
+		ptxvm_result r2 = ptxvm_memset_d8(d, (uint64_t)(uintptr_t)(host + 64), 7, 256);
+		ptxvm_result r3 = ptxvm_mem_map_host(d, host + 128, 16);       /* overlaps */
+		uint64_t base = 0;
+		size_t size = 0;
+		ptxvm_result r4 = ptxvm_mem_range(d, (uint64_t)(uintptr_t)(host + 100), &base, &size);
+		ptxvm_result r5 = ptxvm_mem_unmap_host(d, host + 64);
+		ptxvm_result r6 = ptxvm_memset_d8(d, (uint64_t)(uintptr_t)(host + 64), 9, 1);
+		ptxvm_result r7 = ptxvm_mem_unmap_host(d, host + 64);
+		int bytes_ok = host[63] == 1 && host[64] == 7 && host[319] == 7 && host[320] == 1;
+		if (r1 || r2 || !bytes_ok)
+			bad(&s, "map %s, fill through the device %s, bytes %s", ptxvm_result_name(r1), ptxvm_result_name(r2),
+			    bytes_ok ? "right" : "wrong");
+		if (r3 != PTXVM_ERROR_INVALID_VALUE || r4 || base != (uint64_t)(uintptr_t)(host + 64) || size != 256)
+			bad(&s, "an overlapping map: %s; the range: %s", ptxvm_result_name(r3), ptxvm_result_name(r4));
+		if (r5 || r6 != PTXVM_ERROR_INVALID_VALUE || r7 != PTXVM_ERROR_INVALID_VALUE)
+			bad(&s, "unmap %s, fill after %s, unmap again %s", ptxvm_result_name(r5), ptxvm_result_name(r6),
+			    ptxvm_result_name(r7));
+		done(&s);
+	}
+	{
+		/* each CTA counts itself in the grid barrier word and waits for
+		 * all the others: only a cooperative launch finishes */
+		Sc s = { .name = "api: cooperative launch and its grid barrier word" };
+		char why[512];
+		ptxvm_program *q = load_ptx(d, "coop.ptx",
+			".version 8.0\n.target sm_90\n.address_size 64\n"
+			".visible .entry coop(.param .u64 out)\n{\n.reg .pred %p;\n.reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n"
+			"mov.u32 %r1, %envreg1;\nmov.u32 %r2, %envreg2;\ncvt.u64.u32 %rd1, %r1;\ncvt.u64.u32 %rd2, %r2;\n"
+			"shl.b64 %rd1, %rd1, 32;\nor.b64 %rd3, %rd1, %rd2;\nmov.u32 %r3, %nctaid.x;\n"
+			"atom.global.add.u32 %r4, [%rd3], 1;\nspin:\nld.volatile.global.u32 %r5, [%rd3];\n"
+			"setp.lt.u32 %p, %r5, %r3;\n@%p bra spin;\nld.param.u64 %rd4, [out];\nmov.u32 %r6, %ctaid.x;\n"
+			"mul.wide.u32 %rd5, %r6, 4;\nadd.s64 %rd6, %rd4, %rd5;\nst.global.u32 [%rd6], %r5;\nret;\n}\n",
+			why, sizeof why);
+		uint64_t out = q ? dbuf(&s, d, 12 * 4, NULL) : 0;
+		const ptxvm_kernel *ck = q ? ptxvm_kernel_find(q, "coop") : NULL;
+		ptxvm_launch_config cfg = { { 12, 1, 1 }, { 1, 1, 1 }, 0 };
+		void *args[] = { &out };
+		ptxvm_result r = ck ? ptxvm_launch_cooperative(d, ck, &cfg, args, NULL) : PTXVM_ERROR_INVALID_PTX;
+		uint32_t got[12] = { 0 };
+		if (!q)
+			bad(&s, "coop.ptx: %s", why);
+		else if (r || ptxvm_memcpy_dtoh(d, got, out, sizeof got))
+			bad(&s, "the launch: %s: %s", ptxvm_result_name(r), ptxvm_device_message(d));
+		for (int i = 0; i < 12 && !r; i++)
+			if (got[i] != 12)
+				bad(&s, "CTA %d saw %u CTAs at the barrier, want 12", i, got[i]);
+		ptxvm_launch_config big = { { 1025, 1, 1 }, { 1, 1, 1 }, 0 };
+		if (ck && ptxvm_launch_cooperative(d, ck, &big, args, NULL) != PTXVM_ERROR_LAUNCH_OUT_OF_RESOURCES)
+			bad(&s, "1025 CTAs cooperatively are not refused");
+		if (out)
+			ptxvm_mem_free(d, out);
+		ptxvm_program_unload(q);
+		done(&s);
+	}
+	{
 		Sc s = { .name = "api: kernel attributes" };
 		char why[512];
 		ptxvm_program *q = load_ptx(d, "attrs.ptx",
