@@ -7,7 +7,7 @@
 #   make asan       the tests under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make tsan       the concurrent groups (atom, sass, exec, hostile, threads) under ThreadSanitizer
 #   make fuzz       the libFuzzer targets: parse+check, and through to a launch (FUZZ_SECONDS=60 each)
-#   make bench      checker throughput against ptxas
+#   make bench      checker throughput against ptxas, execution against C, the CUDA driver's cost
 #   make fixtures   regenerate tests/ptx from tests/cuda (needs nvcc)
 #   make corpus     regenerate tests/corpus (the toolkit headers' device code) and its ptxas verdicts
 #   make ptxas-verify        confirm test expectations and fmt output with ptxas

@@ -44,3 +44,6 @@ fi
 
 echo
 tests/bench/exec.sh "$B"
+
+echo
+tests/bench/cuda.sh "$B"
