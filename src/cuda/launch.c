@@ -194,3 +194,75 @@ CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy, unsig
 }
 
 CU_PT_ALIAS(cuLaunchCooperativeKernel, _ptsz);
+
+/* ---- cuLaunchKernelEx: a launch with attributes ------------------------------------ */
+typedef struct CUlaunchAttribute {
+	int id;
+	char pad[4];
+	union {
+		char bytes[64];
+		int cooperative;
+		struct { unsigned x, y, z; } cluster;
+	} value;
+} CUlaunchAttribute;
+
+typedef struct CUlaunchConfig {
+	unsigned gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes;
+	CUstream hStream;
+	CUlaunchAttribute *attrs;
+	unsigned numAttrs;
+} CUlaunchConfig;
+
+enum { ATTR_IGNORE, ATTR_ACCESS_POLICY_WINDOW, ATTR_COOPERATIVE, ATTR_SYNCHRONIZATION_POLICY, ATTR_CLUSTER_DIMENSION,
+       ATTR_CLUSTER_SCHEDULING_POLICY, ATTR_PROGRAMMATIC_STREAM_SERIALIZATION, ATTR_PROGRAMMATIC_EVENT,
+       ATTR_PRIORITY, ATTR_MEM_SYNC_DOMAIN_MAP, ATTR_MEM_SYNC_DOMAIN, ATTR_PREFERRED_CLUSTER_DIMENSION,
+       ATTR_LAUNCH_COMPLETION_EVENT, ATTR_DEVICE_UPDATABLE_KERNEL_NODE, ATTR_PREFERRED_SHARED_MEMORY_CARVEOUT };
+
+/* Attributes that change nothing where launches are synchronous and run
+ * alone (cache policies, priorities, memory domains, carveouts) are taken;
+ * cooperative launches run; clusters of more than one CTA and events fail
+ * with a message. */
+CUresult cuLaunchKernelEx(const CUlaunchConfig *cfg, CUfunction f, void **params, void **extra)
+{
+	if (!cfg || (cfg->numAttrs && !cfg->attrs))
+		return CUDA_ERROR_INVALID_VALUE;
+	int coop = 0;
+	for (unsigned i = 0; i < cfg->numAttrs; i++) {
+		const CUlaunchAttribute *a = &cfg->attrs[i];
+		switch (a->id) {
+		case ATTR_COOPERATIVE:
+			coop = a->value.cooperative != 0;
+			break;
+		case ATTR_CLUSTER_DIMENSION:
+		case ATTR_PREFERRED_CLUSTER_DIMENSION:
+			if ((uint64_t)a->value.cluster.x * a->value.cluster.y * a->value.cluster.z > 1) {
+				cu_warn("cuLaunchKernelEx: clusters of %ux%ux%u CTAs are not supported",
+					a->value.cluster.x, a->value.cluster.y, a->value.cluster.z);
+				return CUDA_ERROR_NOT_SUPPORTED;
+			}
+			break;
+		case ATTR_PROGRAMMATIC_EVENT:
+		case ATTR_LAUNCH_COMPLETION_EVENT:
+		case ATTR_DEVICE_UPDATABLE_KERNEL_NODE:
+			cu_warn("cuLaunchKernelEx: launch attribute %d is not supported", a->id);
+			return CUDA_ERROR_NOT_SUPPORTED;
+		case ATTR_IGNORE: case ATTR_ACCESS_POLICY_WINDOW: case ATTR_SYNCHRONIZATION_POLICY:
+		case ATTR_CLUSTER_SCHEDULING_POLICY: case ATTR_PROGRAMMATIC_STREAM_SERIALIZATION: case ATTR_PRIORITY:
+		case ATTR_MEM_SYNC_DOMAIN_MAP: case ATTR_MEM_SYNC_DOMAIN: case ATTR_PREFERRED_SHARED_MEMORY_CARVEOUT:
+			break;
+		default:
+			cu_warn("cuLaunchKernelEx: launch attribute %d is not supported", a->id);
+			return CUDA_ERROR_NOT_SUPPORTED;
+		}
+	}
+	if (coop) {
+		if (extra)
+			return CUDA_ERROR_INVALID_VALUE;
+		return cuLaunchCooperativeKernel(f, cfg->gridDimX, cfg->gridDimY, cfg->gridDimZ, cfg->blockDimX,
+						 cfg->blockDimY, cfg->blockDimZ, cfg->sharedMemBytes, cfg->hStream, params);
+	}
+	return launch(f, cfg->gridDimX, cfg->gridDimY, cfg->gridDimZ, cfg->blockDimX, cfg->blockDimY, cfg->blockDimZ,
+		      cfg->sharedMemBytes, cfg->hStream, params, extra, 0);
+}
+
+CU_PT_ALIAS(cuLaunchKernelEx, _ptsz);

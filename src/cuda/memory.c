@@ -608,3 +608,10 @@ CU_PT_ALIAS(cuMemsetD32Async, _ptsz);
 CU_PT_ALIAS(cuMemsetD2D8Async, _ptsz);
 CU_PT_ALIAS(cuMemsetD2D16Async, _ptsz);
 CU_PT_ALIAS(cuMemsetD2D32Async, _ptsz);
+
+/* ---- stream-ordered allocation: the stream is always idle, so the memory
+ * is allocated and freed at once, from the device's one default pool ---- */
+CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t bytes, CUstream s) { ASYNC(cuMemAlloc_v2(dptr, bytes)); }
+CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream s) { ASYNC(cuMemFree_v2(dptr)); }
+CU_PT_ALIAS(cuMemAllocAsync, _ptsz);
+CU_PT_ALIAS(cuMemFreeAsync, _ptsz);

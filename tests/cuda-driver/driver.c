@@ -448,6 +448,140 @@ static void modules(void)
 	EXPECT(cuModuleLoad(&m, "/nonexistent/x.ptx"), CUDA_ERROR_FILE_NOT_FOUND);
 }
 
+/* Streams, events, callbacks, host and managed memory, async copies,
+ * cuLaunchKernelEx and occupancy. */
+static int callbacks;
+static void host_fn(void *data) { callbacks += *(int *)data; }
+
+static void streams(void)
+{
+	CUstream s;
+	CUevent e0, e1, nt;
+	OK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+	unsigned flags = 0;
+	OK(cuStreamGetFlags(s, &flags));
+	CHECK(flags == CU_STREAM_NON_BLOCKING, "stream flags %u", flags);
+	OK(cuEventCreate(&e0, CU_EVENT_DEFAULT));
+	OK(cuEventCreate(&e1, CU_EVENT_DEFAULT));
+	OK(cuEventCreate(&nt, CU_EVENT_DISABLE_TIMING));
+	enum { N = 4096 };
+	int *pinned = NULL;
+	OK(cuMemHostAlloc((void **)&pinned, N * sizeof(int), CU_MEMHOSTALLOC_DEVICEMAP));
+	for (int i = 0; i < N; i++)
+		pinned[i] = i * 3;
+	CUdeviceptr dp = 0, d;
+	OK(cuMemHostGetDevicePointer(&dp, pinned, 0));
+	CHECK(dp == (CUdeviceptr)(uintptr_t)pinned, "a mapped pointer is its own device pointer");
+	OK(cuMemAllocAsync(&d, N * sizeof(int), s));
+	OK(cuEventRecord(e0, s));
+	OK(cuMemcpyAsync(d, dp, N * sizeof(int), s));        /* through the mapping */
+	OK(cuMemsetD32Async(dp, 0, N, s));
+	int k = 5;
+	OK(cuLaunchHostFunc(s, host_fn, &k));
+	OK(cuStreamWaitEvent(s, e0, 0));
+	OK(cuMemcpyDtoHAsync(pinned, d + 8, 16, s));
+	OK(cuEventRecord(e1, s));
+	OK(cuStreamSynchronize(s));
+	OK(cuStreamQuery(s));
+	OK(cuEventQuery(e1));
+	CHECK(pinned[0] == 6 && pinned[3] == 15 && pinned[4] == 0, "async copies through mapped memory: %d %d %d",
+	      pinned[0], pinned[3], pinned[4]);
+	CHECK(callbacks == 5, "the host function ran (%d)", callbacks);
+	float ms = -1;
+	OK(cuEventElapsedTime(&ms, e0, e1));
+	CHECK(ms >= 0 && ms < 60000, "elapsed %f ms", ms);
+	EXPECT(cuEventElapsedTime(&ms, e0, nt), CUDA_ERROR_INVALID_HANDLE);
+	unsigned hf = 0;
+	OK(cuMemHostGetFlags(&hf, pinned));
+	CHECK(hf & CU_MEMHOSTALLOC_DEVICEMAP, "host flags 0x%x", hf);
+	CUmemorytype mt = 0;
+	OK(cuPointerGetAttribute(&mt, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, dp));
+	CHECK(mt == CU_MEMORYTYPE_HOST, "pinned memory's type %d", (int)mt);
+	OK(cuPointerGetAttribute(&mt, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, d));
+	CHECK(mt == CU_MEMORYTYPE_DEVICE, "device memory's type %d", (int)mt);
+	OK(cuMemFreeAsync(d, s));
+	OK(cuMemFreeHost(pinned));
+	EXPECT(cuMemFreeHost(pinned), CUDA_ERROR_INVALID_VALUE);
+	/* managed memory: one pointer, written by the host and read by a copy */
+	CUdeviceptr m;
+	OK(cuMemAllocManaged(&m, 64, CU_MEM_ATTACH_GLOBAL));
+	memset((void *)(uintptr_t)m, 0x5a, 64);
+	unsigned char got[64];
+	OK(cuMemcpyDtoH(got, m + 0, 64));
+	CHECK(got[0] == 0x5a && got[63] == 0x5a, "managed memory seen by a device copy");
+	int managed = 0;
+	OK(cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED, m));
+	CHECK(managed == 1, "managed attribute");
+	OK(cuMemFree(m));
+	/* registered memory */
+	static int reg[256];
+	OK(cuMemHostRegister(reg, sizeof reg, CU_MEMHOSTREGISTER_DEVICEMAP));
+	EXPECT(cuMemHostRegister(reg, sizeof reg, 0), CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED);
+	OK(cuMemsetD32((CUdeviceptr)(uintptr_t)reg, 77, 256));
+	CHECK(reg[0] == 77 && reg[255] == 77, "registered memory filled by the device");
+	OK(cuMemHostUnregister(reg));
+	EXPECT(cuMemHostUnregister(reg), CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED);
+	OK(cuEventDestroy(e0));
+	EXPECT(cuEventRecord(e0, s), CUDA_ERROR_INVALID_HANDLE);
+	OK(cuEventDestroy(e1));
+	OK(cuEventDestroy(nt));
+	OK(cuStreamDestroy(s));
+	EXPECT(cuStreamSynchronize(s), CUDA_ERROR_INVALID_HANDLE);
+}
+
+static void launch_ex(void)
+{
+	CUmodule m;
+	CUfunction add;
+	OK(cuModuleLoadData(&m, ptx));
+	OK(cuModuleGetFunction(&add, m, "add"));
+	int per = 0;
+	OK(cuOccupancyMaxActiveBlocksPerMultiprocessor(&per, add, 128, 0));
+	CHECK(per == 16, "occupancy of 128-thread blocks: %d per SM (2048 threads)", per);
+	OK(cuOccupancyMaxActiveBlocksPerMultiprocessor(&per, add, 1024, 0));
+	CHECK(per == 2, "occupancy of 1024-thread blocks: %d per SM", per);
+	enum { N = 300 };
+	float x[N], z[N];
+	for (int i = 0; i < N; i++)
+		x[i] = (float)i;
+	CUdeviceptr dx, dz;
+	OK(cuMemAlloc(&dx, sizeof x));
+	OK(cuMemAlloc(&dz, sizeof z));
+	OK(cuMemcpyHtoD(dx, x, sizeof x));
+	unsigned n = N;
+	void *args[] = { &dx, &dx, &dz, &n };
+	CUlaunchAttribute at[2];
+	memset(at, 0, sizeof at);
+	at[0].id = CU_LAUNCH_ATTRIBUTE_PRIORITY;
+	at[0].value.priority = 0;
+	at[1].id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+	at[1].value.cooperative = 1;
+	CUlaunchConfig cfg;
+	memset(&cfg, 0, sizeof cfg);
+	cfg.gridDimX = 3;
+	cfg.gridDimY = cfg.gridDimZ = 1;
+	cfg.blockDimX = 128;
+	cfg.blockDimY = cfg.blockDimZ = 1;
+	cfg.attrs = at;
+	cfg.numAttrs = 2;
+	OK(cuLaunchKernelEx(&cfg, add, args, NULL));
+	OK(cuMemcpyDtoH(z, dz, sizeof z));
+	int bad = 0;
+	for (int i = 0; i < N; i++)
+		bad += z[i] != 2.0f * (float)i;
+	CHECK(bad == 0, "cuLaunchKernelEx, cooperative: %d wrong", bad);
+	at[1].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+	at[1].value.clusterDim.x = 2;
+	at[1].value.clusterDim.y = at[1].value.clusterDim.z = 1;
+	cfg.gridDimX = 4;
+	EXPECT(cuLaunchKernelEx(&cfg, add, args, NULL), CUDA_ERROR_NOT_SUPPORTED);
+	EXPECT(cuLaunchCooperativeKernel(add, 100000, 1, 1, 128, 1, 1, 0, NULL, args),
+	       CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE);
+	OK(cuMemFree(dx));
+	OK(cuMemFree(dz));
+	OK(cuModuleUnload(m));
+}
+
 static void errors(void)
 {
 	const char *s = NULL;
@@ -524,6 +658,8 @@ int main(void)
 	copies();
 	arrays();
 	modules();
+	streams();
+	launch_ex();
 	errors();
 	proc();
 	sticky(primary);
