@@ -20,6 +20,13 @@ if cmp -s "$tmp/want" "$tmp/have"; then ok; else
 	bad "exports differ from src/cuda/api.def:"; diff "$tmp/want" "$tmp/have" | head -20
 fi
 
+# docs/CUDA.md lists every entry point with its status, as the objects have it
+tests/cuda-driver/status.sh "$B" >"$tmp/status"
+sed -n '/^<!-- status begin/,/^<!-- status end/p' docs/CUDA.md >"$tmp/documented"
+if cmp -s "$tmp/status" "$tmp/documented"; then ok; else
+	bad "docs/CUDA.md's list of entry points is stale (tests/cuda-driver/status.sh $B --write)"
+fi
+
 if [ ! -f "$CUDA_INC/cuda.h" ] || [ ! -f "$CUDA_INC/cudaTypedefs.h" ]; then
 	echo "cuda-driver: skipping driver.c and the api.def check: no cuda.h in $CUDA_INC (set CUDA_HOME)"
 	echo "cuda-driver: $pass passed, $fail failed"
