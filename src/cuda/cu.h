@@ -84,7 +84,8 @@ typedef struct CUDA_MEMCPY3D {
 /* The one device, made by cuInit. */
 typedef struct CuDevice {
 	ptxvm_device *dev;
-	const char *arch;               /* "sm_90", or PTXVM_ARCH */
+	const char *arch;               /* the target modules are checked for: "sm_90a" for
+					   sm_90 (or PTXVM_ARCH), its arch-specific form */
 	unsigned major, minor;          /* its compute capability */
 	size_t total_mem;               /* what cuDeviceTotalMem and cuMemGetInfo report */
 } CuDevice;

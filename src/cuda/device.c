@@ -3,6 +3,7 @@
  * properties. */
 #include "cu.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,7 +76,12 @@ static void init(void)
 		init_result = CUDA_ERROR_INVALID_VALUE;
 		return;
 	}
-	cu_dev.arch = arch;
+	/* a GPU runs the arch-specific code of its own architecture (sm_90a
+	 * on a 9.0 device): modules are checked for that target */
+	static char specific[32];
+	unsigned ma, mi;
+	snprintf(specific, sizeof specific, "%sa", arch);
+	cu_dev.arch = isdigit((unsigned char)arch[strlen(arch) - 1]) && arch_cc(specific, &ma, &mi) ? specific : arch;
 	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
 	cu_dev.total_mem = pages > 0 && page > 0 ? (size_t)pages * (size_t)page : (size_t)16 << 30;
 	cu_dev.dev = ptxvm_device_create(NULL);

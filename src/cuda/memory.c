@@ -615,3 +615,83 @@ CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t bytes, CUstream s) { ASYNC(cu
 CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream s) { ASYNC(cuMemFree_v2(dptr)); }
 CU_PT_ALIAS(cuMemAllocAsync, _ptsz);
 CU_PT_ALIAS(cuMemFreeAsync, _ptsz);
+
+/* ---- the device's one memory pool ----------------------------------------------------
+ * Stream-ordered allocations come from the default pool, which is the
+ * device's memory: its attributes are kept and reported, and trimming has
+ * nothing to release.  Other pools are not supported. */
+static struct CuPool {
+	int reuse[4];           /* CU_MEMPOOL_ATTR_REUSE_* (1..3) */
+	uint64_t threshold;     /* CU_MEMPOOL_ATTR_RELEASE_THRESHOLD */
+} default_pool = { { 0, 1, 1, 1 }, 0 };
+
+CUresult cuDeviceGetDefaultMemPool(void **pool, CUdevice dev)
+{
+	if (cu_ready())
+		return CUDA_ERROR_NOT_INITIALIZED;
+	if (!pool)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (dev != 0)
+		return CUDA_ERROR_INVALID_DEVICE;
+	*pool = &default_pool;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetMemPool(void **pool, CUdevice dev) { return cuDeviceGetDefaultMemPool(pool, dev); }
+
+CUresult cuDeviceSetMemPool(CUdevice dev, void *pool)
+{
+	if (cu_ready())
+		return CUDA_ERROR_NOT_INITIALIZED;
+	if (dev != 0)
+		return CUDA_ERROR_INVALID_DEVICE;
+	return pool == &default_pool ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+CUresult cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytes, void *pool, CUstream s)
+{
+	if (pool != &default_pool)
+		return CUDA_ERROR_INVALID_VALUE;
+	ASYNC(cuMemAlloc_v2(dptr, bytes));
+}
+
+CU_PT_ALIAS(cuMemAllocFromPoolAsync, _ptsz);
+
+enum { POOL_REUSE_FIRST = 1, POOL_REUSE_LAST = 3, POOL_RELEASE_THRESHOLD, POOL_RESERVED_CURRENT, POOL_RESERVED_HIGH,
+       POOL_USED_CURRENT, POOL_USED_HIGH };
+
+CUresult cuMemPoolSetAttribute(void *pool, int attr, void *value)
+{
+	if (pool != &default_pool || !value)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (attr >= POOL_REUSE_FIRST && attr <= POOL_REUSE_LAST)
+		default_pool.reuse[attr] = *(int *)value != 0;
+	else if (attr == POOL_RELEASE_THRESHOLD)
+		default_pool.threshold = *(uint64_t *)value;
+	else if (attr == POOL_RESERVED_HIGH || attr == POOL_USED_HIGH) {
+		if (*(uint64_t *)value)
+			return CUDA_ERROR_INVALID_VALUE;        /* only a reset to 0 */
+	} else
+		return CUDA_ERROR_INVALID_VALUE;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuMemPoolGetAttribute(void *pool, int attr, void *value)
+{
+	if (pool != &default_pool || !value)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (attr >= POOL_REUSE_FIRST && attr <= POOL_REUSE_LAST)
+		*(int *)value = default_pool.reuse[attr];
+	else if (attr == POOL_RELEASE_THRESHOLD)
+		*(uint64_t *)value = default_pool.threshold;
+	else if (attr >= POOL_RESERVED_CURRENT && attr <= POOL_USED_HIGH)
+		*(uint64_t *)value = 0;         /* allocations are the device's, not held by the pool */
+	else
+		return CUDA_ERROR_INVALID_VALUE;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuMemPoolTrimTo(void *pool, size_t keep)
+{
+	return pool == &default_pool ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}

@@ -665,3 +665,153 @@ CUresult cuKernelGetParamInfo(CUfunction k, size_t i, size_t *offset, size_t *si
 }
 
 CUresult cuModuleLoadFatBinary(CUmodule *out, const void *image) { return cuModuleLoadData(out, image); }
+
+/* ---- cuLink*: linking PTX ---------------------------------------------------------------
+ * ptxvm runs PTX, so a link's output is PTX text that cuModuleLoadData
+ * takes: the one PTX input (or a fat binary's best PTX entry) as it is.
+ * Linking several inputs (relocatable code across modules) is not done
+ * yet and fails with a message. */
+#define LINK_MAGIC 0x4c6e6b21u
+
+typedef struct CUlink_st {
+	unsigned magic;
+	char *ptx;              /* the input so far */
+	int inputs;
+	char *err, *info;       /* the caller's log buffers (cuLinkCreate's options) */
+	size_t errsz, infosz;
+} *CUlinkState;
+
+enum { CU_JIT_INPUT_CUBIN, CU_JIT_INPUT_PTX, CU_JIT_INPUT_FATBINARY, CU_JIT_INPUT_OBJECT, CU_JIT_INPUT_LIBRARY };
+
+static CUresult link_fail(CUlinkState l, CUresult r, const char *msg)
+{
+	cu_warn("cuLink: %s", msg);
+	if (l->err && l->errsz) {
+		size_t n = l->errsz;
+		put_log(l->err, &n, msg);
+	}
+	return r;
+}
+
+CUresult cuLinkCreate_v2(unsigned n, int *opts, void **vals, CUlinkState *out)
+{
+	if (cu_ready())
+		return CUDA_ERROR_NOT_INITIALIZED;
+	if (!out || (n && (!opts || !vals)))
+		return CUDA_ERROR_INVALID_VALUE;
+	CUlinkState l = calloc(1, sizeof *l);
+	if (!l)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	for (unsigned i = 0; i < n; i++)
+		switch (opts[i]) {
+		case CU_JIT_ERROR_LOG_BUFFER: l->err = vals[i]; break;
+		case CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES: l->errsz = (size_t)(uintptr_t)vals[i]; break;
+		case CU_JIT_INFO_LOG_BUFFER: l->info = vals[i]; break;
+		case CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES: l->infosz = (size_t)(uintptr_t)vals[i]; break;
+		default: break;
+		}
+	if (l->err && l->errsz)
+		l->err[0] = 0;
+	if (l->info && l->infosz)
+		l->info[0] = 0;
+	l->magic = LINK_MAGIC;
+	*out = l;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuLinkAddData_v2(CUlinkState l, int type, void *data, size_t size, const char *name, unsigned n, int *opts,
+			  void **vals)
+{
+	if (!l || l->magic != LINK_MAGIC)
+		return CUDA_ERROR_INVALID_HANDLE;
+	if (!data || !size)
+		return CUDA_ERROR_INVALID_VALUE;
+	char *ptx = NULL, why[256] = "";
+	if (type == CU_JIT_INPUT_PTX) {
+		ptx = malloc(size + 1);
+		if (!ptx)
+			return CUDA_ERROR_OUT_OF_MEMORY;
+		memcpy(ptx, data, size);
+		ptx[size] = 0;
+	} else if (type == CU_JIT_INPUT_FATBINARY) {
+		int r = cuda_fatbin_ptx(data, size, cu_dev.arch, &ptx, why, sizeof why);
+		if (r)
+			return link_fail(l, r, why);
+	} else {
+		return link_fail(l, CUDA_ERROR_NOT_SUPPORTED, "only PTX and fat binaries with PTX can be linked: "
+			"ptxvm runs PTX, not cubins, objects or libraries");
+	}
+	if (l->inputs++) {
+		free(ptx);
+		return link_fail(l, CUDA_ERROR_NOT_SUPPORTED, "linking more than one input is not supported yet");
+	}
+	l->ptx = ptx;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuLinkAddFile_v2(CUlinkState l, int type, const char *path, unsigned n, int *opts, void **vals)
+{
+	if (!l || l->magic != LINK_MAGIC)
+		return CUDA_ERROR_INVALID_HANDLE;
+	if (!path)
+		return CUDA_ERROR_INVALID_VALUE;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return CUDA_ERROR_FILE_NOT_FOUND;
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	for (;;) {
+		if (len + 4096 + 1 > cap) {
+			char *nb = realloc(buf, cap = cap * 2 + 8192);
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				return CUDA_ERROR_OUT_OF_MEMORY;
+			}
+			buf = nb;
+		}
+		size_t got = fread(buf + len, 1, 4096, f);
+		len += got;
+		if (got < 4096)
+			break;
+	}
+	fclose(f);
+	CUresult r = cuLinkAddData_v2(l, type, buf, len, path, n, opts, vals);
+	free(buf);
+	return r;
+}
+
+CUresult cuLinkComplete(CUlinkState l, void **out, size_t *size)
+{
+	if (!l || l->magic != LINK_MAGIC)
+		return CUDA_ERROR_INVALID_HANDLE;
+	if (!out || !size)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!l->ptx)
+		return link_fail(l, CUDA_ERROR_INVALID_VALUE, "nothing was added to the link");
+	/* the PTX is checked when it is loaded; a link only passes it on */
+	*out = l->ptx;
+	*size = strlen(l->ptx) + 1;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuLinkDestroy(CUlinkState l)
+{
+	if (!l || l->magic != LINK_MAGIC)
+		return CUDA_ERROR_INVALID_HANDLE;
+	l->magic = 0;
+	free(l->ptx);
+	l->ptx = NULL;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuLinkCreate(unsigned n, int *opts, void **vals, CUlinkState *out) { return cuLinkCreate_v2(n, opts, vals, out); }
+CUresult cuLinkAddData(CUlinkState l, int type, void *data, size_t size, const char *name, unsigned n, int *opts,
+		       void **vals)
+{
+	return cuLinkAddData_v2(l, type, data, size, name, n, opts, vals);
+}
+CUresult cuLinkAddFile(CUlinkState l, int type, const char *path, unsigned n, int *opts, void **vals)
+{
+	return cuLinkAddFile_v2(l, type, path, n, opts, vals);
+}

@@ -228,3 +228,39 @@ CUresult cuEventElapsedTime_v2(float *ms, CUevent a, CUevent b) { return cuEvent
 
 CU_PT_ALIAS(cuEventRecord, _ptsz);
 CU_PT_ALIAS(cuEventRecordWithFlags, _ptsz);
+
+/* ---- stream capture: never active (graphs are not supported) ------------------------ */
+CUresult cuStreamIsCapturing(CUstream s, int *status)
+{
+	STREAM_CALL(c, s);
+	if (!status)
+		return CUDA_ERROR_INVALID_VALUE;
+	*status = 0;    /* CU_STREAM_CAPTURE_STATUS_NONE */
+	return CUDA_SUCCESS;
+}
+
+CUresult cuStreamGetCaptureInfo_v3(CUstream s, int *status, uint64_t *id, void **graph, const void **deps,
+				   const void **edges, size_t *ndeps)
+{
+	STREAM_CALL(c, s);
+	if (!status)
+		return CUDA_ERROR_INVALID_VALUE;
+	*status = 0;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuStreamGetCaptureInfo_v2(CUstream s, int *status, uint64_t *id, void **graph, const void **deps,
+				   size_t *ndeps)
+{
+	return cuStreamGetCaptureInfo_v3(s, status, id, graph, deps, NULL, ndeps);
+}
+
+CUresult cuStreamGetCaptureInfo(CUstream s, int *status, uint64_t *id)
+{
+	return cuStreamGetCaptureInfo_v3(s, status, id, NULL, NULL, NULL, NULL);
+}
+
+CU_PT_ALIAS(cuStreamIsCapturing, _ptsz);
+CU_PT_ALIAS(cuStreamGetCaptureInfo, _ptsz);
+CU_PT_ALIAS(cuStreamGetCaptureInfo_v2, _ptsz);
+CU_PT_ALIAS(cuStreamGetCaptureInfo_v3, _ptsz);

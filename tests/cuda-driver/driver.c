@@ -582,6 +582,32 @@ static void launch_ex(void)
 	OK(cuModuleUnload(m));
 }
 
+/* cuLink* with a PTX input gives PTX that loads; cubins are refused. */
+static void linking(void)
+{
+	CUlinkState l;
+	char err[256] = "x";
+	CUjit_option opt[] = { CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES };
+	void *val[] = { err, (void *)(uintptr_t)sizeof err };
+	OK(cuLinkCreate(2, opt, val, &l));
+	CHECK(err[0] == 0, "the error log starts empty");
+	OK(cuLinkAddData(l, CU_JIT_INPUT_PTX, (void *)ptx, sizeof ptx, "k.ptx", 0, NULL, NULL));
+	void *image = NULL;
+	size_t size = 0;
+	OK(cuLinkComplete(l, &image, &size));
+	CUmodule m;
+	CUfunction f;
+	OK(cuModuleLoadData(&m, image));
+	OK(cuModuleGetFunction(&f, m, "add"));
+	OK(cuModuleUnload(m));
+	OK(cuLinkDestroy(l));
+	OK(cuLinkCreate(2, opt, val, &l));
+	EXPECT(cuLinkAddData(l, CU_JIT_INPUT_CUBIN, "\177ELF", 4, "k.cubin", 0, NULL, NULL), CUDA_ERROR_NOT_SUPPORTED);
+	CHECK(strstr(err, "PTX") != NULL, "the error log says why: '%s'", err);
+	OK(cuLinkDestroy(l));
+	EXPECT(cuLinkDestroy(l), CUDA_ERROR_INVALID_HANDLE);
+}
+
 static void errors(void)
 {
 	const char *s = NULL;
@@ -660,6 +686,7 @@ int main(void)
 	modules();
 	streams();
 	launch_ex();
+	linking();
 	errors();
 	proc();
 	sticky(primary);
