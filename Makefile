@@ -2,7 +2,10 @@
 #
 #   make            build/ptxvm, build/libptxvm.a, build/libptxvm.so
 #   make demo       what ptxvm does, on the examples
-#   make test       build and run every test; ends with "N passed, N failed"
+#   make test       build and run the tests, a line per group as it finishes;
+#                   ends with "N passed, N failed"
+#   make test-full  the same with the slow sweeps (every builtin module through
+#                   the command line and ptxas)
 #   make asan       the tests under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make tsan       the concurrent groups (atom, sass, exec, hostile, threads) under ThreadSanitizer
 #   make fuzz       the libFuzzer targets: parse+check, and through to a launch (FUZZ_SECONDS=60 each)
@@ -66,6 +69,9 @@ $(B)/tests/runner: $(TEST_SRC) tests/test.h tests/texmodel.h $(B)/libptxvm.a
 
 test: all $(TEST_BIN)
 	@tests/run.sh $(B)
+
+test-full: all $(TEST_BIN)
+	@tests/run.sh $(B) full
 
 asan:
 	$(MAKE) B=build-asan CC=clang OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
@@ -139,4 +145,4 @@ install: all
 clean:
 	rm -rf build build-asan build-fuzz build-tsan
 
-.PHONY: all test demo asan tsan fuzz bench fixtures corpus ptxas-verify ptxas-agree-regen install clean
+.PHONY: all test test-full demo asan tsan fuzz bench fixtures corpus ptxas-verify ptxas-agree-regen install clean
