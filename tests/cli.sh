@@ -197,6 +197,153 @@ P
 expect 3 "run: the watchdog" -- "$X" run "$T/spin.ptx" --grid 1 --block 32 --timeout 0.3
 grep_in "$T/err" "CUDA_ERROR_LAUNCH_TIMEOUT" "run: a timeout is named"
 
+# ---- help, kernels by C++ name, typed arguments, several launches ----
+section help
+for c in check fmt run sass builtins; do
+	expect 0 "$c --help" -- "$X" $c --help
+	grep_in "$T/out" "^usage: ptxvm $c" "$c --help prints its usage"
+	expect 0 "help $c" -- "$X" help $c
+	grep_in "$T/out" "^usage: ptxvm $c" "help $c prints its usage"
+done
+expect 2 "help of no command" -- "$X" help frobnicate
+grep_in "$T/err" "no command 'frobnicate'" "help: the unknown command is named"
+"$X" run --help >"$T/help"
+grep_in "$T/help" "the launch may run 60 s unless --timeout says" "run --help: the default time limit"
+grep_in "$T/help" "4 valid PTX" "run --help: exit status 4"
+
+section kernels
+cat >"$T/cxx.ptx" <<'P'
+.version 8.0
+.target sm_90
+.address_size 64
+.global .align 4 .u32 gv;
+.extern .func (.param .b64 r) malloc(.param .b64 n);
+.visible .entry _Z5scaleIfEvPT_S0_i(.param .u64 x, .param .f32 a, .param .u32 n)
+{
+	.reg .pred %p;
+	.reg .b32 %r<3>;
+	.reg .f32 %f<3>;
+	.reg .b64 %rd<3>;
+	ld.param.u64 %rd1, [x];
+	ld.param.f32 %f1, [a];
+	ld.param.u32 %r1, [n];
+	mov.u32 %r2, %tid.x;
+	setp.ge.u32 %p, %r2, %r1;
+	@%p bra DONE;
+	mul.wide.u32 %rd2, %r2, 4;
+	add.s64 %rd1, %rd1, %rd2;
+	ld.global.f32 %f2, [%rd1];
+	mul.rn.f32 %f2, %f2, %f1;
+	st.global.f32 [%rd1], %f2;
+DONE:
+	ret;
+}
+.visible .entry _Z5scaleIdEvPT_S0_i(.param .u64 x, .param .f64 a, .param .u32 n)
+{
+	ret;
+}
+.visible .entry _ZN2ns6offsetEPiNS_4PairE(.param .u64 out, .param .align 4 .b8 p[8])
+{
+	.reg .b32 %r<5>;
+	.reg .b64 %rd<3>;
+	ld.param.u64 %rd1, [out];
+	ld.param.u32 %r1, [p];
+	ld.param.u32 %r2, [p+4];
+	mov.u32 %r3, %tid.x;
+	mad.lo.s32 %r4, %r2, %r3, %r1;
+	mul.wide.u32 %rd2, %r3, 4;
+	add.s64 %rd1, %rd1, %rd2;
+	st.global.u32 [%rd1], %r4;
+	ret;
+}
+.visible .entry bump()
+{
+	.reg .b32 %r;
+	ld.global.u32 %r, [gv];
+	add.u32 %r, %r, 1;
+	st.global.u32 [gv], %r;
+	ret;
+}
+.visible .entry heap()
+{
+	.reg .b64 %rd;
+	.param .b64 n;
+	.param .b64 r;
+	st.param.b64 [n], 16;
+	call (r), malloc, (n);
+	ret;
+}
+P
+expect 0 "run --list" -- "$X" run "$T/cxx.ptx" --list
+grep_in "$T/out" "^void scale<float>(float\*, float, int)$" "--list: a template kernel's C++ name"
+grep_in "$T/out" "^    --kernel _Z5scaleIfEvPT_S0_i$" "--list: its PTX name"
+grep_in "$T/out" "^    1  .f32         4 bytes  float  a$" "--list: a parameter's PTX and C++ types and name"
+grep_in "$T/out" "^ns::offset(int\*, ns::Pair)$" "--list: a namespace and a struct"
+grep_in "$T/out" "^    1  .b8\[8\]       8 bytes  ns::Pair  p$" "--list: a struct by value"
+# every kernel of the fixtures and corpora, demangled as c++filt does (tests/demangle.txt)
+for f in tests/corpus/ptx/*.ptx tests/ptx/*.ptx examples/*.ptx; do
+	"$X" run "$f" --list 2>/dev/null | awk '/^[^ ]/ { c = $0 } /^    --kernel / { print $2 "\t" c }'
+done | sort -u >"$T/pairs"
+if cmp -s "$T/pairs" tests/demangle.txt; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL cli: --list C++ names differ from tests/demangle.txt:"; diff "$T/pairs" tests/demangle.txt | head -5; fi
+python3 -c 'import struct,sys; sys.stdout.buffer.write(struct.pack("<4f", 1, 2, 3, 4))' >"$T/x4.bin"
+for k in 'scale<float>' '_Z5scaleIfEvPT_S0_i' 'scale<float>(float*, float, int)' 'void scale<float>(float*, float, int)' 'scale<f'; do
+	expect 0 "run --kernel '$k'" -- "$X" run "$T/cxx.ptx" --kernel "$k" --grid 1 --block 4 \
+		--arg buf:16:in="$T/x4.bin":out=- --arg f32:2 --arg u32:4
+	if [ "$(od -An -tf4 "$T/out" | tr -s ' ')" = " 2 4 6 8" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL cli: --kernel '$k' out=- gives $(od -An -tf4 "$T/out")"; fi
+done
+expect 2 "run: an ambiguous --kernel" -- "$X" run "$T/cxx.ptx" --kernel scale --grid 1 --block 1 --arg buf:4 --arg f32:1 --arg u32:1
+grep_in "$T/err" "'scale' names 2 kernels" "run: the ambiguous name is said"
+grep_in "$T/err" "scale<double>(double\*, double, int)  (_Z5scaleIdEvPT_S0_i)" "run: the candidates are listed"
+expect 2 "run: a misspelt --kernel" -- "$X" run "$T/cxx.ptx" --kernel 'scael<float>' --grid 1 --block 1
+grep_in "$T/err" "no kernel named 'scael<float>' in the module; did you mean 'scale<float>(float\*, float, int)'" "run: the nearest name is suggested"
+expect 2 "run: an integer for a float parameter" -- "$X" run "$T/cxx.ptx" --kernel 'scale<float>' --grid 1 --block 1 \
+	--arg buf:4 --arg u32:2 --arg u32:1
+grep_in "$T/err" "'u32:2' is an integer but parameter 1 ('a', .f32) is a float: write f32:VALUE, or b32:0x... for its bits" "run: the type mismatch is named"
+expect 2 "run: a float for an integer parameter" -- "$X" run "$T/cxx.ptx" --kernel 'scale<float>' --grid 1 --block 1 \
+	--arg buf:4 --arg f32:2 --arg f32:1
+expect 2 "run: a buffer for a float parameter" -- "$X" run "$T/cxx.ptx" --kernel 'scale<double>' --grid 1 --block 1 \
+	--arg buf:4 --arg buf:8 --arg u32:1
+expect 0 "run: b32 bits for a float parameter, in= from stdin" -- sh -c "\"$X\" run \"$T/cxx.ptx\" --kernel 'scale<float>' \
+	--grid 1 --block 4 --arg buf:16:in=-:out=\"$T/x3.bin\" --arg b32:0x40400000 --arg s32:4 <\"$T/x4.bin\""
+if [ "$(od -An -tf4 "$T/x3.bin" | tr -s ' ')" = " 3 6 9 12" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL cli: b32:0x40400000 gives $(od -An -tf4 "$T/x3.bin")"; fi
+expect 2 "run: stdin read twice" -- sh -c "\"$X\" run \"$T/cxx.ptx\" --kernel 'scale<float>' --grid 1 --block 1 \
+	--arg buf:4:in=-:pad --arg b32:0 --arg bytes:4:in=- </dev/null"
+grep_in "$T/err" "stdin (in=-) is read by another argument already" "run: a second in=- is refused"
+expect 2 "run: a bad --arg names the problem, not the grammar" -- "$X" run "$T/cxx.ptx" --kernel bump --grid 1 --block 1 --arg u8:256
+grep_in "$T/err" "bad --arg 'u8:256': 256 is out of range for u8$" "run: the range is named"
+
+section structs
+expect 0 "run: a struct by value in hex" -- "$X" run "$T/cxx.ptx" --kernel ns::offset --grid 1 --block 4 \
+	--arg buf:16:out="$T/o.bin" --arg bytes:0a00000003000000
+if [ "$(od -An -tu4 "$T/o.bin" | tr -s ' ')" = " 10 13 16 19" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL cli: bytes:HEX gives $(od -An -tu4 "$T/o.bin")"; fi
+printf '\005\000\000\000\002\000\000\000' >"$T/pair.bin"
+expect 0 "run: a struct by value from a file" -- "$X" run "$T/cxx.ptx" --kernel 'ns::offset(int*, ns::Pair)' --grid 1 --block 4 \
+	--arg buf:16:out="$T/o.bin" --arg bytes:8:in="$T/pair.bin"
+if [ "$(od -An -tu4 "$T/o.bin" | tr -s ' ')" = " 5 7 9 11" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL cli: bytes:8:in= gives $(od -An -tu4 "$T/o.bin")"; fi
+expect 2 "run: a struct of the wrong size" -- "$X" run "$T/cxx.ptx" --kernel ns::offset --grid 1 --block 1 \
+	--arg buf:16 --arg bytes:0a000000
+grep_in "$T/err" "'bytes:0a000000' is 4 bytes but parameter 1 ('p', .b8) is 8" "run: the struct size is named"
+
+section launches
+printf '\051\000\000\000' >"$T/gv.bin"
+expect 0 "run: --global in and out over two launches" -- "$X" run "$T/cxx.ptx" --global gv:in="$T/gv.bin":out="$T/gv2.bin" \
+	--kernel bump --grid 1 --block 1 --launch --kernel bump --grid 1 --block 1
+if [ "$(od -An -tu4 "$T/gv2.bin" | tr -d ' ')" = "43" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL cli: --global gives $(od -An -tu4 "$T/gv2.bin")"; fi
+expect 2 "run: --global of no variable" -- "$X" run "$T/cxx.ptx" --global nope --kernel bump --grid 1 --block 1
+grep_in "$T/err" "no .global or .const variable named 'nope'" "run: the missing variable is named"
+# one buffer, three launches, two of them through an alias 8 bytes in
+expect 0 "run: launches over a named buffer and its alias" -- "$X" run "$T/cxx.ptx" --buf x:16:in="$T/x4.bin":out=- \
+	--kernel 'scale<float>' --grid 1 --block 4 --arg @x --arg f32:2 --arg u32:4 \
+	--launch --kernel 'scale<float>' --grid 1 --block 2 --arg @x+8 --arg f32:3 --arg u32:2 \
+	--launch --kernel 'scale<float>' --grid 1 --block 1 --arg @x+12 --arg f32:0.5 --arg u32:1
+if [ "$(od -An -tf4 "$T/out" | tr -s ' ')" = " 2 4 18 12" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL cli: three launches give $(od -An -tf4 "$T/out")"; fi
+expect 2 "run: @NAME of no --buf" -- "$X" run "$T/cxx.ptx" --kernel 'scale<float>' --grid 1 --block 1 --arg @y --arg f32:1 --arg u32:1
+grep_in "$T/err" "no --buf named 'y'" "run: the missing buffer is named"
+expect 2 "run: a launch without --grid" -- "$X" run "$T/cxx.ptx" --kernel bump --grid 1 --block 1 --launch --kernel bump --block 1
+grep_in "$T/err" "each launch (between --launch options) needs --grid and --block" "run: the incomplete launch is named"
+expect 4 "run: valid PTX ptxvm cannot run yet" -- "$X" run "$T/cxx.ptx" --kernel heap --grid 1 --block 1
+grep_in "$T/err" "CUDA_ERROR_NOT_SUPPORTED: .*malloc is not executable yet" "run: exit 4 says CUDA_ERROR_NOT_SUPPORTED"
+
 # ---- the sandbox: calls, limits (docs/SECURITY.md) ----
 section sandbox
 cat >"$T/sandbox.ptx" <<'P'
@@ -346,7 +493,7 @@ P
 	for spec in copy16:u16x1 copy32:u8x4; do
 		k=${spec%%:*} f=${spec#*:}
 		expect 0 "run: $f to PNG" -- "$X" run "$T/copy.ptx" --kernel $k --grid 1 --block 8,6 \
-			--arg surf2d:$f:8x6:in="$T/px.raw" --arg surf2d:$f:8x6:out="$T/$k.png"
+			--arg surf2d:$f:8x6:in="$T/px.raw":truncate --arg surf2d:$f:8x6:out="$T/$k.png"
 		expect 0 "run: $f from PNG" -- "$X" run "$T/copy.ptx" --kernel $k --grid 1 --block 8,6 \
 			--arg surf2d:$f:8x6:in="$T/$k.png" --arg surf2d:$f:8x6:out="$T/$k.raw"
 		n=$(($(wc -c <"$T/$k.raw")))
@@ -435,16 +582,20 @@ for v in 0 -5 junk 99999999999; do
 	expect 2 "run: --printf-fifo $v" -- "$X" run tests/hostile/fifo.ptx --kernel lines --grid 1 --block 1 --arg buf:4 --printf-fifo $v
 	grep_in "$T/err" "bad --printf-fifo '$v'" "run: --printf-fifo $v is refused"
 done
-expect 0 "run: in=/dev/zero reads no more than the buffer" -- "$X" run "$T/ok.ptx" --grid 1 --block 1 \
-	--arg buf:4096:in=/dev/zero:out="$T/z.bin"
-grep_in "$T/err" "'/dev/zero' is longer than the argument's 4096 bytes; the rest of it is not used" "run: a longer in= file is named"
+expect 0 "run: in=/dev/zero:truncate reads no more than the buffer" -- "$X" run "$T/ok.ptx" --grid 1 --block 1 \
+	--arg buf:4096:in=/dev/zero:truncate:out="$T/z.bin"
 if [ "$(wc -c <"$T/z.bin")" -eq 4096 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL cli: in=/dev/zero: out= has $(wc -c <"$T/z.bin") bytes"; fi
+expect 2 "run: a longer in= file is an error" -- "$X" run "$T/ok.ptx" --grid 1 --block 1 --arg buf:4096:in=/dev/zero
+grep_in "$T/err" "'/dev/zero' is longer than the argument's 4096 bytes (add :truncate to use its first 4096)" "run: a longer in= file is named"
 printf 'abc' >"$T/abc"
 printf '.version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n\tret;\n}\n' >"$T/nop.ptx"
-expect 0 "run: a shorter in= file" -- "$X" run "$T/nop.ptx" --grid 1 --block 1 --arg buf:8:in="$T/abc":out="$T/abc.out"
-grep_in "$T/err" "has 3 bytes, fewer than the argument's 8; the rest is zero" "run: a shorter in= file is named"
+expect 2 "run: a shorter in= file is an error" -- "$X" run "$T/nop.ptx" --grid 1 --block 1 --arg buf:8:in="$T/abc"
+grep_in "$T/err" "'$T/abc' has 3 bytes; the argument has 8 (add :pad to make the rest zero)" "run: a shorter in= file is named"
+expect 0 "run: a shorter in= file with :pad" -- "$X" run "$T/nop.ptx" --grid 1 --block 1 --arg buf:8:in="$T/abc":pad:out="$T/abc.out"
 if [ "$(od -An -tx1 "$T/abc.out" | tr -d ' \n')" = "6162630000000000" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL cli: a shorter in= file gives $(od -An -tx1 "$T/abc.out")"; fi
 expect 0 "run: a raw surface from /dev/zero" -- "$X" run examples/box_blur.ptx --grid 1 --block 4,4 \
+	--arg surf2d:u8x1:4x4:in=/dev/zero:truncate --arg surf2d:u8x1:4x4 --arg s32:4 --arg s32:4
+expect 2 "run: a raw surface from /dev/zero without :truncate" -- "$X" run examples/box_blur.ptx --grid 1 --block 4,4 \
 	--arg surf2d:u8x1:4x4:in=/dev/zero --arg surf2d:u8x1:4x4 --arg s32:4 --arg s32:4
 grep_in "$T/err" "is longer than the argument's 16 bytes" "run: a longer surface file is named"
 expect 2 "run: in= a directory" -- "$X" run "$T/ok.ptx" --grid 1 --block 1 --arg buf:8:in="$T"
