@@ -640,6 +640,18 @@ grep_in "$T/err" "no builtin has ID '700'" "builtins: 700 refused with a reason"
 expect 2 "builtins: long surface" -- "$X" builtins __isurf2Dread_long
 grep_in "$T/err" "use int, or longlong for 64 bits" "builtins: the long rule explained"
 expect 2 "builtins: usage" -- "$X" builtins --module
+# by the CUDA function a user knows
+expect 0 "builtins surf2Dwrite" -- "$X" builtins surf2Dwrite
+grep_in "$T/out" "^__nvvm_sust_b_2d_v4i32_trap\|	__nvvm_sust_b_2d_v4i32_trap	sust.b.2d.v4.b32.trap" "builtins surf2Dwrite: a 2D store"
+grep_in "$T/out" "	__isurf2Dwrite_v2_float4	" "builtins surf2Dwrite: the handler's 2D write"
+if grep -q "_1d_\|__isurf3D\|read" "$T/out"; then fail=$((fail + 1)); echo "FAIL cli: builtins surf2Dwrite lists other builtins"; else pass=$((pass + 1)); fi
+expect 0 "builtins tex2D" -- "$X" builtins tex2D
+grep_in "$T/out" "	__itex2D_float4	tex.2d.v4.f32.f32 {d0, d1, d2, d3}, \[t, {x, y}\]$" "builtins tex2D: the float4 fetch"
+if grep -q "Lod\|Layered\|Grad\|gather" "$T/out"; then fail=$((fail + 1)); echo "FAIL cli: builtins tex2D lists tex2DLod and others"; else pass=$((pass + 1)); fi
+expect 0 "builtins tex2DGrad" -- "$X" builtins tex2DGrad
+grep_in "$T/out" "	__itex2DGrad_v2_float	" "builtins tex2DGrad: the _v2 handler"
+expect 2 "builtins: no such CUDA function" -- "$X" builtins tex9D
+grep_in "$T/err" "no CUDA surface or texture function 'tex9D'" "builtins: the unknown function is named"
 if [ -n "$PTXVM_TEST_FULL" ]; then
 	cut -f2 "$T/list" >"$T/names"
 else
