@@ -67,11 +67,14 @@ $(B)/tests/runner: $(TEST_SRC) tests/test.h tests/texmodel.h $(B)/libptxvm.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $(TEST_SRC) $(B)/libptxvm.a $(LDFLAGS) $(LDLIBS)
 
+# examples/host.c is built by the tests with the library's compiler and flags
+TEST_ENV = CC="$(CC)" HOST_LDFLAGS="$(LDFLAGS)"
+
 test: all $(TEST_BIN)
-	@tests/run.sh $(B)
+	@$(TEST_ENV) tests/run.sh $(B)
 
 test-full: all $(TEST_BIN)
-	@tests/run.sh $(B) full
+	@$(TEST_ENV) tests/run.sh $(B) full
 
 asan:
 	$(MAKE) B=build-asan CC=clang OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \

@@ -280,10 +280,11 @@ grep_in "$T/out" "^    --kernel _Z5scaleIfEvPT_S0_i$" "--list: its PTX name"
 grep_in "$T/out" "^    1  .f32         4 bytes  float  a$" "--list: a parameter's PTX and C++ types and name"
 grep_in "$T/out" "^ns::offset(int\*, ns::Pair)$" "--list: a namespace and a struct"
 grep_in "$T/out" "^    1  .b8\[8\]       8 bytes  ns::Pair  p$" "--list: a struct by value"
-# every kernel of the fixtures and corpora, demangled as c++filt does (tests/demangle.txt)
+# every kernel of the fixtures, corpora and examples, demangled as c++filt does
+# (tests/demangle.txt: the PTX name, a tab, what c++filt printed for it)
 for f in tests/corpus/ptx/*.ptx tests/ptx/*.ptx examples/*.ptx; do
 	"$X" run "$f" --list 2>/dev/null | awk '/^[^ ]/ { c = $0 } /^    --kernel / { print $2 "\t" c }'
-done | sort -u >"$T/pairs"
+done | LC_ALL=C sort -u >"$T/pairs"
 if cmp -s "$T/pairs" tests/demangle.txt; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL cli: --list C++ names differ from tests/demangle.txt:"; diff "$T/pairs" tests/demangle.txt | head -5; fi
 python3 -c 'import struct,sys; sys.stdout.buffer.write(struct.pack("<4f", 1, 2, 3, 4))' >"$T/x4.bin"
 for k in 'scale<float>' '_Z5scaleIfEvPT_S0_i' 'scale<float>(float*, float, int)' 'void scale<float>(float*, float, int)' 'scale<f'; do
@@ -343,6 +344,44 @@ expect 2 "run: a launch without --grid" -- "$X" run "$T/cxx.ptx" --kernel bump -
 grep_in "$T/err" "each launch (between --launch options) needs --grid and --block" "run: the incomplete launch is named"
 expect 4 "run: valid PTX ptxvm cannot run yet" -- "$X" run "$T/cxx.ptx" --kernel heap --grid 1 --block 1
 grep_in "$T/err" "CUDA_ERROR_NOT_SUPPORTED: .*malloc is not executable yet" "run: exit 4 says CUDA_ERROR_NOT_SUPPORTED"
+
+# ---- examples/host.c, the C interface's example, built as its comment says ----
+section host
+HCC=${CC:-cc}
+if $HCC -std=gnu11 -Wall -Wextra -Werror examples/host.c -o "$T/host" -Iinclude -L"$B" -lptxvm \
+	-Wl,-rpath,"$(cd "$B" && pwd)" $HOST_LDFLAGS 2>"$T/err"; then
+	pass=$((pass + 1))
+	expect 0 "host.c in the build tree" -- "$T/host" examples/scale.ptx
+	grep_in "$T/out" "^scale<float>: 1000 elements, y\[999\] = 2497.5, [0-9]* warp instructions: ok$" "host.c: its result"
+	expect 1 "host.c on an invalid module" -- "$T/host" examples/broken.ptx
+	grep_in "$T/err" "broken.ptx:[0-9]*:[0-9]*: error: " "host.c: the diagnostics"
+else
+	fail=$((fail + 1))
+	echo "FAIL cli: examples/host.c does not build in the build tree:"
+	sed 's/^/    /' "$T/err" | head -5
+fi
+if command -v pkg-config >/dev/null; then
+	make -s install B="$B" PREFIX="$T/prefix" >/dev/null 2>"$T/err" || { fail=$((fail + 1)); echo "FAIL cli: make install:"; head -3 "$T/err"; }
+	export PKG_CONFIG_PATH="$T/prefix/lib/pkgconfig"
+	if $HCC examples/host.c -o "$T/host2" $(pkg-config --cflags --libs ptxvm) \
+		-Wl,-rpath,"$(pkg-config --variable=libdir ptxvm)" $HOST_LDFLAGS 2>"$T/err"; then
+		expect 0 "host.c built with pkg-config against make install" -- "$T/host2" examples/scale.ptx
+		grep_in "$T/out" ": ok$" "host.c (installed): its result"
+	else
+		fail=$((fail + 1))
+		echo "FAIL cli: examples/host.c does not build with pkg-config:"
+		sed 's/^/    /' "$T/err" | head -5
+	fi
+	unset PKG_CONFIG_PATH
+else
+	echo "cli: pkg-config not found: examples/host.c is not built against an installed ptxvm"
+fi
+
+# docs/API.md names every function include/ptxvm.h declares
+section docs
+sed -n 's/^[a-z].*[ *]\(ptxvm_[a-z0-9_]*\)(.*/\1/p' include/ptxvm.h | sort -u >"$T/fns"
+missing=$(for f in $(cat "$T/fns"); do grep -q "\b$f\b" docs/API.md || echo "$f"; done)
+if [ "$(wc -l <"$T/fns")" -ge 80 ] && [ -z "$missing" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL cli: docs/API.md does not name (of $(wc -l <"$T/fns") functions):" $missing; fi
 
 # ---- the sandbox: calls, limits (docs/SECURITY.md) ----
 section sandbox
