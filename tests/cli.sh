@@ -330,6 +330,28 @@ printf '\051\000\000\000' >"$T/gv.bin"
 expect 0 "run: --global in and out over two launches" -- "$X" run "$T/cxx.ptx" --global gv:in="$T/gv.bin":out="$T/gv2.bin" \
 	--kernel bump --grid 1 --block 1 --launch --kernel bump --grid 1 --block 1
 if [ "$(od -An -tu4 "$T/gv2.bin" | tr -d ' ')" = "43" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL cli: --global gives $(od -An -tu4 "$T/gv2.bin")"; fi
+cat >"$T/const.ptx" <<'P'
+.version 8.0
+.target sm_90
+.address_size 64
+.const .align 4 .u32 factor;
+.global .align 4 .u32 res;
+.visible .entry k()
+{
+	.reg .b32 %r;
+	ld.const.u32 %r, [factor];
+	mul.lo.u32 %r, %r, 3;
+	st.global.u32 [res], %r;
+	ret;
+}
+P
+printf '\007\000\000\000' >"$T/f.bin"
+expect 0 "run: --global sets a __constant__ variable" -- "$X" run "$T/const.ptx" --global factor:in="$T/f.bin" \
+	--global res:out=- --grid 1 --block 1
+if [ "$(od -An -tu4 "$T/out" | tr -d ' ')" = "21" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL cli: a __constant__ set by --global gives $(od -An -tu4 "$T/out")"; fi
+printf abc >"$T/three"
+expect 2 "run: --global in= of the wrong size" -- "$X" run "$T/const.ptx" --global factor:in="$T/three" --grid 1 --block 1
+grep_in "$T/err" "has 3 bytes; the argument has 4 (add :pad" "run: the --global size mismatch is named"
 expect 2 "run: --global of no variable" -- "$X" run "$T/cxx.ptx" --global nope --kernel bump --grid 1 --block 1
 grep_in "$T/err" "no .global or .const variable named 'nope'" "run: the missing variable is named"
 # one buffer, three launches, two of them through an alias 8 bytes in
