@@ -256,6 +256,14 @@ DONE:
 	st.global.u32 [%rd1], %r4;
 	ret;
 }
+.visible .entry _Z5applyIZ4mainEUliE_EvT_Pi(.param .align 1 .b8 f[1], .param .u64 x)
+{
+	ret;
+}
+.visible .entry _Z5applyIZ4mainEUliE0_EvT_Pi(.param .align 1 .b8 f[1], .param .u64 x)
+{
+	ret;
+}
 .visible .entry bump()
 {
 	.reg .b32 %r;
@@ -280,6 +288,7 @@ grep_in "$T/out" "^    --kernel _Z5scaleIfEvPT_S0_i$" "--list: its PTX name"
 grep_in "$T/out" "^    1  .f32         4 bytes  float  a$" "--list: a parameter's PTX and C++ types and name"
 grep_in "$T/out" "^ns::offset(int\*, ns::Pair)$" "--list: a namespace and a struct"
 grep_in "$T/out" "^    1  .b8\[8\]       8 bytes  ns::Pair  p$" "--list: a struct by value"
+grep_in "$T/out" "^void apply<main::{lambda(int)#2}>(main::{lambda(int)#2}, int\*)$" "--list: an extended lambda (a name local to main)"
 # every kernel of the fixtures, corpora and examples, demangled as c++filt does
 # (tests/demangle.txt: the PTX name, a tab, what c++filt printed for it)
 for f in tests/corpus/ptx/*.ptx tests/ptx/*.ptx examples/*.ptx; do

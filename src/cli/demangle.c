@@ -2,7 +2,8 @@
  * (what nvcc emits): nested names and namespaces, templates with type,
  * literal and pack arguments, template parameters, substitutions, the
  * builtin types, pointers, references, const and volatile, function and
- * array types, pack expansions, lambdas and unnamed types.  Printed as
+ * array types, pack expansions, lambdas and unnamed types, names local to
+ * a function (nvcc's extended lambdas: main::{lambda(int)#1}).  Printed as
  * c++filt prints them: "void scale<float>(float*, float const*, int)".
  *
  * A recursive-descent parser that renders as it reads.  Every rendered
@@ -331,13 +332,13 @@ static char *closure(D *d)
 	if (!ps)
 		return NULL;
 	size_t n = 0;
-	number(d, &n);
+	bool numbered = number(d, &n);  /* none: the first; n: the (n + 2)th */
 	if (!eat(d, '_')) {
 		free(ps);
 		return fail(d);
 	}
 	char buf[64];
-	snprintf(buf, sizeof buf, "#%zu}", n + 1);
+	snprintf(buf, sizeof buf, "#%zu}", numbered ? n + 2 : 1);
 	char *r = lambda ? cat("{lambda(", ps, ")") : strdup("{unnamed type");
 	char *r2 = cat(r, buf, "");
 	free(r);
@@ -521,11 +522,66 @@ static char *name(D *d, bool *templated)
 	return n;
 }
 
+/* Z <function encoding> E <entity> [<discriminator>]: a name local to a
+ * function, as "main::{lambda(int)#1}" (nvcc's extended lambdas); the
+ * function's own template arguments count only within its encoding. */
+static char *local_name(D *d)
+{
+	char **targ = d->targ;
+	Pack *tpack = d->tpack;
+	size_t ntarg = d->ntarg;
+	d->targ = NULL;
+	d->tpack = NULL;
+	d->ntarg = 0;
+	bool templated;
+	char *fn = name(d, &templated), *ret = NULL, *ps = NULL, *r = NULL;
+	if (fn && templated)
+		ret = type(d);
+	if (fn && (!templated || ret))
+		ps = *d->s == 'E' ? NULL : params(d, 'E');     /* main's encoding has no types */
+	if (fn && (!templated || ret) && (ps || eat(d, 'E'))) {
+		char *ent = eat(d, 's') ? strdup("string literal") : unqualified(d);
+		if (ent) {
+			if (eat(d, '_')) {      /* a discriminator: _N or __N_ */
+				size_t n;
+				bool two = eat(d, '_');
+				if (!number(d, &n) || (two && !eat(d, '_')))
+					fail(d);
+			}
+			char *f = ps ? cat(fn, "(", ps) : strdup(fn);
+			r = cat(f, ps ? ")::" : "::", ent);
+			free(f);
+			free(ent);
+		}
+	}
+	free(fn);
+	free(ret);
+	free(ps);
+	for (size_t i = 0; i < d->ntarg; i++) {
+		free(d->targ[i]);
+		for (size_t k = 0; k < d->tpack[i].n; k++)
+			free(d->tpack[i].v[k]);
+		free(d->tpack[i].v);
+	}
+	free(d->targ);
+	free(d->tpack);
+	d->targ = targ;
+	d->tpack = tpack;
+	d->ntarg = ntarg;
+	return r && !d->bad ? r : (free(r), fail(d));
+}
+
 /* A <type> as a class or enum name, as a type: candidates as the ABI adds them. */
 static char *class_type(D *d)
 {
 	char *r;
 	bool templated;
+	if (eat(d, 'Z')) {
+		r = local_name(d);
+		if (r)
+			push_sub(d, r);
+		return r;
+	}
 	if (eat(d, 'N')) {
 		r = nested(d, &templated, false);
 		if (r)
@@ -663,7 +719,7 @@ static char *type(D *d)
 			if (r)
 				push_sub(d, r);
 		}
-	} else if (c == 'N' || isdigit((unsigned char)c) || (c == 'U' && (d->s[1] == 'l' || d->s[1] == 't'))) {
+	} else if (c == 'N' || c == 'Z' || isdigit((unsigned char)c) || (c == 'U' && (d->s[1] == 'l' || d->s[1] == 't'))) {
 		r = class_type(d);
 	} else {
 		r = fail(d);
