@@ -369,6 +369,17 @@ expect 0 "run: launches over a named buffer and its alias" -- "$X" run "$T/cxx.p
 	--launch --kernel 'scale<float>' --grid 1 --block 2 --arg @x+8 --arg f32:3 --arg u32:2 \
 	--launch --kernel 'scale<float>' --grid 1 --block 1 --arg @x+12 --arg f32:0.5 --arg u32:1
 if [ "$(od -An -tf4 "$T/out" | tr -s ' ')" = " 2 4 18 12" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL cli: three launches give $(od -An -tf4 "$T/out")"; fi
+# buffers as large as their files: buf:in=FILE, --buf NAME:in=FILE
+expect 0 "run: buf:in=FILE takes the file's size" -- "$X" run "$T/cxx.ptx" --kernel 'scale<float>' --grid 1 --block 4 \
+	--arg buf:in="$T/x4.bin":out=- --arg f32:4 --arg u32:4
+if [ "$(od -An -tf4 "$T/out" | tr -s ' ')" = " 4 8 12 16" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL cli: buf:in=FILE gives $(od -An -tf4 "$T/out")"; fi
+expect 0 "run: --buf NAME:in=FILE takes the file's size" -- "$X" run "$T/cxx.ptx" --buf v:in="$T/x4.bin":out=- \
+	--kernel 'scale<float>' --grid 1 --block 4 --arg @v --arg f32:-1 --arg u32:4
+if [ "$(od -An -tf4 "$T/out" | tr -s ' ')" = " -1 -2 -3 -4" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL cli: --buf v:in=FILE gives $(od -An -tf4 "$T/out")"; fi
+: >"$T/empty"
+expect 2 "run: buf:in= an empty file" -- "$X" run "$T/cxx.ptx" --kernel 'scale<float>' --grid 1 --block 4 \
+	--arg buf:in="$T/empty" --arg f32:4 --arg u32:4
+grep_in "$T/err" "is empty: a buffer has at least one byte" "run: the empty file is named"
 expect 2 "run: @NAME of no --buf" -- "$X" run "$T/cxx.ptx" --kernel 'scale<float>' --grid 1 --block 1 --arg @y --arg f32:1 --arg u32:1
 grep_in "$T/err" "no --buf named 'y'" "run: the missing buffer is named"
 expect 2 "run: a launch without --grid" -- "$X" run "$T/cxx.ptx" --kernel bump --grid 1 --block 1 --launch --kernel bump --block 1

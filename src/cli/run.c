@@ -17,6 +17,7 @@
  * 4 valid PTX that ptxvm cannot run yet.
  */
 #include "cli.h"
+#include "../util/util.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -357,12 +358,17 @@ static bool parse_arg(Arg *a)
 		return parse_bytes(a, v);
 	if (tn == 3 && !strncmp(s, "buf", 3)) {
 		a->kind = A_BUF;
-		char *copy = strdup(v), *save = NULL;
-		char *tok = strtok_r(copy, ":", &save);
+		/* buf:in=FILE[:out=FILE]: as many bytes as the file has (nbytes 0 until read) */
+		char *copy = strdup(v), *save = copy;
 		uint64_t n = 0;
-		bool ok = tok && parse_u64(tok, &n) && n > 0 && n <= MAX_BYTES;
+		bool ok = true;
+		if (strncmp(v, "in=", 3)) {
+			char *tok = strtok_r(copy, ":", &save);
+			ok = tok && parse_u64(tok, &n) && n > 0 && n <= MAX_BYTES;
+		}
 		if (!ok)
-			no("expected buf:BYTES[:in=FILE][:out=FILE][:pad][:truncate], BYTES from 1 to 2^36");
+			no("expected buf:BYTES[:in=FILE][:out=FILE][:pad][:truncate] (BYTES from 1 to 2^36) or "
+			   "buf:in=FILE[:out=FILE]");
 		a->nbytes = (size_t)n;
 		ok = ok && parse_files(&a->f, &save);
 		free(copy);
@@ -497,6 +503,30 @@ static bool read_input(const char *spec, const Files *fl, uint8_t *dst, size_t n
 		return false;
 	}
 	return true;
+}
+
+/* The whole of an in=FILE ('-': stdin), for a buffer as large as its
+ * file; NULL after a message (an empty file too). */
+static uint8_t *file_bytes(const char *spec, const Files *fl, size_t *n)
+{
+	bool std = !strcmp(fl->in, "-");
+	if (std && stdin_taken) {
+		fprintf(stderr, "ptxvm run: '%s': stdin (in=-) is read by another argument already\n", spec);
+		return NULL;
+	}
+	stdin_taken |= std;
+	char *p = read_file(fl->in, n);
+	if (!p) {
+		fprintf(stderr, "ptxvm run: '%s': cannot read '%s': %s\n", spec, std ? "stdin" : fl->in, strerror(errno));
+		return NULL;
+	}
+	if (!*n) {
+		fprintf(stderr, "ptxvm run: '%s': '%s' is empty: a buffer has at least one byte\n", spec,
+			std ? "stdin" : fl->in);
+		free(p);
+		return NULL;
+	}
+	return (uint8_t *)p;
 }
 
 /* An array's contents from a file: a PNG image, or raw bytes, tightly
@@ -800,6 +830,20 @@ static uint8_t *pack_args(ptxvm_device *d, const ptxvm_kernel *k, Launch *L, Nam
 				goto fail;
 			memcpy(pbuf + pi.offset, &sobj, 8);
 		} else if (a->kind == A_BUF) {
+			uint8_t *whole = NULL;
+			if (!a->nbytes && !(whole = file_bytes(a->spec, &a->f, &a->nbytes)))
+				goto fail;
+			if (whole) {
+				bool ok = ptxvm_mem_alloc(d, a->nbytes, &a->dptr) == 0 &&
+					  ptxvm_memcpy_htod(d, a->dptr, whole, a->nbytes) == 0;
+				free(whole);
+				if (!ok) {
+					bad("--arg '%s': %s", a->spec, ptxvm_device_message(d));
+					goto fail;
+				}
+				memcpy(pbuf + pi.offset, &a->dptr, 8);
+				continue;
+			}
 			if (ptxvm_mem_alloc(d, a->nbytes, &a->dptr)) {
 				bad("--arg '%s': %s", a->spec, ptxvm_device_message(d));
 				goto fail;
@@ -868,12 +912,15 @@ static bool parse_named(Named *b, const char *spec, bool sized)
 	bool ok = name != NULL;
 	if (!ok)
 		no("expected NAME%s[:in=FILE][:out=FILE]", sized ? ":BYTES" : "");
-	if (ok && sized) {
+	if (ok && sized && save && !strncmp(save, "in=", 3)) {
+		b->bytes = 0;   /* NAME:in=FILE: as large as the file */
+	} else if (ok && sized) {
 		char *tok = strtok_r(NULL, ":", &save);
 		uint64_t n = 0;
 		ok = tok && parse_u64(tok, &n) && n > 0 && n <= MAX_BYTES;
 		if (!ok)
-			no("expected NAME:BYTES[:in=FILE][:out=FILE][:pad][:truncate], BYTES from 1 to 2^36");
+			no("expected NAME:BYTES[:in=FILE][:out=FILE][:pad][:truncate] (BYTES from 1 to 2^36) or "
+			   "NAME:in=FILE[:out=FILE]");
 		b->bytes = (size_t)n;
 	}
 	if (ok)
@@ -1022,11 +1069,20 @@ int cmd_run(int argc, char **argv)
 	}
 	for (int i = 0; i < nbufs && !rc; i++) {
 		Named *b = &bufs[i];
+		uint8_t *whole = NULL;
+		if (!b->bytes && !(whole = file_bytes(b->spec, &b->f, &b->bytes))) {
+			rc = 2;
+			break;
+		}
 		if (ptxvm_mem_alloc(d, b->bytes, &b->dptr)) {
+			free(whole);
 			rc = bad("--buf '%s': %s", b->spec, ptxvm_device_message(d));
 			break;
 		}
-		if (b->f.in) {
+		if (whole) {
+			ptxvm_memcpy_htod(d, b->dptr, whole, b->bytes);
+			free(whole);
+		} else if (b->f.in) {
 			uint8_t *data = calloc(b->bytes, 1);
 			if (!data || !read_input(b->spec, &b->f, data, b->bytes))
 				rc = 2;
