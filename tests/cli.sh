@@ -184,6 +184,7 @@ expect 2 "run: bad SPEC" -- "$X" run "$T/vadd.ptx" --kernel oob --grid 1 --block
 grep_in "$T/err" "bad --arg 's8:300'" "run: the bad SPEC is named"
 expect 2 "run: unreadable input" -- "$X" run "$T/vadd.ptx" --kernel oob --grid 1 --block 1 --arg buf:4:in="$T/none"
 expect 1 "run: invalid PTX" -- "$X" run "$T/bad.ptx" --grid 1 --block 1
+grep_in "$T/err" "^ptxvm run: CUDA_ERROR_INVALID_PTX: .*bad.ptx has 2 errors$" "run: invalid PTX says CUDA_ERROR_INVALID_PTX"
 cat >"$T/spin.ptx" <<'P'
 .version 8.0
 .target sm_90

@@ -1029,6 +1029,9 @@ int cmd_run(int argc, char **argv)
 	ptxvm_check_opts co = { 0 };
 	int st = 0;
 	ptxvm_module *m = load(file, &co, &st);
+	if (st == 1)
+		fprintf(stderr, "ptxvm run: %s: %s has %zu error%s\n", ptxvm_result_name(PTXVM_ERROR_INVALID_PTX), file,
+			ptxvm_module_errors(m), ptxvm_module_errors(m) == 1 ? "" : "s");
 	if (st) {
 		ptxvm_module_free(m);
 		rc = st;
