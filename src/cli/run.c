@@ -945,8 +945,6 @@ int cmd_run(int argc, char **argv)
 	Named *bufs = calloc((size_t)argc + 1, sizeof *bufs), *globals = calloc((size_t)argc + 1, sizeof *globals);
 	int nbufs = 0, nglobals = 0, rc = 0;
 	ptxvm_device *d = NULL;
-	for (int i = 0; i < argc; i++)
-		launches[i].args = NULL;
 	for (int i = 2; i < argc; i++) {
 		const char *o = argv[i];
 		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
