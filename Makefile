@@ -2,8 +2,11 @@
 #
 #   make            build/ptxvm, build/libptxvm.a, build/libptxvm.so, build/lib/libcuda.so.1
 #   make demo       what ptxvm does, on the examples
-#   make test       build and run every test; ends with "N passed, N failed"
-#   make test-full  the same, with every tests/cuda-host program in both runtime linkages
+#   make test       build and run the tests, a line per group as it finishes;
+#                   ends with "N passed, N failed"
+#   make test-full  the same with the slow sweeps (every builtin module through
+#                   the command line and ptxas, every tests/cuda-host program
+#                   in both runtime linkages)
 #   make asan       the tests under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make tsan       the concurrent groups (atom, sass, exec, hostile, threads) under ThreadSanitizer
 #   make fuzz       the libFuzzer targets: parse+check, and through to a launch (FUZZ_SECONDS=60 each)
@@ -90,11 +93,14 @@ $(B)/tests/runner: $(TEST_SRC) tests/test.h tests/texmodel.h $(B)/libptxvm.a $(B
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $(TEST_SRC) $(B)/obj/src/cuda/fatbin.o $(B)/libptxvm.a $(LDFLAGS) $(FATBIN_LIBS) $(LDLIBS)
 
+# examples/host.c is built by the tests with the library's compiler and flags
+TEST_ENV = CC="$(CC)" HOST_LDFLAGS="$(LDFLAGS)"
+
 test: all $(TEST_BIN)
-	@tests/run.sh $(B)
+	@$(TEST_ENV) tests/run.sh $(B)
 
 test-full: all $(TEST_BIN)
-	@CUDA_HOST_FULL=1 tests/run.sh $(B)
+	@$(TEST_ENV) tests/run.sh $(B) full
 
 asan:
 	$(MAKE) B=build-asan CC=clang OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \

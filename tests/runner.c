@@ -21,7 +21,9 @@
  *              is reported too, so the list stays true)
  *   ...        the groups of tests/t_*.c, listed in tests/test.h
  *
- * Prints one line per failure and ends with "N passed, N failed".
+ * Prints one line per failure, a line per group with its count and time
+ * as it finishes ("group NAME  N passed, N failed, S s"), and ends with
+ * "runner: N passed, N failed".
  */
 #include "test.h"
 #include "../src/isa/isa.h"
@@ -33,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 int passed, failed;
 int verbose;
@@ -513,6 +516,30 @@ static void test_coverage(void)
 	buf_free(&b);
 }
 
+/* The progress line of a group: its own passes and failures, and time. */
+static struct {
+	const char *name;
+	int passed, failed;
+	struct timespec t0;
+} cur;
+
+static void group_begin(const char *name)
+{
+	cur.name = name;
+	cur.passed = passed;
+	cur.failed = failed;
+	clock_gettime(CLOCK_MONOTONIC, &cur.t0);
+}
+
+static void group_end(void)
+{
+	struct timespec t1;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double s = (double)(t1.tv_sec - cur.t0.tv_sec) + (double)(t1.tv_nsec - cur.t0.tv_nsec) * 1e-9;
+	printf("group %-12s %6d passed, %d failed, %5.1f s\n", cur.name, passed - cur.passed, failed - cur.failed, s);
+	fflush(stdout);
+}
+
 /* Whether the runner has a group of that name. */
 static bool known_group(const char *g)
 {
@@ -542,33 +569,55 @@ int main(int argc, char **argv)
 	isa_init();
 	form_seen = calloc(isa_nform, 1);
 	char a[4096], b[4096];
-	if (!only || !strcmp(only, "isa"))
+	setvbuf(stdout, NULL, _IOLBF, 0);       /* progress reaches a pipe as it is made */
+	if (!only || !strcmp(only, "isa")) {
+		group_begin("isa");
 		test_isa();
-	if (!only || !strcmp(only, "api"))
+		group_end();
+	}
+	if (!only || !strcmp(only, "api")) {
+		group_begin("api");
 		test_api();
+		group_end();
+	}
 	if (!only || !strcmp(only, "fixtures")) {
+		group_begin("fixtures");
 		snprintf(a, sizeof a, "%s/tests/ptx", root);
 		test_fixtures(a);
+		group_end();
 	}
 	if (!only || !strcmp(only, "verify")) {
+		group_begin("verify");
 		snprintf(a, sizeof a, "%s/tests/check", root);
 		test_verify(a);
+		group_end();
 	}
-	if (!only || !strcmp(only, "corpus"))
+	if (!only || !strcmp(only, "corpus")) {
+		group_begin("corpus");
 		test_corpus(root);
+		group_end();
+	}
 	/* the two corpora of ptxas verdicts: constructs, and instruction forms */
 	static const char *const corpora[] = { "ptxas-agree", "isa-forms" };
 	for (size_t i = 0; i < NELEM(corpora); i++)
 		if (!only || !strcmp(only, "agree") || !strcmp(only, corpora[i])) {
+			group_begin(corpora[i]);
 			snprintf(a, sizeof a, "%s/tests/%s/cases.txt", root, corpora[i]);
 			snprintf(b, sizeof b, "%s/tests/%s/exceptions.txt", root, corpora[i]);
 			test_agree(corpora[i], a, b);
+			group_end();
 		}
-	if (!only)
+	if (!only) {
+		group_begin("coverage");
 		test_coverage();
+		group_end();
+	}
 #define X(name) \
-	if (!only || !strcmp(only, #name)) \
-		test_##name(root);
+	if (!only || !strcmp(only, #name)) { \
+		group_begin(#name); \
+		test_##name(root); \
+		group_end(); \
+	}
 	TEST_GROUPS(X)
 #undef X
 	free(form_seen);

@@ -37,7 +37,7 @@ ptxvm_program *load_ptx(ptxvm_device *d, const char *name, const char *text, cha
 	X(surfm)        /* t_surfm.c: every suld.b / sust.b variant x boundary case */ \
 	X(tex)          /* t_tex.c: the sampler against a reference model: kinds x formats x modes */ \
 	X(texk)         /* t_texk.c: the kernels of tests/cuda/textures.cu and tests/ptx/texrefs.ptx */ \
-	X(builtins)     /* t_builtins.c: the surface-store builtin table, cicc, modules */ \
+	X(builtins)     /* t_builtins.c: the surface and texture builtin tables, cicc, modules */ \
 	X(hostile)      /* t_hostile.c: watchdog, printf FIFO, linear tools, fuzz findings */ \
 	X(sandbox)      /* t_sandbox.c: stale handles, calls, limits: each defect class */ \
 	X(threads)      /* t_threads.c: many host threads on one device (run under TSan) */ \

@@ -2,6 +2,8 @@
  *
  *   ptxvm builtins                  ID<TAB>NAME<TAB>PTX form, one per builtin
  *   ptxvm builtins NAME|ID          one builtin and its decomposition
+ *   ptxvm builtins CUDA-FUNCTION    the builtins a CUDA call becomes
+ *                                   (surf2Dwrite, tex2D, tex2DLod, tex1Dfetch)
  *   ptxvm builtins --module NAME|ID a complete PTX module using it
  */
 #include "cli.h"
@@ -10,6 +12,37 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Whether builtin b is what a call of the CUDA function fn becomes: the
+ * handler's operation "__i" fn, with _v2, _sparse or _char_as after it
+ * (tex2DGrad is __itex2DGrad_v2); and for surfNDwrite also the surface
+ * stores of its dimension (__nvvm_sust_b_2d_* for surf2Dwrite). */
+static bool from_cuda(const ptxvm_builtin *b, const char *fn)
+{
+	static const char *const stores[][2] = { { "surf1Dwrite", "1d" }, { "surf2Dwrite", "2d" },
+						 { "surf3Dwrite", "3d" }, { "surf1DLayeredwrite", "1d_array" },
+						 { "surf2DLayeredwrite", "2d_array" } };
+	if (b->dim) {
+		for (size_t i = 0; i < sizeof stores / sizeof stores[0]; i++)
+			if (!strcmp(fn, stores[i][0]) && !strcmp(b->dim, stores[i][1]))
+				return true;
+		return false;
+	}
+	size_t n = strlen(fn);
+	if (!b->operation || strncmp(b->operation, "__i", 3) || strncmp(b->operation + 3, fn, n))
+		return false;
+	const char *rest = b->operation + 3 + n;
+	static const char *const tails[] = { "_v2", "_sparse", "_char_as" };
+	while (*rest) {
+		size_t k = 0;
+		while (k < sizeof tails / sizeof tails[0] && strncmp(rest, tails[k], strlen(tails[k])))
+			k++;
+		if (k == sizeof tails / sizeof tails[0])
+			return false;
+		rest += strlen(tails[k]);
+	}
+	return true;
+}
 
 int cmd_builtins(int argc, char **argv)
 {
@@ -21,10 +54,25 @@ int cmd_builtins(int argc, char **argv)
 	}
 	bool module = argc == 4 && !strcmp(argv[2], "--module");
 	if (argc != 3 && !module) {
-		fprintf(stderr, "usage: ptxvm builtins [[--module] NAME|ID]\n");
+		fprintf(stderr, "usage: ptxvm builtins [[--module] NAME|ID|CUDA-FUNCTION] (`ptxvm builtins --help`)\n");
 		return 2;
 	}
 	const char *key = argv[argc - 1];
+	if (!module && strncmp(key, "__", 2) && strspn(key, "0123456789") != strlen(key) &&
+	    ptxvm_builtin_find(key, &b)) {
+		/* a CUDA function: every builtin its calls become */
+		size_t hits = 0;
+		for (size_t i = 0; ptxvm_builtin_at(i, &b) == 0; i++)
+			if (from_cuda(&b, key)) {
+				printf("%u\t%s\t%s\n", b.id, b.name, b.ptx);
+				hits++;
+			}
+		if (hits)
+			return 0;
+		fprintf(stderr, "ptxvm builtins: %s, and no CUDA surface or texture function '%s' (surf2Dwrite, "
+			"surf2Dread, tex2D, tex2DLod, tex2DGrad, tex2Dgather, tex1Dfetch, ...)\n", ptxvm_builtin_why(), key);
+		return 2;
+	}
 	if (ptxvm_builtin_find(key, &b)) {
 		fprintf(stderr, "ptxvm builtins: %s\n", ptxvm_builtin_why());
 		return 2;

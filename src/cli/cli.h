@@ -24,4 +24,9 @@ int image_write_png(const char *path, unsigned w, unsigned rows, unsigned channe
 		    const uint8_t *src);
 int cmd_sass(int argc, char **argv);
 
+/* The C++ name of an Itanium-mangled name ("_Z5scaleIfEvPT_S0_i" gives
+ * "void scale<float>(float*, float, int)"); NULL when it is not one
+ * (demangle.c).  The caller frees. */
+char *demangle(const char *mangled);
+
 #endif

@@ -1,7 +1,8 @@
 /* main.c: the ptxvm command line.  Every command is a thin layer over the
  * library in include/ptxvm.h.
  *
- * Exit status: 0 success, 1 invalid PTX, 2 usage error or unreadable file.
+ * Exit status: 0 success, 1 invalid PTX, 2 usage error or unreadable file,
+ * 3 a failed launch, 4 valid PTX that ptxvm cannot run yet.
  */
 #include "cli.h"
 #include "../util/util.h"
@@ -16,32 +17,105 @@ const char usage[] =
 	"usage: ptxvm <command> [options] [FILE...]\n"
 	"\n"
 	"commands:\n"
-	"  check [--arch sm_NN] [-c] FILE...\n"
-	"                                 check PTX modules as ptxas does; '-' reads stdin;\n"
-	"                                 -c (--compile-only): relocatable code, whose calls\n"
-	"                                 and .unified symbols another module may define\n"
-	"  fmt [--arch sm_NN] [-c] FILE   print a valid module in canonical form\n"
-	"  run FILE --grid X[,Y[,Z]] --block X[,Y[,Z]] [--kernel NAME] [--shared BYTES]\n"
-	"      [--arg SPEC]... [--workers N] [--timeout SECONDS] [--printf-fifo BYTES] [--stats]\n"
-	"                                 run a kernel; SPEC is TYPE:VALUE (u8..u64, s8..s64,\n"
-	"                                 f32, f64), buf:BYTES[:in=FILE][:out=FILE], or\n"
-	"                                 KIND:FORMAT:DIMS[:in=FILE][:out=FILE] for a surface\n"
-	"                                 (surf2d:u8x1:640x480; .png files for 8/16-bit formats),\n"
-	"                                 or KIND:FORMAT:DIMS[:in=FILE][:filter=linear]\n"
-	"                                 [:address=wrap|clamp|mirror|border][:normalized]\n"
-	"                                 [:readmode=float] for a texture (tex2d:unorm8x4:64x48);\n"
-	"                                 the launch may run 60 s unless --timeout says (0: no\n"
-	"                                 limit); device printf keeps 1 MiB unless --printf-fifo\n"
-	"  sass FILE                      run SASS ATOM instructions on registers and a memory\n"
-	"                                 image (docs/ATOM.md); prints the final state\n"
-	"  builtins [[--module] NAME|ID]  the surface-store builtins (ID, name, PTX form);\n"
-	"                                 one with its decomposition; a module using it\n"
-	"  --help                         this text\n"
+	"  check     check PTX modules as ptxas does (gcc-style diagnostics)\n"
+	"  fmt       print a valid module in canonical form\n"
+	"  run       run kernels: list them, pass arguments, read and write files;\n"
+	"            the launch may run 60 s unless --timeout says\n"
+	"  sass      run SASS ATOM instructions on registers and a memory image\n"
+	"  builtins  the surface and texture builtins nvcc's calls become (surf2Dwrite, tex2D, ...)\n"
+	"  help COMMAND, COMMAND --help   what a command takes\n"
 	"  --version                      the version\n"
 	"\n"
-	"The device is sm_90 unless --arch names another target.\n"
+	"From CUDA: nvcc -arch=sm_90 -ptx kernel.cu -o kernel.ptx; ptxvm run kernel.ptx --list\n"
 	"Exit status: 0 success, 1 invalid PTX, 2 usage error or unreadable file,\n"
-	"3 the launch failed (the CUDA error name and a report on stderr).\n";
+	"3 the launch failed, 4 valid PTX that ptxvm cannot run yet (with the CUDA error name).\n";
+
+/* Each command's help: `ptxvm help COMMAND`, `ptxvm COMMAND --help`. */
+static const struct { const char *cmd, *text; } helps[] = {
+	{ "check",
+	  "usage: ptxvm check [--arch sm_NN] [-c] FILE...\n"
+	  "\n"
+	  "Checks PTX modules as ptxas does and prints gcc-style diagnostics\n"
+	  "(FILE:LINE:COL: error: ..., the line, a caret).  '-' reads stdin.\n"
+	  "  --arch sm_NN         the target (default sm_90)\n"
+	  "  -c, --compile-only   relocatable code (nvcc -rdc=true): calls and .unified\n"
+	  "                       symbols another module may define\n"
+	  "Exit status: 0 valid, 1 invalid PTX, 2 usage error or unreadable file.\n" },
+	{ "fmt",
+	  "usage: ptxvm fmt [--arch sm_NN] [-c] FILE\n"
+	  "\n"
+	  "Prints a valid module in canonical form (a fixed point: fmt of fmt is the same).\n"
+	  "Exit status: 0 success, 1 invalid PTX, 2 usage error or unreadable file.\n" },
+	{ "run",
+	  "usage: ptxvm run FILE --list\n"
+	  "       ptxvm run FILE [GLOBAL OPTIONS] LAUNCH [--launch LAUNCH]...\n"
+	  "LAUNCH: [--kernel NAME] --grid X[,Y[,Z]] --block X[,Y[,Z]] [--shared BYTES] [--arg SPEC]...\n"
+	  "\n"
+	  "Runs kernels of a PTX module (nvcc -arch=sm_90 -ptx) on the virtual GPU.\n"
+	  "  --list               every kernel: its C++ name, the --kernel to give, and each\n"
+	  "                       parameter's PTX type, size and C++ type\n"
+	  "  --kernel NAME        the PTX (mangled) name, the C++ name (scale<float> or\n"
+	  "                       scale<float>(float*, int)) or a prefix only one kernel has;\n"
+	  "                       needed when the module has several\n"
+	  "  --grid, --block      CTAs in the grid, threads in a CTA (up to 1024)\n"
+	  "  --shared BYTES       dynamic shared memory (extern __shared__)\n"
+	  "  --arg SPEC           the next parameter, in order; it must fit the parameter's type:\n"
+	  "      u8 u16 u32 u64 s8 s16 s32 s64:N   an integer (decimal, 0x hex)\n"
+	  "      f32 f64:X                         a float\n"
+	  "      b8 b16 b32 b64:N                  bits for any parameter of the size\n"
+	  "                                        (b32:0x3f800000 for a float's bits)\n"
+	  "      buf:BYTES[:FILES]                 a new device buffer, by address\n"
+	  "      buf:in=FILE[:out=FILE]            one as large as its file\n"
+	  "      @NAME[+OFFSET]                    the address of a --buf (may alias)\n"
+	  "      bytes:HEX | bytes:N:in=FILE       a struct by value: its bytes\n"
+	  "      surfKIND:FORMAT:DIMS[:FILES]      a surface object over a new array\n"
+	  "      texKIND:FORMAT:DIMS[:in=FILE][:OPTION]...  a texture object over a new array\n"
+	  "        KIND 1d 2d 3d 1dl 2dl cube cubel; FORMAT TYPExC: u8 u16 u32 s8 s16 s32 f16 f32\n"
+	  "        unorm8 unorm16 snorm8 snorm16, C 1 2 4 (u8x1, f32x4); DIMS W, WxH, WxHxD;\n"
+	  "        OPTION filter=linear|point address=wrap|clamp|mirror|border normalized\n"
+	  "        readmode=float|element; .png files for 8- and 16-bit unsigned formats\n"
+	  "  FILES: in=FILE out=FILE ('-': stdin, stdout; out= is written after the last\n"
+	  "         launch), pad (a shorter in= file: the rest zero), truncate (a longer one:\n"
+	  "         its first bytes); without them an in= file must have the exact size\n"
+	  "GLOBAL OPTIONS:\n"
+	  "  --buf NAME:BYTES[:FILES]   a device buffer all launches share, passed as @NAME\n"
+	  "  --buf NAME:in=FILE[:out=FILE]   one as large as its file\n"
+	  "  --global NAME[:FILES]      a __device__ or __constant__ variable: in= before\n"
+	  "                             the first launch, out= after the last\n"
+	  "  --launch                   starts the next launch; they run in order\n"
+	  "  --workers N                host threads running CTAs (default: one per core)\n"
+	  "  --timeout SECONDS          the launch may run 60 s unless --timeout says (0: no limit)\n"
+	  "  --printf-fifo BYTES        device printf output kept per launch (default 1 MiB)\n"
+	  "  --stats                    a JSON line per launch on stderr\n"
+	  "Exit status: 0 success, 1 invalid PTX, 2 usage error or unreadable file,\n"
+	  "3 the launch failed (the CUDA error name and a report on stderr), 4 valid PTX\n"
+	  "that ptxvm cannot run yet (CUDA_ERROR_NOT_SUPPORTED).\n" },
+	{ "sass",
+	  "usage: ptxvm sass FILE\n"
+	  "\n"
+	  "Runs SASS ATOM instructions on registers and a memory image (docs/ATOM.md)\n"
+	  "and prints the final state.\n"
+	  "Exit status: 0 success, 1 invalid input, 2 usage error, 3 an execution error.\n" },
+	{ "builtins",
+	  "usage: ptxvm builtins [[--module] NAME|ID|CUDA-FUNCTION]\n"
+	  "\n"
+	  "The builtins that nvcc's surface and texture calls become (docs/BUILTINS.md):\n"
+	  "  ptxvm builtins                 every builtin: ID, name, PTX form\n"
+	  "  ptxvm builtins NAME|ID         one, with its decomposition\n"
+	  "  ptxvm builtins CUDA-FUNCTION   the builtins a CUDA call becomes (surf2Dwrite, tex2D)\n"
+	  "  ptxvm builtins --module NAME   a complete PTX module that uses it\n" },
+};
+
+static int help(const char *cmd)
+{
+	for (size_t i = 0; i < sizeof helps / sizeof helps[0]; i++)
+		if (!strcmp(helps[i].cmd, cmd)) {
+			fputs(helps[i].text, stdout);
+			return 0;
+		}
+	fprintf(stderr, "ptxvm: no command '%s'\n%s", cmd, usage);
+	return 2;
+}
 
 /* Reads a whole file ('-' = stdin); returns NULL and reports on failure. */
 char *slurp(const char *path, size_t *len)
@@ -110,7 +184,7 @@ static int cmd_check(int argc, char **argv)
 	if (i < 0)
 		return 2;
 	if (i >= argc) {
-		fprintf(stderr, "ptxvm check: no input files\n%s", usage);
+		fprintf(stderr, "ptxvm check: no input files (`ptxvm check --help`)\n");
 		return 2;
 	}
 	int worst = 0;
@@ -154,9 +228,18 @@ int main(int argc, char **argv)
 	}
 	const char *cmd = argv[1];
 	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+		if (argc > 2 && !strcmp(cmd, "help"))
+			return help(argv[2]);
 		fputs(usage, stdout);
 		return 0;
 	}
+	for (int i = 2; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			for (size_t k = 0; k < sizeof helps / sizeof helps[0]; k++)
+				if (!strcmp(helps[k].cmd, cmd))
+					return help(cmd);
+			break;
+		}
 	if (!strcmp(cmd, "--version")) {
 		printf("ptxvm %s\n", ptxvm_version());
 		return 0;

@@ -1,21 +1,28 @@
-/* run.c: `ptxvm run`, a kernel launch from the command line.
+/* run.c: `ptxvm run`, kernel launches from the command line.
  *
- *   ptxvm run FILE.ptx [--kernel NAME] --grid X[,Y[,Z]] --block X[,Y[,Z]]
- *             [--shared BYTES] [--arg SPEC]... [--workers N] [--timeout S]
- *             [--printf-fifo BYTES] [--stats]
+ *   ptxvm run FILE.ptx --list
+ *   ptxvm run FILE.ptx [--buf NAME:BYTES[:FILES]]... [--global NAME[:FILES]]...
+ *             [--workers N] [--timeout S] [--printf-fifo BYTES] [--stats]
+ *             LAUNCH [--launch LAUNCH]...
+ *   LAUNCH:   [--kernel NAME] --grid X[,Y[,Z]] --block X[,Y[,Z]]
+ *             [--shared BYTES] [--arg SPEC]...
  *
- * Each --arg gives the next kernel parameter: TYPE:VALUE for a scalar,
- * buf:BYTES[:in=FILE][:out=FILE] for a device buffer passed by address,
- * surfKIND:FORMAT:DIMS[:in=FILE][:out=FILE] for a surface object or
- * texKIND:FORMAT:DIMS[:in=FILE][:OPTION]... for a texture object over a
- * new array.
- * A launch may run 60 seconds unless --timeout says otherwise (0: no limit).
- * Exit status: 0 success, 1 invalid PTX, 2 usage error, 3 launch failure.
+ * Each --arg gives the next kernel parameter (`ptxvm run --help` lists the
+ * SPECs); it must fit the parameter's PTX type.  The launches run in order
+ * on one device; --buf buffers (@NAME, @NAME+OFFSET), --global variables
+ * and the arrays of surface and texture arguments live across them, and
+ * out= files are written when every launch succeeded.  A launch may run 60
+ * seconds unless --timeout says otherwise (0: no limit).
+ * Exit status: 0 success, 1 invalid PTX, 2 usage error, 3 launch failure,
+ * 4 valid PTX that ptxvm cannot run yet.
  */
 #include "cli.h"
+#include "../util/util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,25 +31,72 @@
 
 #define DEFAULT_TIMEOUT 60.0      /* seconds a launch may run unless --timeout says */
 #define MAX_TIMEOUT 1e9
+#define MAX_BYTES (1ull << 36)
+
+/* in=FILE, out=FILE and how an input may differ in size */
+typedef struct Files {
+	char *in, *out;
+	bool pad, truncate;     /* a shorter input is zero-filled; a longer one cut */
+} Files;
+
+enum { A_SCALAR, A_BUF, A_REF, A_SURF, A_TEX, A_BYTES };
 
 typedef struct Arg {
 	const char *spec;
-	int is_buf;             /* 1 a buffer, 2 a surface, 3 a texture, over a new array */
+	int kind;
+	char sk;                /* a scalar's kind: u s f, or b (bits, any type) */
 	ptxvm_array_desc desc;  /* a surface's or texture's array */
 	ptxvm_texture_desc tdesc;       /* a texture's sampling */
 	uint64_t array;
 	uint8_t bytes[8];       /* a scalar's value */
 	unsigned size;          /* a scalar's size */
-	size_t buf_bytes;
-	const char *in, *out;
+	size_t nbytes;          /* a buffer's or bytes: argument's size */
+	uint8_t *data;          /* bytes:HEX */
+	Files f;
+	char *ref;              /* @NAME */
+	uint64_t off;           /* @NAME+OFFSET */
 	uint64_t dptr;
 } Arg;
 
-static int bad(const char *fmt, const char *what)
+typedef struct Launch {
+	const char *kname;
+	unsigned grid[3], block[3];
+	bool have_grid, have_block;
+	uint64_t shared;
+	Arg *args;
+	int nargs;
+} Launch;
+
+/* --buf NAME:BYTES[:FILES] and --global NAME[:FILES] */
+typedef struct Named {
+	const char *spec;
+	char *name;
+	size_t bytes;
+	Files f;
+	uint64_t dptr;
+} Named;
+
+static char why[512];   /* what is wrong with the SPEC being parsed */
+
+static bool no(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static bool no(const char *fmt, ...)
 {
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof why, fmt, ap);
+	va_end(ap);
+	return false;
+}
+
+static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int bad(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
 	fputs("ptxvm run: ", stderr);
-	fprintf(stderr, fmt, what);
+	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
+	va_end(ap);
 	return 2;
 }
 
@@ -76,15 +130,39 @@ static bool parse_u64(const char *s, uint64_t *v)
 	return !*e && !errno;
 }
 
-/* The rest of a SPEC after strtok_r: in=FILE and out=FILE, in any order. */
-static bool parse_files(Arg *a, char **save)
+/* One file option of a SPEC: in=FILE, out=FILE ('-': stdin, stdout),
+ * pad, truncate.  False if tok is none of them. */
+static bool file_option(Files *f, const char *tok, bool *ok)
+{
+	*ok = true;
+	if (!strncmp(tok, "in=", 3)) {
+		if (!tok[3] || f->in)
+			*ok = no(f->in ? "a second in=" : "in= names no file");
+		else
+			f->in = strdup(tok + 3);
+	} else if (!strncmp(tok, "out=", 4)) {
+		if (!tok[4] || f->out)
+			*ok = no(f->out ? "a second out=" : "out= names no file");
+		else
+			f->out = strdup(tok + 4);
+	} else if (!strcmp(tok, "pad")) {
+		f->pad = true;
+	} else if (!strcmp(tok, "truncate")) {
+		f->truncate = true;
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/* The rest of a SPEC after strtok_r: file options, in any order. */
+static bool parse_files(Files *f, char **save)
 {
 	for (char *tok; (tok = strtok_r(NULL, ":", save));) {
-		if (!strncmp(tok, "in=", 3) && tok[3] && !a->in)
-			a->in = strdup(tok + 3);
-		else if (!strncmp(tok, "out=", 4) && tok[4] && !a->out)
-			a->out = strdup(tok + 4);
-		else
+		bool ok;
+		if (!file_option(f, tok, &ok))
+			return no("unknown option '%s' (in=FILE, out=FILE, pad, truncate)", tok);
+		if (!ok)
 			return false;
 	}
 	return true;
@@ -136,7 +214,9 @@ static bool parse_image(Arg *a, const char *kind, size_t kn, const char *rest)
 		if (strlen(kinds[i]) == kn - pre && !strncmp(kinds[i], kind + pre, kn - pre))
 			k = i;
 	if (k < 0)
-		return false;
+		return no("unknown kind '%.*s' (%s1d %s2d %s3d %s1dl %s2dl %scube %scubel)", (int)kn, kind,
+			  tex ? "tex" : "surf", tex ? "tex" : "surf", tex ? "tex" : "surf", tex ? "tex" : "surf",
+			  tex ? "tex" : "surf", tex ? "tex" : "surf", tex ? "tex" : "surf");
 	char *copy = strdup(rest), *save = NULL;
 	char *fmt = strtok_r(copy, ":", &save), *dims = fmt ? strtok_r(NULL, ":", &save) : NULL;
 	bool ok = fmt && dims;
@@ -149,7 +229,11 @@ static bool parse_image(Arg *a, const char *kind, size_t kn, const char *rest)
 				t = i;
 	}
 	unsigned ch = x ? (unsigned)atoi(x + 1) : 0;
-	ok = ok && t >= 0 && (ch == 1 || ch == 2 || ch == 4);
+	if (!ok)
+		ok = no("expected %s:FORMAT:DIMS", kind[0] == 't' ? "texKIND" : "surfKIND");
+	else if (t < 0 || !(ch == 1 || ch == 2 || ch == 4))
+		ok = no("unknown format '%s%s%s': TYPExC, TYPE u8 u16 u32 s8 s16 s32 f16 f32 unorm8 unorm16 "
+			"snorm8 snorm16, C 1, 2 or 4 (u8x1, f32x4)", fmt ? fmt : "", x ? "x" : "", x ? x + 1 : "");
 	uint64_t v[3] = { 0, 0, 0 };
 	unsigned nv = 0;
 	for (char *d = dims, *e; ok && d && *d; d = *e ? e + 1 : e) {
@@ -157,19 +241,24 @@ static bool parse_image(Arg *a, const char *kind, size_t kn, const char *rest)
 		char c = *e;
 		*e = 0;
 		ok = nv < 3 && parse_u64(d, &v[nv]) && v[nv] > 0;
+		if (!ok)
+			no("bad dimensions '%s': W, WxH or WxHxD of positive numbers", dims);
 		nv++;
 		*e = c;
 	}
-	ok = ok && nv == ndims[k];
+	if (ok && nv != ndims[k])
+		ok = no("'%s' has %u dimensions; %.*s takes %u (W, WxH or WxHxD; a layered kind's last is its "
+			"layer count)", dims, nv, (int)kn, kind, ndims[k]);
 	if (tex) {
 		for (char *tok; ok && (tok = strtok_r(NULL, ":", &save));) {
-			if (!strncmp(tok, "in=", 3) && tok[3] && !a->in)
-				a->in = strdup(tok + 3);
-			else
-				ok = parse_tex_option(&a->tdesc, tok);
+			if (!strncmp(tok, "out=", 4))
+				ok = no("a texture is read-only: out= is for surfaces");
+			else if (!file_option(&a->f, tok, &ok) && !parse_tex_option(&a->tdesc, tok))
+				ok = no("unknown texture option '%s' (in=FILE, pad, truncate, filter=linear|point, "
+					"address=wrap|clamp|mirror|border, normalized, readmode=float|element)", tok);
 		}
 	} else {
-		ok = ok && parse_files(a, &save);
+		ok = ok && parse_files(&a->f, &save);
 	}
 	free(copy);
 	if (!ok)
@@ -188,45 +277,116 @@ static bool parse_image(Arg *a, const char *kind, size_t kn, const char *rest)
 	case PTXVM_ARRAY_CUBEMAP_LAYERED: ad->height = v[0]; ad->layers = v[1]; break;
 	default: break;
 	}
-	a->is_buf = tex ? 3 : 2;
+	a->kind = tex ? A_TEX : A_SURF;
 	return true;
+}
+
+
+static const struct { const char *name; unsigned size; char kind; } scalar_types[] = {
+	{ "u8", 1, 'u' }, { "u16", 2, 'u' }, { "u32", 4, 'u' }, { "u64", 8, 'u' },
+	{ "s8", 1, 's' }, { "s16", 2, 's' }, { "s32", 4, 's' }, { "s64", 8, 's' },
+	{ "f32", 4, 'f' }, { "f64", 8, 'f' },
+	{ "b8", 1, 'b' }, { "b16", 2, 'b' }, { "b32", 4, 'b' }, { "b64", 8, 'b' },
+};
+
+static int hexdigit(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* @NAME[+OFFSET] */
+static bool parse_ref(Arg *a, const char *s)
+{
+	const char *plus = strchr(s, '+');
+	size_t n = plus ? (size_t)(plus - s) : strlen(s);
+	if (!n)
+		return no("expected @NAME or @NAME+OFFSET, a --buf by name");
+	a->ref = strndup(s, n);
+	if (plus && !parse_u64(plus + 1, &a->off))
+		return no("bad offset '%s': a byte count", plus + 1);
+	a->kind = A_REF;
+	return true;
+}
+
+/* bytes:N:in=FILE[:pad|:truncate] or bytes:HEX: a parameter's bytes as
+ * they are (a struct passed by value).  Without in=, the value is HEX: two
+ * digits a byte, in memory order, an optional 0x before. */
+static bool parse_bytes(Arg *a, const char *v)
+{
+	a->kind = A_BYTES;
+	if (!strchr(v, ':')) {
+		if (!strncmp(v, "0x", 2) || !strncmp(v, "0X", 2))
+			v += 2;
+		size_t n = strlen(v);
+		if (!n || n % 2 || strspn(v, "0123456789abcdefABCDEF") != n || n / 2 > 0x8000)
+			return no("'%s' is not bytes in hex (two digits a byte, in memory order); bytes:N:in=FILE "
+				  "reads N bytes from a file", v);
+		a->nbytes = n / 2;
+		a->data = malloc(a->nbytes);
+		for (size_t i = 0; i < a->nbytes; i++)
+			a->data[i] = (uint8_t)(hexdigit(v[2 * i]) * 16 + hexdigit(v[2 * i + 1]));
+		return true;
+	}
+	char *copy = strdup(v), *save = NULL;
+	char *tok = strtok_r(copy, ":", &save);
+	uint64_t n = 0;
+	bool ok = tok && parse_u64(tok, &n) && n > 0 && n <= 0x8000;
+	if (!ok)
+		no("expected bytes:N:in=FILE (N from 1 to 32768) or bytes:HEX");
+	a->nbytes = (size_t)n;
+	ok = ok && parse_files(&a->f, &save);
+	if (ok && a->f.out)
+		ok = no("a parameter is read-only: out= is for buffers");
+	else if (ok && !a->f.in)
+		ok = no("bytes:N needs in=FILE (or write the bytes in hex: bytes:HEX)");
+	free(copy);
+	return ok;
 }
 
 static bool parse_arg(Arg *a)
 {
 	const char *s = a->spec, *colon = strchr(s, ':');
+	if (s[0] == '@')
+		return parse_ref(a, s + 1);
 	if (!colon)
-		return false;
+		return no("expected TYPE:VALUE, buf:BYTES, @NAME, bytes:..., surfKIND:... or texKIND:...");
 	size_t tn = (size_t)(colon - s);
 	const char *v = colon + 1;
 	if ((tn >= 6 && !strncmp(s, "surf", 4)) || (tn >= 5 && !strncmp(s, "tex", 3)))
 		return parse_image(a, s, tn, v);
+	if (tn == 5 && !strncmp(s, "bytes", 5))
+		return parse_bytes(a, v);
 	if (tn == 3 && !strncmp(s, "buf", 3)) {
-		a->is_buf = 1;
-		char *copy = strdup(v), *save = NULL;
-		char *tok = strtok_r(copy, ":", &save);
+		a->kind = A_BUF;
+		/* buf:in=FILE[:out=FILE]: as many bytes as the file has (nbytes 0 until read) */
+		char *copy = strdup(v), *save = copy;
 		uint64_t n = 0;
-		bool ok = tok && parse_u64(tok, &n) && n > 0 && n <= (1ull << 36);
-		a->buf_bytes = (size_t)n;
-		ok = ok && parse_files(a, &save);
+		bool ok = true;
+		if (strncmp(v, "in=", 3)) {
+			char *tok = strtok_r(copy, ":", &save);
+			ok = tok && parse_u64(tok, &n) && n > 0 && n <= MAX_BYTES;
+		}
+		if (!ok)
+			no("expected buf:BYTES[:in=FILE][:out=FILE][:pad][:truncate] (BYTES from 1 to 2^36) or "
+			   "buf:in=FILE[:out=FILE]");
+		a->nbytes = (size_t)n;
+		ok = ok && parse_files(&a->f, &save);
 		free(copy);
 		return ok;
 	}
-	static const struct { const char *name; unsigned size; char kind; } types[] = {
-		{ "u8", 1, 'u' }, { "u16", 2, 'u' }, { "u32", 4, 'u' }, { "u64", 8, 'u' },
-		{ "s8", 1, 's' }, { "s16", 2, 's' }, { "s32", 4, 's' }, { "s64", 8, 's' },
-		{ "f32", 4, 'f' }, { "f64", 8, 'f' },
-	};
-	for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
-		if (strlen(types[i].name) != tn || strncmp(types[i].name, s, tn))
+	for (size_t i = 0; i < sizeof scalar_types / sizeof scalar_types[0]; i++) {
+		if (strlen(scalar_types[i].name) != tn || strncmp(scalar_types[i].name, s, tn))
 			continue;
 		char *e;
 		errno = 0;
-		a->size = types[i].size;
-		if (types[i].kind == 'f') {
+		a->kind = A_SCALAR;
+		a->size = scalar_types[i].size;
+		a->sk = scalar_types[i].kind;
+		unsigned bits = a->size * 8;
+		if (a->sk == 'f') {
 			double d = strtod(v, &e);
 			if (e == v || *e)
-				return false;
+				return no("'%s' is not a number", v);
 			if (a->size == 4) {
 				float f = (float)d;
 				memcpy(a->bytes, &f, 4);
@@ -235,36 +395,44 @@ static bool parse_arg(Arg *a)
 			return true;
 		}
 		uint64_t u;
-		if (types[i].kind == 's') {
+		if (a->sk == 's') {
 			long long x = strtoll(v, &e, 0);
-			if (e == v || *e || errno)
-				return false;
-			unsigned bits = a->size * 8;
-			if (bits < 64 && (x < -(1ll << (bits - 1)) || x > (1ll << (bits - 1)) - 1))
-				return false;
+			if (e == v || *e)
+				return no("'%s' is not an integer", v);
+			if (errno || (bits < 64 && (x < -(1ll << (bits - 1)) || x > (1ll << (bits - 1)) - 1)))
+				return no("%s is out of range for s%u", v, bits);
 			u = (uint64_t)x;
 		} else {
 			if (!parse_u64(v, &u))
-				return false;
-			if (a->size < 8 && u >> (a->size * 8))
-				return false;
+				return *v == '-' ? no("%s is negative; u%u is unsigned", v, bits)
+						 : no("'%s' is not an unsigned integer", v);
+			if (a->size < 8 && u >> bits)
+				return no("%s is out of range for %c%u", v, a->sk, bits);
 		}
 		memcpy(a->bytes, &u, a->size);      /* little-endian host */
 		return true;
 	}
-	return false;
+	return no("unknown type '%.*s' (u8..u64, s8..s64, f32, f64, b8..b64 for bits, buf, bytes, surf..., tex...)",
+		  (int)tn, s);
 }
 
-static int write_file(const char *path, const void *p, size_t n)
+static int write_out(const char *spec, const char *path, const void *p, size_t n)
 {
+	if (!strcmp(path, "-")) {
+		if (fwrite(p, 1, n, stdout) != n || fflush(stdout)) {
+			fprintf(stderr, "ptxvm run: '%s': cannot write to stdout: %s\n", spec, strerror(errno));
+			return 2;
+		}
+		return 0;
+	}
 	FILE *f = fopen(path, "wb");
-	if (!f || fwrite(p, 1, n, f) != n) {
-		fprintf(stderr, "ptxvm run: cannot write '%s': %s\n", path, strerror(errno));
-		if (f)
-			fclose(f);
+	bool ok = f && fwrite(p, 1, n, f) == n;
+	if (f && fclose(f))
+		ok = false;
+	if (!ok) {
+		fprintf(stderr, "ptxvm run: '%s': cannot write '%s': %s\n", spec, path, strerror(errno));
 		return 2;
 	}
-	fclose(f);
 	return 0;
 }
 
@@ -292,16 +460,24 @@ static bool png_shape(const Arg *a, unsigned *w, unsigned *rows, unsigned *bits)
 	return true;
 }
 
-/* The raw bytes of an in=FILE for an argument of n bytes, into dst (n
- * bytes, zeroed): at most n + 1 bytes are read, whatever the file (a
- * device such as /dev/zero included).  A shorter file leaves the rest
- * zero; of a longer one the first n bytes are taken; both with a warning.
- * False after a message when the file cannot be read. */
-static bool read_input(const Arg *a, uint8_t *dst, size_t n)
+/* The bytes of an in=FILE ('-': stdin) for an argument of n bytes, into
+ * dst (n bytes, zeroed): at most n + 1 bytes are read, whatever the file
+ * (a device such as /dev/zero included).  Its size must be n, unless pad
+ * (a shorter file, the rest zero) or truncate (a longer one, its first n
+ * bytes) says otherwise.  False after a message. */
+static bool stdin_taken;
+
+static bool read_input(const char *spec, const Files *fl, uint8_t *dst, size_t n)
 {
-	FILE *f = fopen(a->in, "rb");
+	bool std = !strcmp(fl->in, "-");
+	if (std && stdin_taken) {
+		fprintf(stderr, "ptxvm run: '%s': stdin (in=-) is read by another argument already\n", spec);
+		return false;
+	}
+	stdin_taken |= std;
+	FILE *f = std ? stdin : fopen(fl->in, "rb");
 	if (!f) {
-		fprintf(stderr, "ptxvm run: --arg '%s': cannot open '%s': %s\n", a->spec, a->in, strerror(errno));
+		fprintf(stderr, "ptxvm run: '%s': cannot open '%s': %s\n", spec, fl->in, strerror(errno));
 		return false;
 	}
 	errno = 0;
@@ -309,18 +485,48 @@ static bool read_input(const Arg *a, uint8_t *dst, size_t n)
 	int more = got == n ? fgetc(f) : EOF;
 	bool bad = ferror(f);
 	int e = errno;
-	fclose(f);
+	if (!std)
+		fclose(f);
+	const char *name = std ? "stdin" : fl->in;
 	if (bad) {
-		fprintf(stderr, "ptxvm run: --arg '%s': cannot read '%s': %s\n", a->spec, a->in, strerror(e));
+		fprintf(stderr, "ptxvm run: '%s': cannot read '%s': %s\n", spec, name, strerror(e));
 		return false;
 	}
-	if (more != EOF)
-		fprintf(stderr, "ptxvm run: warning: --arg '%s': '%s' is longer than the argument's %zu bytes; "
-			"the rest of it is not used\n", a->spec, a->in, n);
-	else if (got < n)
-		fprintf(stderr, "ptxvm run: warning: --arg '%s': '%s' has %zu bytes, fewer than the argument's "
-			"%zu; the rest is zero\n", a->spec, a->in, got, n);
+	if (more != EOF && !fl->truncate) {
+		fprintf(stderr, "ptxvm run: '%s': '%s' is longer than the argument's %zu bytes (add :truncate to "
+			"use its first %zu)\n", spec, name, n, n);
+		return false;
+	}
+	if (got < n && !fl->pad) {
+		fprintf(stderr, "ptxvm run: '%s': '%s' has %zu bytes; the argument has %zu (add :pad to make the "
+			"rest zero)\n", spec, name, got, n);
+		return false;
+	}
 	return true;
+}
+
+/* The whole of an in=FILE ('-': stdin), for a buffer as large as its
+ * file; NULL after a message (an empty file too). */
+static uint8_t *file_bytes(const char *spec, const Files *fl, size_t *n)
+{
+	bool std = !strcmp(fl->in, "-");
+	if (std && stdin_taken) {
+		fprintf(stderr, "ptxvm run: '%s': stdin (in=-) is read by another argument already\n", spec);
+		return NULL;
+	}
+	stdin_taken |= std;
+	char *p = read_file(fl->in, n);
+	if (!p) {
+		fprintf(stderr, "ptxvm run: '%s': cannot read '%s': %s\n", spec, std ? "stdin" : fl->in, strerror(errno));
+		return NULL;
+	}
+	if (!*n) {
+		fprintf(stderr, "ptxvm run: '%s': '%s' is empty: a buffer has at least one byte\n", spec,
+			std ? "stdin" : fl->in);
+		free(p);
+		return NULL;
+	}
+	return (uint8_t *)p;
 }
 
 /* An array's contents from a file: a PNG image, or raw bytes, tightly
@@ -334,11 +540,11 @@ static bool load_array(ptxvm_device *d, Arg *a)
 		return false;
 	}
 	bool ok;
-	if (is_png(a->in)) {
+	if (is_png(a->f.in)) {
 		unsigned w, rows, bits;
-		ok = png_shape(a, &w, &rows, &bits) && image_read_png(a->in, w, rows, a->desc.channels, bits, img) == 0;
+		ok = png_shape(a, &w, &rows, &bits) && image_read_png(a->f.in, w, rows, a->desc.channels, bits, img) == 0;
 	} else {
-		ok = read_input(a, img, n);
+		ok = read_input(a->spec, &a->f, img, n);
 	}
 	if (ok)
 		ptxvm_array_write(d, a->array, img, n);
@@ -348,48 +554,421 @@ static bool load_array(ptxvm_device *d, Arg *a)
 
 static int save_image(const Arg *a, const void *p, size_t n)
 {
-	if (is_png(a->out)) {
+	if (is_png(a->f.out)) {
 		unsigned w, rows, bits;
-		if (!png_shape(a, &w, &rows, &bits) || image_write_png(a->out, w, rows, a->desc.channels, bits, p))
+		if (!png_shape(a, &w, &rows, &bits) || image_write_png(a->f.out, w, rows, a->desc.channels, bits, p))
 			return 2;
 		return 0;
 	}
-	return write_file(a->out, p, n);
+	return write_out(a->spec, a->f.out, p, n);
+}
+
+/* ---- kernels by name ---------------------------------------------------- */
+
+/* A kernel's names: as in the PTX, its C++ name, and that without "void "
+ * and without the parameters (what a user writes: "scale<float>"). */
+typedef struct KName {
+	const ptxvm_kernel *k;
+	const char *mangled;
+	char *cxx;              /* NULL when the name is not mangled */
+	char *sig;              /* cxx without the return type */
+	char *base;             /* sig without the parameters */
+} KName;
+
+/* Where a C++ signature's parameter list begins: its last top-level '('. */
+static const char *params_at(const char *sig)
+{
+	const char *at = NULL;
+	int depth = 0;
+	for (const char *c = sig; *c; c++) {
+		if (*c == '(' && depth == 0)
+			at = c;
+		if (*c == '(' || *c == '<')
+			depth++;
+		else if ((*c == ')' || *c == '>') && depth > 0)
+			depth--;
+	}
+	return at;
+}
+
+static KName *kernel_names(const ptxvm_program *p, size_t *n)
+{
+	*n = ptxvm_kernel_count(p);
+	KName *v = calloc(*n + 1, sizeof *v);
+	for (size_t i = 0; i < *n; i++) {
+		v[i].k = ptxvm_kernel_at(p, i);
+		v[i].mangled = ptxvm_kernel_name(v[i].k);
+		v[i].cxx = demangle(v[i].mangled);
+		const char *sig = v[i].cxx ? v[i].cxx : v[i].mangled;
+		if (!strncmp(sig, "void ", 5))
+			sig += 5;
+		v[i].sig = strdup(sig);
+		const char *at = v[i].cxx ? params_at(v[i].sig) : NULL;
+		v[i].base = at ? strndup(v[i].sig, (size_t)(at - v[i].sig)) : strdup(v[i].sig);
+	}
+	return v;
+}
+
+static void free_names(KName *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].cxx);
+		free(v[i].sig);
+		free(v[i].base);
+	}
+	free(v);
+}
+
+/* Levenshtein distance, for suggestions. */
+static size_t distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if (la > 200 || lb > 200)
+		return (size_t)-1;
+	size_t row[201];
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t prev = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t cur = row[j];
+			size_t best = prev + (a[i - 1] != b[j - 1]);
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			prev = cur;
+		}
+	}
+	return row[lb];
+}
+
+/* The kernel a --kernel names: its PTX (mangled) name, its C++ name with
+ * or without "void " and the parameters, or a prefix of one of those that
+ * only one kernel has.  NULL after a message: the candidates of an
+ * ambiguous name, or the nearest names of a miss. */
+static const ptxvm_kernel *find_kernel(const ptxvm_program *p, const char *want)
+{
+	size_t n, hits = 0;
+	KName *v = kernel_names(p, &n);
+	const ptxvm_kernel *k = NULL;
+	/* exact, from the most to the least specific */
+	for (int pass = 0; pass < 3 && !hits; pass++)
+		for (size_t i = 0; i < n; i++) {
+			const char *s = pass == 0 ? v[i].mangled : pass == 1 ? v[i].sig : v[i].base;
+			if (!strcmp(s, want) || (pass == 1 && v[i].cxx && !strcmp(v[i].cxx, want))) {
+				k = v[i].k;
+				hits++;
+			}
+		}
+	if (!hits) {
+		size_t l = strlen(want);
+		for (size_t i = 0; i < n; i++)
+			if (!strncmp(v[i].sig, want, l) || !strncmp(v[i].mangled, want, l)) {
+				k = v[i].k;
+				hits++;
+			}
+	}
+	if (hits > 1) {
+		fprintf(stderr, "ptxvm run: --kernel '%s' names %zu kernels; name one of them:\n", want, hits);
+		size_t l = strlen(want);
+		for (size_t i = 0; i < n; i++)
+			if (!strcmp(v[i].mangled, want) || !strcmp(v[i].sig, want) || !strcmp(v[i].base, want) ||
+			    !strncmp(v[i].sig, want, l) || !strncmp(v[i].mangled, want, l))
+				fprintf(stderr, "    %s%s%s%s\n", v[i].sig, v[i].cxx ? "  (" : "", v[i].cxx ? v[i].mangled : "",
+					v[i].cxx ? ")" : "");
+		k = NULL;
+	} else if (!hits) {
+		fprintf(stderr, "ptxvm run: no kernel named '%s' in the module", want);
+		size_t best = (size_t)-1;
+		for (size_t i = 0; i < n; i++) {
+			size_t d1 = distance(want, v[i].base), d2 = distance(want, v[i].mangled);
+			size_t d = d1 < d2 ? d1 : d2;
+			if (d < best)
+				best = d;
+		}
+		size_t shown = 0;
+		for (size_t i = 0; i < n && best <= strlen(want) / 2 + 1; i++) {
+			size_t d1 = distance(want, v[i].base), d2 = distance(want, v[i].mangled);
+			if ((d1 < d2 ? d1 : d2) == best && shown++ < 5)
+				fprintf(stderr, "%s '%s'", shown == 1 ? "; did you mean" : " or", v[i].sig);
+		}
+		if (shown)
+			fputc('?', stderr);
+		fprintf(stderr, "\n    (`ptxvm run FILE --list` lists its %zu kernel%s)\n", n, n == 1 ? "" : "s");
+	}
+	free_names(v, n);
+	return hits == 1 ? k : NULL;
+}
+
+/* --list: every kernel, its C++ name, and each parameter's PTX type,
+ * size and C++ type. */
+static void list_kernels(const ptxvm_program *p)
+{
+	size_t n;
+	KName *v = kernel_names(p, &n);
+	for (size_t i = 0; i < n; i++) {
+		size_t np = ptxvm_kernel_param_count(v[i].k);
+		if (v[i].cxx)
+			printf("%s\n    --kernel %s\n", v[i].cxx, v[i].mangled);
+		else
+			printf("%s\n", v[i].mangled);
+		/* the C++ parameter types, split at top-level commas */
+		const char *at = v[i].cxx ? params_at(v[i].cxx) : NULL;
+		char **ct = calloc(np + 1, sizeof *ct);
+		size_t nct = 0;
+		if (at && at[1] != ')') {
+			int depth = 0;
+			const char *s = at + 1;
+			for (const char *c = s; *c; c++) {
+				if (*c == '(' || *c == '<' || *c == '[')
+					depth++;
+				else if ((*c == ')' || *c == '>' || *c == ']') && depth > 0)
+					depth--;
+				else if ((*c == ',' || *c == ')') && depth == 0) {
+					if (nct < np)
+						ct[nct] = strndup(s, (size_t)(c - s));
+					nct++;
+					s = c + 2;
+					if (*c == ')')
+						break;
+				}
+			}
+		}
+		for (size_t j = 0; j < np; j++) {
+			ptxvm_param_info pi;
+			ptxvm_kernel_param(v[i].k, j, &pi);
+			char ty[64];
+			if (!strcmp(pi.type, "b8"))
+				snprintf(ty, sizeof ty, ".b8[%zu]", pi.size);  /* a struct by value */
+			else
+				snprintf(ty, sizeof ty, ".%s", pi.type);
+			/* nvcc's parameter names repeat the kernel's: only others are shown */
+			bool own = strncmp(pi.name, v[i].mangled, strlen(v[i].mangled)) != 0;
+			printf("    %zu  %-8s %5zu bytes%s%s%s%s\n", j, ty, pi.size, nct == np && ct[j] ? "  " : "",
+			       nct == np && ct[j] ? ct[j] : "", own ? "  " : "", own ? pi.name : "");
+		}
+		for (size_t j = 0; j < np; j++)
+			free(ct[j]);
+		free(ct);
+	}
+	free_names(v, n);
+}
+
+/* ---- arguments against parameters --------------------------------------- */
+
+/* Whether a's value may go to parameter pi; a message if not. */
+static bool fits(const Arg *a, const ptxvm_param_info *pi, int i)
+{
+	char t = pi->type[0];
+	bool addr = a->kind == A_BUF || a->kind == A_REF || a->kind == A_SURF || a->kind == A_TEX;
+	if (a->kind == A_BYTES) {
+		if (a->nbytes != pi->size)
+			return !bad("--arg '%s' is %zu bytes but parameter %d ('%s', .%s) is %zu", a->spec, a->nbytes, i,
+				    pi->name, pi->type, pi->size);
+		return true;
+	}
+	if (addr) {
+		const char *what = a->kind == A_SURF ? "a surface object" : a->kind == A_TEX ? "a texture object"
+											       : "a buffer address";
+		if (pi->size != 8 || t == 'f')
+			return !bad("--arg '%s' is %s, 8 bytes, but parameter %d ('%s', .%s) %s", a->spec, what, i,
+				    pi->name, pi->type, pi->size != 8 ? "is not 64 bits wide" : "is a float");
+		return true;
+	}
+	if (pi->size != a->size)
+		return !bad("--arg '%s' is %u bytes but parameter %d ('%s', .%s) is %zu", a->spec, a->size, i, pi->name,
+			    pi->type, pi->size);
+	if (a->sk == 'b' || t == 'b')
+		return true;    /* bits: any type of the size */
+	if ((a->sk == 'f') != (t == 'f'))
+		return !bad("--arg '%s' is %s but parameter %d ('%s', .%s) is %s: write %s%u:VALUE, or b%u:0x... for "
+			    "its bits", a->spec, a->sk == 'f' ? "a float" : "an integer", i, pi->name, pi->type,
+			    t == 'f' ? "a float" : "an integer", t == 'f' ? "f" : "u", a->size * 8, a->size * 8);
+	return true;
+}
+
+static Named *find_named(Named *v, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(v[i].name, name))
+			return &v[i];
+	return NULL;
+}
+
+/* The parameter buffer of a launch, its arguments' buffers and arrays made;
+ * NULL after a message (*rc set). */
+static uint8_t *pack_args(ptxvm_device *d, const ptxvm_kernel *k, Launch *L, Named *bufs, int nbufs, int *rc)
+{
+	size_t np = ptxvm_kernel_param_count(k);
+	if ((size_t)L->nargs != np) {
+		fprintf(stderr, "ptxvm run: kernel '%s' takes %zu parameter%s; %d --arg given (`ptxvm run FILE --list` "
+			"shows them)\n", ptxvm_kernel_name(k), np, np == 1 ? "" : "s", L->nargs);
+		*rc = 2;
+		return NULL;
+	}
+	uint8_t *pbuf = calloc(ptxvm_kernel_params_size(k) + 1, 1);
+	for (int i = 0; i < L->nargs; i++) {
+		ptxvm_param_info pi;
+		ptxvm_kernel_param(k, (size_t)i, &pi);
+		Arg *a = &L->args[i];
+		if (!fits(a, &pi, i))
+			goto fail;
+		if (a->kind == A_SURF || a->kind == A_TEX) {
+			uint64_t sobj;
+			bool tex = a->kind == A_TEX;
+			ptxvm_resource_desc rd = { .type = PTXVM_RESOURCE_ARRAY };
+			if (ptxvm_array_create(d, &a->desc, &a->array) ||
+			    (tex ? (rd.array = a->array, ptxvm_texture_create(d, &rd, &a->tdesc, &sobj))
+				 : ptxvm_surface_create(d, a->array, &sobj))) {
+				bad("--arg '%s': %s", a->spec, ptxvm_device_message(d));
+				goto fail;
+			}
+			if (a->f.in && !load_array(d, a))
+				goto fail;
+			memcpy(pbuf + pi.offset, &sobj, 8);
+		} else if (a->kind == A_BUF) {
+			uint8_t *whole = NULL;
+			if (!a->nbytes && !(whole = file_bytes(a->spec, &a->f, &a->nbytes)))
+				goto fail;
+			if (whole) {
+				bool ok = ptxvm_mem_alloc(d, a->nbytes, &a->dptr) == 0 &&
+					  ptxvm_memcpy_htod(d, a->dptr, whole, a->nbytes) == 0;
+				free(whole);
+				if (!ok) {
+					bad("--arg '%s': %s", a->spec, ptxvm_device_message(d));
+					goto fail;
+				}
+				memcpy(pbuf + pi.offset, &a->dptr, 8);
+				continue;
+			}
+			if (ptxvm_mem_alloc(d, a->nbytes, &a->dptr)) {
+				bad("--arg '%s': %s", a->spec, ptxvm_device_message(d));
+				goto fail;
+			}
+			if (a->f.in) {
+				uint8_t *data = calloc(a->nbytes, 1);
+				if (!data)
+					bad("--arg '%s': no host memory for %zu bytes", a->spec, a->nbytes);
+				if (!data || !read_input(a->spec, &a->f, data, a->nbytes)) {
+					free(data);
+					goto fail;
+				}
+				ptxvm_memcpy_htod(d, a->dptr, data, a->nbytes);
+				free(data);
+			}
+			memcpy(pbuf + pi.offset, &a->dptr, 8);
+		} else if (a->kind == A_REF) {
+			Named *b = find_named(bufs, nbufs, a->ref);
+			if (!b) {
+				bad("--arg '%s': no --buf named '%s'", a->spec, a->ref);
+				goto fail;
+			}
+			if (a->off > b->bytes) {
+				bad("--arg '%s': offset %" PRIu64 " is past the end of the %zu-byte buffer '%s'", a->spec,
+				    a->off, b->bytes, b->name);
+				goto fail;
+			}
+			uint64_t p = b->dptr + a->off;
+			memcpy(pbuf + pi.offset, &p, 8);
+		} else if (a->kind == A_BYTES) {
+			if (!a->data) {
+				a->data = calloc(a->nbytes, 1);
+				if (!read_input(a->spec, &a->f, a->data, a->nbytes))
+					goto fail;
+			}
+			memcpy(pbuf + pi.offset, a->data, a->nbytes);
+		} else {
+			memcpy(pbuf + pi.offset, a->bytes, a->size);
+		}
+	}
+	return pbuf;
+fail:
+	free(pbuf);
+	*rc = 2;
+	return NULL;
+}
+
+/* The exit status of a failed call, after its message with the CUDA error
+ * name: 1 invalid PTX, 2 a bad request, 3 the launch failed, 4 valid PTX
+ * that ptxvm cannot run yet. */
+static int failed(ptxvm_device *d, ptxvm_result r)
+{
+	const char *msg = ptxvm_device_message(d);
+	if (strstr(msg, ptxvm_result_name(r)))
+		fprintf(stderr, "ptxvm run: %s\n", msg);
+	else
+		fprintf(stderr, "ptxvm run: %s: %s\n", ptxvm_result_name(r), msg);
+	return r == PTXVM_ERROR_NOT_SUPPORTED ? 4 : r == PTXVM_ERROR_INVALID_PTX ? 1 : r == PTXVM_ERROR_INVALID_VALUE ? 2 : 3;
+}
+
+/* NAME:BYTES[:FILES] for --buf (bytes 0: no size, for --global) */
+static bool parse_named(Named *b, const char *spec, bool sized)
+{
+	char *copy = strdup(spec), *save = NULL;
+	char *name = strtok_r(copy, ":", &save);
+	bool ok = name != NULL;
+	if (!ok)
+		no("expected NAME%s[:in=FILE][:out=FILE]", sized ? ":BYTES" : "");
+	if (ok && sized && save && !strncmp(save, "in=", 3)) {
+		b->bytes = 0;   /* NAME:in=FILE: as large as the file */
+	} else if (ok && sized) {
+		char *tok = strtok_r(NULL, ":", &save);
+		uint64_t n = 0;
+		ok = tok && parse_u64(tok, &n) && n > 0 && n <= MAX_BYTES;
+		if (!ok)
+			no("expected NAME:BYTES[:in=FILE][:out=FILE][:pad][:truncate] (BYTES from 1 to 2^36) or "
+			   "NAME:in=FILE[:out=FILE]");
+		b->bytes = (size_t)n;
+	}
+	if (ok)
+		b->name = strdup(name);
+	ok = ok && parse_files(&b->f, &save);
+	free(copy);
+	b->spec = spec;
+	return ok;
 }
 
 /* A usage error: the message, then exit status 2 after cleaning up. */
-#define USAGE(...) do { rc = bad(__VA_ARGS__); goto free_args; } while (0)
+#define USAGE(...) do { rc = bad(__VA_ARGS__); goto out; } while (0)
 
 int cmd_run(int argc, char **argv)
 {
-	const char *file = NULL, *kname = NULL;
-	unsigned grid[3] = { 0 }, block[3] = { 0 };
-	bool have_grid = false, have_block = false, stats = false;
-	uint64_t shared = 0, workers = 0, fifo_arg = 0;
+	const char *file = NULL;
+	bool stats = false, list = false;
+	uint64_t workers = 0, fifo_arg = 0;
 	double timeout = DEFAULT_TIMEOUT;
-	Arg *args = calloc((size_t)argc, sizeof *args);
-	int nargs = 0, rc = 0;
+	Launch *launches = calloc((size_t)argc + 1, sizeof *launches);
+	int nl = 1;
+	Named *bufs = calloc((size_t)argc + 1, sizeof *bufs), *globals = calloc((size_t)argc + 1, sizeof *globals);
+	int nbufs = 0, nglobals = 0, rc = 0;
 	ptxvm_device *d = NULL;
 	for (int i = 2; i < argc; i++) {
 		const char *o = argv[i];
 		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+		Launch *L = &launches[nl - 1];
 		bool takes = !strcmp(o, "--grid") || !strcmp(o, "--block") || !strcmp(o, "--kernel") ||
 			     !strcmp(o, "--shared") || !strcmp(o, "--arg") || !strcmp(o, "--workers") ||
-			     !strcmp(o, "--timeout") || !strcmp(o, "--printf-fifo");
+			     !strcmp(o, "--timeout") || !strcmp(o, "--printf-fifo") || !strcmp(o, "--buf") ||
+			     !strcmp(o, "--global");
 		if (takes && !val)
 			USAGE("%s needs a value", o);
 		if (!strcmp(o, "--grid")) {
-			if (!dims(val, grid))
+			if (!dims(val, L->grid))
 				USAGE("bad --grid '%s': expected X[,Y[,Z]] of positive numbers", val);
-			have_grid = true;
+			L->have_grid = true;
 		} else if (!strcmp(o, "--block")) {
-			if (!dims(val, block))
+			if (!dims(val, L->block))
 				USAGE("bad --block '%s': expected X[,Y[,Z]] of positive numbers", val);
-			have_block = true;
+			L->have_block = true;
 		} else if (!strcmp(o, "--kernel")) {
-			kname = val;
+			if (L->kname)
+				USAGE("a second --kernel ('%s') in one launch: start the next with --launch", val);
+			L->kname = val;
 		} else if (!strcmp(o, "--shared")) {
-			if (!parse_u64(val, &shared) || shared > (1u << 30))
+			if (!parse_u64(val, &L->shared) || L->shared > (1u << 30))
 				USAGE("bad --shared '%s': expected a byte count", val);
 		} else if (!strcmp(o, "--workers")) {
 			if (!parse_u64(val, &workers) || workers == 0 || workers > 1024)
@@ -404,19 +983,32 @@ int cmd_run(int argc, char **argv)
 			if (!parse_u64(val, &fifo_arg) || fifo_arg == 0 || fifo_arg > (1ull << 32))
 				USAGE("bad --printf-fifo '%s': expected 1 to 4294967296 bytes", val);
 		} else if (!strcmp(o, "--arg")) {
-			args[nargs].spec = val;
-			if (!parse_arg(&args[nargs++]))
-				USAGE("bad --arg '%s': expected TYPE:VALUE (u8 u16 u32 u64 s8 s16 s32 s64 f32 "
-					   "f64), buf:BYTES[:in=FILE][:out=FILE], KIND:FORMAT:DIMS[:in=FILE][:out=FILE] "
-					   "for a surface (KIND surf1d surf2d surf3d surf1dl surf2dl surfcube surfcubel; "
-					   "FORMAT e.g. u8x1, f32x4, unorm8x4; DIMS W, WxH or WxHxD) or "
-					   "KIND:FORMAT:DIMS[:in=FILE][:filter=linear][:address=wrap|clamp|mirror|border]"
-					   "[:normalized][:readmode=float] for a texture (KIND tex1d ... texcubel)", val);
+			if (!L->args)
+				L->args = calloc((size_t)argc, sizeof *L->args);
+			Arg *a = &L->args[L->nargs++];
+			a->spec = val;
+			if (!parse_arg(a))
+				USAGE("bad --arg '%s': %s", val, why);
+		} else if (!strcmp(o, "--buf")) {
+			Named *b = &bufs[nbufs++];
+			if (!parse_named(b, val, true))
+				USAGE("bad --buf '%s': %s", val, why);
+			if (find_named(bufs, nbufs - 1, b->name))
+				USAGE("--buf '%s': a second buffer named '%s'", val, b->name);
+		} else if (!strcmp(o, "--global")) {
+			if (!parse_named(&globals[nglobals++], val, false))
+				USAGE("bad --global '%s': %s", val, why);
+		} else if (!strcmp(o, "--launch")) {
+			nl++;
+			continue;
 		} else if (!strcmp(o, "--stats")) {
 			stats = true;
 			continue;
+		} else if (!strcmp(o, "--list")) {
+			list = true;
+			continue;
 		} else if (o[0] == '-' && o[1]) {
-			USAGE("unknown option '%s'", o);
+			USAGE("unknown option '%s' (`ptxvm run --help` lists them)", o);
 		} else if (!file) {
 			file = o;
 			continue;
@@ -426,17 +1018,22 @@ int cmd_run(int argc, char **argv)
 		i++;
 	}
 	if (!file)
-		USAGE("%s", "no input file");
-	if (!have_grid || !have_block)
-		USAGE("%s", "--grid and --block are required");
+		USAGE("%s", "no input file (`ptxvm run --help` shows how to run a kernel)");
+	for (int l = 0; l < nl && !list; l++)
+		if (!launches[l].have_grid || !launches[l].have_block)
+			USAGE("%s%s needs --grid and --block", nl > 1 ? "each launch" : "the launch",
+			      nl > 1 ? " (between --launch options)" : "");
 
 	ptxvm_check_opts co = { 0 };
 	int st = 0;
 	ptxvm_module *m = load(file, &co, &st);
+	if (st == 1)
+		fprintf(stderr, "ptxvm run: %s: %s has %zu error%s\n", ptxvm_result_name(PTXVM_ERROR_INVALID_PTX), file,
+			ptxvm_module_errors(m), ptxvm_module_errors(m) == 1 ? "" : "s");
 	if (st) {
 		ptxvm_module_free(m);
 		rc = st;
-		goto free_args;
+		goto out;
 	}
 	ptxvm_device_opts dopts = { .workers = (unsigned)workers, .timeout = timeout,
 				    .printf_fifo_bytes = (size_t)fifo_arg };
@@ -447,120 +1044,82 @@ int cmd_run(int argc, char **argv)
 	ptxvm_result r = ptxvm_program_load(d, m, &p);
 	ptxvm_module_free(m);
 	if (r) {
-		fprintf(stderr, "ptxvm run: %s\n", ptxvm_device_message(d));
-		rc = r == PTXVM_ERROR_NOT_SUPPORTED ? 1 : 3;
+		rc = failed(d, r);
 		goto out;
 	}
-	const ptxvm_kernel *k = NULL;
-	if (kname) {
-		k = ptxvm_kernel_find(p, kname);
-		if (!k) {
-			rc = bad("no kernel named '%s' in the module", kname);
-			goto out;
-		}
-	} else if (ptxvm_kernel_count(p) == 1) {
-		k = ptxvm_kernel_at(p, 0);
-	} else {
-		fprintf(stderr, "ptxvm run: the module has %zu kernels; name one with --kernel:",
-			ptxvm_kernel_count(p));
-		for (size_t i = 0; i < ptxvm_kernel_count(p); i++)
-			fprintf(stderr, " %s", ptxvm_kernel_name(ptxvm_kernel_at(p, i)));
-		fputc('\n', stderr);
-		rc = 2;
+	if (list) {
+		list_kernels(p);
 		goto out;
 	}
-	size_t np = ptxvm_kernel_param_count(k);
-	if ((size_t)nargs != np) {
-		fprintf(stderr, "ptxvm run: kernel '%s' takes %zu parameters; %d --arg given\n",
-			ptxvm_kernel_name(k), np, nargs);
-		rc = 2;
-		goto out;
-	}
-	uint8_t *pbuf = calloc(ptxvm_kernel_params_size(k) + 1, 1);
-	for (int i = 0; i < nargs && !rc; i++) {
-		ptxvm_param_info pi;
-		ptxvm_kernel_param(k, (size_t)i, &pi);
-		Arg *a = &args[i];
-		if (a->is_buf >= 2) {
-			uint64_t sobj;
-			bool tex = a->is_buf == 3;
-			if (pi.size != 8) {
-				fprintf(stderr, "ptxvm run: --arg '%s': parameter %d ('%s', .%s) is not 64 bits wide "
-					"and cannot take a %s object\n", a->spec, i, pi.name, pi.type, tex ? "texture" : "surface");
+	/* the kernels, then the buffers and variables that outlive a launch */
+	const ptxvm_kernel **ks = calloc((size_t)nl, sizeof *ks);
+	for (int l = 0; l < nl && !rc; l++) {
+		if (launches[l].kname) {
+			if (!(ks[l] = find_kernel(p, launches[l].kname)))
 				rc = 2;
-				break;
-			}
-			ptxvm_resource_desc rd = { .type = PTXVM_RESOURCE_ARRAY };
-			if (ptxvm_array_create(d, &a->desc, &a->array) ||
-			    (tex ? (rd.array = a->array, ptxvm_texture_create(d, &rd, &a->tdesc, &sobj))
-				 : ptxvm_surface_create(d, a->array, &sobj))) {
-				fprintf(stderr, "ptxvm run: --arg '%s': %s\n", a->spec, ptxvm_device_message(d));
-				rc = 2;
-				break;
-			}
-			if (a->in) {
-				if (!load_array(d, a)) {
-					rc = 2;
-					break;
-				}
-			}
-			memcpy(pbuf + pi.offset, &sobj, 8);
-		} else if (a->is_buf) {
-			if (pi.size != 8) {
-				fprintf(stderr, "ptxvm run: --arg '%s': parameter %d ('%s', .%s) is not 64 bits wide "
-					"and cannot take a buffer address\n", a->spec, i, pi.name, pi.type);
-				rc = 2;
-				break;
-			}
-			if (ptxvm_mem_alloc(d, a->buf_bytes, &a->dptr)) {
-				fprintf(stderr, "ptxvm run: %s\n", ptxvm_device_message(d));
-				rc = 2;
-				break;
-			}
-			if (a->in) {
-				uint8_t *data = calloc(a->buf_bytes, 1);
-				if (!data)
-					fprintf(stderr, "ptxvm run: --arg '%s': no host memory for %zu bytes\n", a->spec,
-						a->buf_bytes);
-				if (!data || !read_input(a, data, a->buf_bytes)) {
-					free(data);
-					rc = 2;
-					break;
-				}
-				ptxvm_memcpy_htod(d, a->dptr, data, a->buf_bytes);
-				free(data);
-			}
-			memcpy(pbuf + pi.offset, &a->dptr, 8);
+		} else if (ptxvm_kernel_count(p) == 1) {
+			ks[l] = ptxvm_kernel_at(p, 0);
 		} else {
-			if (pi.size != a->size) {
-				fprintf(stderr, "ptxvm run: --arg '%s' is %u bytes but parameter %d ('%s', .%s) is %zu\n",
-					a->spec, a->size, i, pi.name, pi.type, pi.size);
-				rc = 2;
-				break;
-			}
-			memcpy(pbuf + pi.offset, a->bytes, a->size);
+			fprintf(stderr, "ptxvm run: the module has %zu kernels; name one with --kernel:",
+				ptxvm_kernel_count(p));
+			for (size_t i = 0; i < ptxvm_kernel_count(p); i++)
+				fprintf(stderr, " %s", ptxvm_kernel_name(ptxvm_kernel_at(p, i)));
+			fputs("\n    (`ptxvm run FILE --list` shows them with their C++ names)\n", stderr);
+			rc = 2;
 		}
 	}
-	if (!rc) {
-		ptxvm_launch_config cfg = { { grid[0], grid[1], grid[2] }, { block[0], block[1], block[2] },
-					    (size_t)shared };
+	for (int i = 0; i < nbufs && !rc; i++) {
+		Named *b = &bufs[i];
+		uint8_t *whole = NULL;
+		if (!b->bytes && !(whole = file_bytes(b->spec, &b->f, &b->bytes))) {
+			rc = 2;
+			break;
+		}
+		if (ptxvm_mem_alloc(d, b->bytes, &b->dptr)) {
+			free(whole);
+			rc = bad("--buf '%s': %s", b->spec, ptxvm_device_message(d));
+			break;
+		}
+		if (whole) {
+			ptxvm_memcpy_htod(d, b->dptr, whole, b->bytes);
+			free(whole);
+		} else if (b->f.in) {
+			uint8_t *data = calloc(b->bytes, 1);
+			if (!data || !read_input(b->spec, &b->f, data, b->bytes))
+				rc = 2;
+			else
+				ptxvm_memcpy_htod(d, b->dptr, data, b->bytes);
+			free(data);
+		}
+	}
+	for (int i = 0; i < nglobals && !rc; i++) {
+		Named *g = &globals[i];
+		if (ptxvm_program_global(p, g->name, &g->dptr, &g->bytes)) {
+			rc = bad("--global '%s': the module has no .global or .const variable named '%s'", g->spec, g->name);
+			break;
+		}
+		if (g->f.in) {
+			uint8_t *data = calloc(g->bytes + 1, 1);
+			if (!data || !read_input(g->spec, &g->f, data, g->bytes))
+				rc = 2;
+			else
+				ptxvm_memcpy_htod(d, g->dptr, data, g->bytes);
+			free(data);
+		}
+	}
+	for (int l = 0; l < nl && !rc; l++) {
+		Launch *L = &launches[l];
+		const ptxvm_kernel *k = ks[l];
+		uint8_t *pbuf = pack_args(d, k, L, bufs, nbufs, &rc);
+		if (!pbuf)
+			break;
+		ptxvm_launch_config cfg = { { L->grid[0], L->grid[1], L->grid[2] },
+					    { L->block[0], L->block[1], L->block[2] }, (size_t)L->shared };
 		ptxvm_launch_stats s = { 0 };
 		r = ptxvm_launch_packed(d, k, &cfg, pbuf, ptxvm_kernel_params_size(k), &s);
-		if (r == PTXVM_ERROR_INVALID_VALUE) {
-			fprintf(stderr, "ptxvm run: %s\n", ptxvm_device_message(d));
-			rc = 2;
-		} else if (r == PTXVM_ERROR_NOT_SUPPORTED && strstr(ptxvm_device_message(d), ": error: ")) {
-			fprintf(stderr, "%s\n", ptxvm_device_message(d));
-			rc = 1;
-		} else if (r) {
-			const char *msg = ptxvm_device_message(d);
-			if (!strstr(msg, ptxvm_result_name(r)))
-				fprintf(stderr, "ptxvm run: %s: ", ptxvm_result_name(r));
-			else
-				fprintf(stderr, "ptxvm run: ");
-			fprintf(stderr, "%s\n", msg);
-			rc = 3;
-		}
+		free(pbuf);
+		if (r)
+			rc = failed(d, r);
 		if (s.printf_dropped)
 			fprintf(stderr, "ptxvm run: warning: %" PRIu64 " device printf call%s dropped: the output "
 				"exceeded the %zu-byte printf FIFO\n", s.printf_dropped, s.printf_dropped == 1 ? "" : "s",
@@ -570,36 +1129,67 @@ int cmd_run(int argc, char **argv)
 				"{\"kernel\": \"%s\", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], "
 				"\"workers\": %u, \"thread_instructions\": %" PRIu64 ", \"warp_instructions\": %" PRIu64
 				", \"seconds\": %.6f, \"printf_dropped\": %" PRIu64 "}\n",
-				ptxvm_kernel_name(k), grid[0], grid[1], grid[2], block[0], block[1], block[2], s.workers,
-				s.thread_instructions, s.warp_instructions, s.seconds, s.printf_dropped);
-		for (int i = 0; i < nargs && !r; i++) {
-			Arg *a = &args[i];
-			if (!a->is_buf || !a->out)
+				ptxvm_kernel_name(k), L->grid[0], L->grid[1], L->grid[2], L->block[0], L->block[1],
+				L->block[2], s.workers, s.thread_instructions, s.warp_instructions, s.seconds,
+				s.printf_dropped);
+	}
+	free(ks);
+	if (rc)
+		goto out;
+	fflush(stdout);         /* device printf output before out=- */
+	/* out= files, in the order of the command line's launches, then --buf, then --global */
+	for (int l = 0; l < nl; l++)
+		for (int i = 0; i < launches[l].nargs; i++) {
+			Arg *a = &launches[l].args[i];
+			if (!a->f.out)
 				continue;
-			if (a->is_buf >= 2) {
+			if (a->kind == A_SURF) {
 				size_t n = ptxvm_array_bytes(d, a->array);
 				uint8_t *host = malloc(n ? n : 1);
 				ptxvm_array_read(d, a->array, host, n);
 				if (save_image(a, host, n))
 					rc = 2;
 				free(host);
-				continue;
+			} else if (a->kind == A_BUF) {
+				uint8_t *host = malloc(a->nbytes);
+				ptxvm_memcpy_dtoh(d, host, a->dptr, a->nbytes);
+				if (write_out(a->spec, a->f.out, host, a->nbytes))
+					rc = 2;
+				free(host);
 			}
-			uint8_t *host = malloc(a->buf_bytes);
-			ptxvm_memcpy_dtoh(d, host, a->dptr, a->buf_bytes);
-			if (write_file(a->out, host, a->buf_bytes))
+		}
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < (pass ? nglobals : nbufs); i++) {
+			Named *b = pass ? &globals[i] : &bufs[i];
+			if (!b->f.out)
+				continue;
+			uint8_t *host = malloc(b->bytes ? b->bytes : 1);
+			ptxvm_memcpy_dtoh(d, host, b->dptr, b->bytes);
+			if (write_out(b->spec, b->f.out, host, b->bytes))
 				rc = 2;
 			free(host);
 		}
-	}
-	free(pbuf);
 out:
 	ptxvm_device_destroy(d);
-free_args:
-	for (int i = 0; i < nargs; i++) {
-		free((char *)args[i].in);
-		free((char *)args[i].out);
+	for (int l = 0; l < nl; l++) {
+		for (int i = 0; i < launches[l].nargs; i++) {
+			Arg *a = &launches[l].args[i];
+			free(a->f.in);
+			free(a->f.out);
+			free(a->ref);
+			free(a->data);
+		}
+		free(launches[l].args);
 	}
-	free(args);
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < (pass ? nglobals : nbufs); i++) {
+			Named *b = pass ? &globals[i] : &bufs[i];
+			free(b->name);
+			free(b->f.in);
+			free(b->f.out);
+		}
+	free(launches);
+	free(bufs);
+	free(globals);
 	return rc;
 }

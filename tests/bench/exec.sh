@@ -114,7 +114,7 @@ bench vec_add "$T/add.want" "$T/add.got" $((n / 256)) 256 \
 n=$((4 * M))
 "$N" block_reduce $n "$T/a" "$T/red.want" >"$T/native.t"
 bench block_reduce "$T/red.want" "$T/red.got" $((n / 256)) 256 \
-	--arg buf:$((4 * n)):in="$T/a" --arg buf:$((n / 64)):out="$T/red.got" --arg s32:$n
+	--arg buf:$((4 * n)):in="$T/a":truncate --arg buf:$((n / 64)):out="$T/red.got" --arg s32:$n
 
 # 4. histogram: 16M words into 256 bins, 1024 CTAs of 256 threads, 64 words a
 # thread; with atomics on global bins, then on bins in shared memory
@@ -130,7 +130,7 @@ done
 sw=1024 w=4096
 "$N" tex_resample $sw $sw $w $w 0.25 "$T/a" "$T/tex.want" >"$T/native.t"
 bench tex_resample "$T/tex.want" "$T/tex.got" $((w / 16)),$((w / 16)) 16,16 \
-	--arg tex2d:f32x1:${sw}x$sw:in="$T/a":filter=linear:address=clamp \
+	--arg tex2d:f32x1:${sw}x$sw:in="$T/a":truncate:filter=linear:address=clamp \
 	--arg buf:$((4 * w * w)):out="$T/tex.got" --arg s32:$w --arg s32:$w --arg f32:0.25 --arg f32:0.25
 
 # 6. atomic throughput: 64K threads, 64 atomic adds each, all on one counter
