@@ -1465,6 +1465,22 @@ static void check_call(Ck *c, Instr *in)
 	check_args(c, args, f->nparams, "arguments", fn->pos);
 }
 
+/* A matrix fragment: a brace vector of exactly n registers of ty's size
+ * (ptxas: "Vector of size n is expected"), never immediates. */
+static void check_frag(Ck *c, Opnd *o, unsigned n, int ty, bool dest)
+{
+	if (o->kind != OK_VEC) {
+		err(c, o->pos, "expected a vector of %u .%s registers {...}", n, ty_name(ty));
+		return;
+	}
+	if (o->n != n) {
+		err(c, o->pos, "expected a vector of %u elements, found %u", n, o->n);
+		return;
+	}
+	for (uint32_t e = 0, n0 = errors(c); e < n && errors(c) == n0; e++)
+		check_scalar(c, &(IsaOpnd){ dest ? 'd' : 'r', -1, (uint8_t)ty, 0, 0 }, &o->elems[e], ty, dest);
+}
+
 /* mov's pack and unpack: {a, b} or {a, b, c, d} whose pieces together
  * are the width of the type, the first piece the low bits. */
 static void check_pack(Ck *c, Opnd *o, int type, bool dest)
@@ -1559,6 +1575,9 @@ static int check_opnds(Ck *c, Instr *in, const Match *mt)
 			else if (o->kind == OK_MEM && (in->opc == OPC_tex || in->opc == OPC_tld4 ||
 						       in->opc == OPC_txq))
 				check_tex_mem(c, in, o);
+			else if (in->opc == OPC_ldmatrix || in->opc == OPC_stmatrix)
+				check_frag(c, o, has_mod(in, MOD_x4) ? 4 : has_mod(in, MOD_x2) ? 2 : 1, TY_b32,
+					   in->opc == OPC_ldmatrix);
 			else if (in->opc == OPC_mov)
 				check_pack(c, o, want >= 0 ? want : mt->slot[0], k == 0);
 			else if (in->opc == OPC_isspacep)

@@ -1054,6 +1054,9 @@ static void lower_instr(Lw *w, const Stmt *st)
 	case OPC_vset4:
 		video_fields(&x, in, true, 4);
 		break;
+	case OPC_ldmatrix: case OPC_stmatrix: case OPC_movmatrix:
+		x.sub = has(in, MOD_trans);
+		break;
 	case OPC_mbarrier:
 		x.sub = pick(in, (const uint16_t[]){ MOD_init, MOD_inval, MOD_arrive, MOD_arrive_drop,
 			MOD_expect_tx, MOD_complete_tx, MOD_test_wait, MOD_try_wait, MOD_pending_count, MOD_NONE });
@@ -1073,7 +1076,8 @@ static void lower_instr(Lw *w, const Stmt *st)
 	}
 	uint16_t spm = pick(in, sel_space);
 	x.sp = space_of(spm);
-	if (x.sp == XS_GENERIC && ptx_mem_space(in, 0) == SP_SHARED)
+	if (x.sp == XS_GENERIC && ptx_mem_space(in, 0) == SP_SHARED && in->opc != OPC_ldmatrix &&
+	    in->opc != OPC_stmatrix)
 		x.sp = XS_SHARED;       /* cp.async.mbarrier.arrive.b64 [%r]: a shared address */
 	if (in->opc == OPC_cvta || in->opc == OPC_isspacep)
 		x.sub2 = x.sp;
