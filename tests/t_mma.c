@@ -8,6 +8,11 @@
  *   stmatrix   the same forms, over a sentinel-filled shared buffer
  *   movmatrix  the transpose of a fragment
  *   faults     a partial warp, a row outside shared memory, a misaligned row
+ *   mma        every shape x type x layout of mma.sync that sm_90 has: small
+ *              integers (exact in any order), random integers over the
+ *              whole range (wrapping, .satfinite), and floating-point
+ *              products too small to move c one at a time but not together
+ *              (the single rounding docs/FLOAT.md chooses)
  *
  * Each kernel is PTX generated here, checked and launched on one warp; the
  * reference places each fragment element where the manual's figure for
@@ -15,6 +20,7 @@
  */
 #include "test.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -245,6 +251,328 @@ static void test_faults(ptxvm_device *d)
 		passed++;
 }
 
+/* ---- mma.sync ---------------------------------------------------------- */
+enum { E_F16, E_BF16, E_TF32, E_F32, E_F64, E_E4M3, E_E5M2, E_S8, E_U8, E_S4, E_U4, E_B1, E_S32 };
+static const char *const ename[] = { "f16", "bf16", "tf32", "f32", "f64", "e4m3", "e5m2", "s8", "u8", "s4", "u4",
+				     "b1", "s32" };
+static const unsigned ebits[] = { 16, 16, 32, 32, 64, 8, 8, 8, 8, 4, 4, 1, 32 };
+
+typedef struct Mf {
+	unsigned m, n, k;
+	int d, a, b, c;         /* E_* */
+	bool acol, brow;        /* m8n8k4 .f16 layouts */
+	bool satf, band;
+} Mf;
+
+static bool mf_float(int t) { return t <= E_E5M2; }
+static bool mf_quad(const Mf *f) { return f->m == 8 && f->k == 4 && f->a == E_F16; }
+
+/* Elements a lane holds of op (0 d, 1 a, 2 b, 3 c). */
+static unsigned mf_elems(const Mf *f, int op)
+{
+	if (mf_quad(f))
+		return op == 1 || op == 2 ? 4 : 8;
+	return (op == 2 ? f->k : f->m) * (op == 1 ? f->k : f->n) / 32;
+}
+
+static int mf_type(const Mf *f, int op) { return op == 0 ? f->d : op == 1 ? f->a : op == 2 ? f->b : f->c; }
+
+/* The manual's figures: register j of the lane, position p in it.  A: two
+ * row halves (g, g+8) alternate by register, column blocks of 4 positions
+ * per lane follow every two registers; B: blocks of rows by register;
+ * C/D: pairs of columns, rows g and g+8. */
+static void mf_place(const Mf *f, int op, unsigned lane, unsigned i, unsigned *row, unsigned *col, unsigned *q)
+{
+	unsigned g = lane >> 2, t = lane & 3;
+	*q = 0;
+	if (mf_quad(f)) {
+		unsigned hi = lane < 16 ? 0 : 4;
+		*q = (lane >> 2) & 3;
+		if (op == 1)
+			*row = f->acol ? i + hi : t + hi, *col = f->acol ? t : i;
+		else if (op == 2)
+			*row = f->brow ? t : i, *col = f->brow ? i + hi : t + hi;
+		else if (mf_type(f, op) == E_F32)
+			*row = (t & 1) + (i & 2) + hi, *col = (i & 4) + (t & 2) + (i & 1);
+		else
+			*row = t + hi, *col = i;
+		return;
+	}
+	unsigned b = ebits[mf_type(f, op)], per = b >= 32 ? 1 : 32 / b, j = i / per, p = i % per;
+	if (op == 1) {
+		*row = g + ((j & 1) ? 8 : 0);
+		*col = t * per + p + (j >> 1) * 4 * per;
+	} else if (op == 2) {
+		*row = t * per + p + j * 4 * per;
+		*col = g;
+	} else {
+		*row = g + (i >= 2 ? 8 : 0);
+		*col = t * 2 + (i & 1);
+	}
+}
+
+/* Bits of the exactly representable value v in float type t. */
+static uint64_t enc(int t, double v)
+{
+	if (t == E_F64) {
+		uint64_t u;
+		memcpy(&u, &v, 8);
+		return u;
+	}
+	if (t == E_F32 || t == E_TF32) {
+		float x = (float)v;
+		uint32_t u;
+		memcpy(&u, &x, 4);
+		return u;
+	}
+	if (t == E_BF16) {
+		float x = (float)v;
+		uint32_t u;
+		memcpy(&u, &x, 4);
+		return u >> 16;
+	}
+	/* f16 (5 exponent bits, 10 fraction), e4m3 (4, 3), e5m2 (5, 2) */
+	unsigned eb = t == E_E4M3 ? 4 : 5, fb = t == E_F16 ? 10 : t == E_E4M3 ? 3 : 2, bias = (1u << (eb - 1)) - 1;
+	uint64_t s = v < 0 ? 1 : 0;
+	double a = fabs(v);
+	if (a == 0)
+		return s << (eb + fb);
+	int e;
+	frexp(a, &e);           /* a = m * 2^e, m in [0.5, 1) */
+	int be = e - 1 + (int)bias;
+	uint64_t bits;
+	if (be <= 0)            /* subnormal: a / 2^(1 - bias - fb) */
+		bits = (uint64_t)ldexp(a, (int)fb + (int)bias - 1);
+	else
+		bits = (uint64_t)be << fb | ((uint64_t)ldexp(a, (int)fb - e + 1) & ((1ull << fb) - 1));
+	return s << (eb + fb) | bits;
+}
+
+/* The value of f16 bits (the destination of an f16 accumulation). */
+static double dec_f16(unsigned h)
+{
+	unsigned e = h >> 10 & 31, m = h & 1023;
+	double v = e == 0 ? ldexp(m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexp(1024 + m, (int)e - 25);
+	return h & 0x8000 ? -v : v;
+}
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static uint32_t rnd32(void)
+{
+	rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+	return (uint32_t)(rng >> 11);
+}
+
+/* Runs one form on one input set (kind 0: small values, 1: whole-range
+ * integers, 2: the rounding case); false after reporting a failure. */
+static bool mma_case(ptxvm_device *d, const Mf *f, int kind)
+{
+	unsigned M = f->m, N = f->n, K = f->k, nq = mf_quad(f) ? 4 : 1;
+	static double A[4][16][256], B[4][256][8], C[4][16][8];
+	bool fl = mf_float(f->a);
+	for (unsigned q = 0; q < nq; q++) {
+		for (unsigned i = 0; i < M; i++)
+			for (unsigned k = 0; k < K; k++) {
+				double v;
+				if (kind == 2)
+					v = 0.75 / 64;          /* 0.75 * 2^-6 */
+				else if (fl)
+					v = (double)((int)(rnd32() % 9) - 4);
+				else if (f->a == E_B1)
+					v = rnd32() & 1;
+				else {
+					unsigned b = ebits[f->a];
+					int64_t r = rnd32() % (1u << b);
+					v = (double)(f->a == E_S8 || f->a == E_S4 ? r - (1 << (b - 1)) : r);
+				}
+				A[q][i][k] = v;
+			}
+		for (unsigned k = 0; k < K; k++)
+			for (unsigned j = 0; j < N; j++) {
+				double v;
+				if (kind == 2)
+					v = 1.0 / 64;
+				else if (fl)
+					v = (double)((int)(rnd32() % 9) - 4);
+				else if (f->b == E_B1)
+					v = rnd32() & 1;
+				else {
+					unsigned b = ebits[f->b];
+					int64_t r = rnd32() % (1u << b);
+					v = (double)(f->b == E_S8 || f->b == E_S4 ? r - (1 << (b - 1)) : r);
+				}
+				B[q][k][j] = v;
+			}
+		for (unsigned i = 0; i < M; i++)
+			for (unsigned j = 0; j < N; j++)
+				C[q][i][j] = kind == 2 ? 4096 : kind == 1 ? (double)(int32_t)rnd32() : (double)((int)(rnd32() % 41) - 20);
+	}
+	/* the registers: operand op's register r of lane l at word (base + r) * 32 + l */
+	unsigned nreg[4], base[4], tot = 0;
+	for (int op = 0; op < 4; op++) {
+		unsigned b = ebits[mf_type(f, op)];
+		nreg[op] = mf_elems(f, op) * b / (b == 64 ? 64 : 32);
+		base[op] = tot;
+		tot += nreg[op];
+	}
+	static uint64_t in[40 * 32], out[8 * 32];
+	memset(in, 0, sizeof in);
+	for (int op = 1; op < 4; op++) {
+		int t = mf_type(f, op);
+		unsigned b = ebits[t], per = b >= 32 ? 1 : 32 / b;
+		for (unsigned l = 0; l < 32; l++)
+			for (unsigned i = 0; i < mf_elems(f, op); i++) {
+				unsigned r, c, q;
+				mf_place(f, op, l, i, &r, &c, &q);
+				double v = op == 1 ? A[q][r][c] : op == 2 ? B[q][r][c] : C[q][r][c];
+				uint64_t bits = mf_float(t) ? enc(t, v) : (uint64_t)(int64_t)v;
+				if (b < 64)
+					bits &= (1ull << b) - 1;
+				in[(base[op] + i / per) * 32 + l] |= bits << (i % per) * b;
+			}
+	}
+	/* the kernel */
+	char text[8192], vec[4][512];
+	size_t o = 0;
+	int rt[4];
+	for (int op = 0; op < 4; op++) {
+		rt[op] = ebits[mf_type(f, op)] == 64;
+		size_t v = 0;
+		for (unsigned r = 0; r < nreg[op]; r++)
+			v += (size_t)snprintf(vec[op] + v, sizeof vec[op] - v, "%s%%%s%u", r ? ", " : "",
+					      rt[op] ? "d" : "r", base[op] + r);
+	}
+	char loads[4096] = "", stores[2048] = "";
+	size_t lo = 0, so = 0;
+	for (int op = 1; op < 4; op++)
+		for (unsigned r = 0; r < nreg[op]; r++)
+			lo += (size_t)snprintf(loads + lo, sizeof loads - lo, "\tld.global.%s %%%s%u, [%%rd3+%u];\n",
+					       rt[op] ? "f64" : "b32", rt[op] ? "d" : "r", base[op] + r,
+					       (base[op] + r) * 256);
+	for (unsigned r = 0; r < nreg[0]; r++)
+		so += (size_t)snprintf(stores + so, sizeof stores - so, "\tst.global.%s [%%rd4+%u], %%%s%u;\n",
+				       rt[0] ? "f64" : "b32", r * 256, rt[0] ? "d" : "r", r);
+	char name[128];
+	int isint = !fl;
+	snprintf(name, sizeof name, "mma.sync.aligned.m%un%uk%u.%s.%s%s.%s.%s.%s.%s%s%s", M, N, K,
+		 mf_quad(f) ? (f->acol ? "col" : "row") : "row", mf_quad(f) ? (f->brow ? "row" : "col") : "col",
+		 f->satf ? ".satfinite" : "", ename[f->d], ename[f->a], ename[f->b], ename[f->c],
+		 f->a == E_B1 ? (f->band ? ".and" : ".xor") : "", f->a == E_B1 ? ".popc" : "");
+	o = (size_t)snprintf(text, sizeof text, ".version 8.7\n.target sm_90\n.address_size 64\n"
+			     ".visible .entry k(.param .u64 in, .param .u64 out)\n{\n"
+			     "\t.reg .b32 %%r<48>;\n\t.reg .f64 %%d<48>;\n\t.reg .b64 %%rd<8>;\n"
+			     "\tld.param.u64 %%rd1, [in];\n\tld.param.u64 %%rd2, [out];\n"
+			     "\tmov.u32 %%r47, %%laneid;\n\tmul.wide.u32 %%rd5, %%r47, 8;\n"
+			     "\tadd.s64 %%rd3, %%rd1, %%rd5;\n\tadd.s64 %%rd4, %%rd2, %%rd5;\n%s"
+			     "\t%s {%s}, {%s}, {%s}, {%s};\n%s\tret;\n}\n",
+			     loads, name, vec[0], vec[1], vec[2], vec[3], stores);
+	(void)o;
+	(void)isint;
+	char why[1024];
+	int r = launch(d, name, text, in, tot * 256, out, nreg[0] * 256, 32, why, sizeof why);
+	if (r) {
+		fail("mma: %s (inputs %d): %s", name, kind, why);
+		return false;
+	}
+	/* the reference: D = A*B + C, each element on its own */
+	unsigned b = ebits[f->d], per = b >= 32 ? 1 : 32 / b;
+	for (unsigned l = 0; l < 32; l++)
+		for (unsigned i = 0; i < mf_elems(f, 0); i++) {
+			unsigned row, col, q;
+			mf_place(f, 0, l, i, &row, &col, &q);
+			uint64_t word = out[(i / per) * 32 + l], got = b == 64 ? word : word >> (i % per) * b & ((1ull << b) - 1);
+			uint64_t want;
+			if (!fl) {
+				int64_t acc = (int64_t)C[q][row][col];
+				for (unsigned k = 0; k < K; k++) {
+					int64_t x = (int64_t)A[q][row][k], y = (int64_t)B[q][k][col];
+					acc += f->a != E_B1 ? x * y : f->band ? (x & y) : (x ^ y);
+				}
+				if (f->satf)
+					acc = acc > INT32_MAX ? INT32_MAX : acc < INT32_MIN ? INT32_MIN : acc;
+				want = (uint32_t)acc;
+				got &= 0xffffffffu;
+			} else {
+				double acc = C[q][row][col];
+				for (unsigned k = 0; k < K; k++)
+					acc = f->d == E_F64 ? fma(A[q][row][k], B[q][k][col], acc)
+							    : acc + A[q][row][k] * B[q][k][col];
+				if (f->d == E_F64)
+					want = enc(E_F64, acc);
+				else if (f->d == E_F32)
+					want = enc(E_F32, (float)acc);
+				else {
+					want = enc(E_F16, acc);         /* the cases keep f16 sums exact */
+					if (dec_f16((unsigned)want) != acc) {
+						fail("mma: %s: the test's f16 sum %g is not exact", name, acc);
+						return false;
+					}
+				}
+				if (f->d != E_F64)
+					got &= f->d == E_F16 ? 0xffffu : 0xffffffffu;
+			}
+			if (got != want) {
+				fail("mma: %s (inputs %d): lane %u element %u (D[%u][%u] of product %u) is 0x%llx, "
+				     "expected 0x%llx", name, kind, l, i, row, col, q, (unsigned long long)got,
+				     (unsigned long long)want);
+				return false;
+			}
+		}
+	return true;
+}
+
+static void test_mma_sync(ptxvm_device *d)
+{
+	Mf forms[160];
+	unsigned n = 0;
+	for (int ac = 0; ac < 2; ac++)
+		for (int br = 0; br < 2; br++) {
+			static const int dc[3][2] = { { E_F16, E_F16 }, { E_F32, E_F16 }, { E_F32, E_F32 } };
+			for (int x = 0; x < 3; x++)
+				forms[n++] = (Mf){ 8, 8, 4, dc[x][0], E_F16, E_F16, dc[x][1], ac, br, 0, 0 };
+		}
+	for (unsigned k = 8; k <= 16; k += 8) {
+		forms[n++] = (Mf){ 16, 8, k, E_F16, E_F16, E_F16, E_F16, 0, 0, 0, 0 };
+		forms[n++] = (Mf){ 16, 8, k, E_F32, E_F16, E_F16, E_F32, 0, 0, 0, 0 };
+		forms[n++] = (Mf){ 16, 8, k, E_F32, E_BF16, E_BF16, E_F32, 0, 0, 0, 0 };
+		forms[n++] = (Mf){ 16, 8, k / 2, E_F32, E_TF32, E_TF32, E_F32, 0, 0, 0, 0 };
+	}
+	for (int a = E_E4M3; a <= E_E5M2; a++)
+		for (int b = E_E4M3; b <= E_E5M2; b++)
+			forms[n++] = (Mf){ 16, 8, 32, E_F32, a, b, E_F32, 0, 0, 0, 0 };
+	forms[n++] = (Mf){ 8, 8, 4, E_F64, E_F64, E_F64, E_F64, 0, 0, 0, 0 };
+	for (unsigned k = 4; k <= 16; k *= 2)
+		forms[n++] = (Mf){ 16, 8, k, E_F64, E_F64, E_F64, E_F64, 0, 0, 0, 0 };
+	static const unsigned shp[2][3][3] = { { { 8, 8, 16 }, { 16, 8, 16 }, { 16, 8, 32 } },
+					       { { 8, 8, 32 }, { 16, 8, 32 }, { 16, 8, 64 } } };
+	for (int w = 0; w < 2; w++)
+		for (int s = 0; s < 3; s++)
+			for (int a = 0; a < 2; a++)
+				for (int b = 0; b < 2; b++)
+					for (int sat = 0; sat < 2; sat++)
+						forms[n++] = (Mf){ shp[w][s][0], shp[w][s][1], shp[w][s][2], E_S32,
+								   (w ? E_S4 : E_S8) + a, (w ? E_S4 : E_S8) + b, E_S32,
+								   0, 0, sat, 0 };
+	static const unsigned b1k[3][2] = { { 8, 128 }, { 16, 128 }, { 16, 256 } };
+	for (int s = 0; s < 3; s++)
+		for (int op = 0; op < 2; op++)
+			forms[n++] = (Mf){ b1k[s][0], 8, b1k[s][1], E_S32, E_B1, E_B1, E_S32, 0, 0, 0, op };
+	int bad = 0;
+	for (unsigned i = 0; i < n; i++) {
+		const Mf *f = &forms[i];
+		bool ok = mma_case(d, f, 0);
+		if (ok && !mf_float(f->a) && f->a != E_B1)
+			ok = mma_case(d, f, 1);
+		if (ok && mf_float(f->a) && f->d == E_F32)
+			ok = mma_case(d, f, 2);
+		bad += !ok;
+	}
+	if (!bad)
+		passed++;
+	if (verbose)
+		printf("mma: %u mma.sync forms\n", n);
+}
+
 void test_mma(const char *root)
 {
 	(void)root;
@@ -256,5 +584,6 @@ void test_mma(const char *root)
 	test_ldst(d);
 	test_movmatrix(d);
 	test_faults(d);
+	test_mma_sync(d);
 	ptxvm_device_destroy(d);
 }

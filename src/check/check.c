@@ -8,6 +8,7 @@
  */
 #include "check.h"
 #include "../front/parse.h"
+#include "../isa/mma.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -1466,8 +1467,9 @@ static void check_call(Ck *c, Instr *in)
 }
 
 /* A matrix fragment: a brace vector of exactly n registers of ty's size
- * (ptxas: "Vector of size n is expected"), never immediates. */
-static void check_frag(Ck *c, Opnd *o, unsigned n, int ty, bool dest)
+ * (ptxas: "Vector of size n is expected"), all of one type; src_kind 'a'
+ * also allows immediates in a source. */
+static void check_frag(Ck *c, Opnd *o, unsigned n, int ty, bool dest, char src_kind)
 {
 	if (o->kind != OK_VEC) {
 		err(c, o->pos, "expected a vector of %u .%s registers {...}", n, ty_name(ty));
@@ -1477,8 +1479,29 @@ static void check_frag(Ck *c, Opnd *o, unsigned n, int ty, bool dest)
 		err(c, o->pos, "expected a vector of %u elements, found %u", n, o->n);
 		return;
 	}
-	for (uint32_t e = 0, n0 = errors(c); e < n && errors(c) == n0; e++)
-		check_scalar(c, &(IsaOpnd){ dest ? 'd' : 'r', -1, (uint8_t)ty, 0, 0 }, &o->elems[e], ty, dest);
+	int first = -1;
+	for (uint32_t e = 0, n0 = errors(c); e < n && errors(c) == n0; e++) {
+		Opnd *x = &o->elems[e];
+		check_scalar(c, &(IsaOpnd){ dest ? 'd' : src_kind, -1, (uint8_t)ty, 0, 0 }, x, ty, dest);
+		int t = x->kind == OK_SYM && x->res == R_REG ? opnd_type(x) : -1;
+		if (t >= 0 && first >= 0 && t != first && errors(c) == n0)
+			err(c, x->pos, "the elements of a fragment must have one type: '%.*s' is .%s, the first .%s",
+			    (int)x->name.n, x->name.p, ty_name(t), ty_name(first));
+		if (first < 0)
+			first = t;
+	}
+}
+
+/* mma's operands d, a, b, c: fragments whose length and register width
+ * the shape and types decide (src/isa/mma.c); c may hold immediates. */
+static void check_mma(Ck *c, const Instr *in, Opnd *o, int k)
+{
+	MmaShape s;
+	if (!mma_decode(in->mods, in->nmods, &s))
+		return;         /* the form did not match: already reported */
+	static const int which[4] = { MMA_D, MMA_A, MMA_B, MMA_C };
+	unsigned bits, n = mma_regs(&s, which[k], &bits);
+	check_frag(c, o, n, bits == 64 ? TY_b64 : TY_b32, k == 0, k == 3 ? 'a' : 'r');
 }
 
 /* mov's pack and unpack: {a, b} or {a, b, c, d} whose pieces together
@@ -1575,9 +1598,11 @@ static int check_opnds(Ck *c, Instr *in, const Match *mt)
 			else if (o->kind == OK_MEM && (in->opc == OPC_tex || in->opc == OPC_tld4 ||
 						       in->opc == OPC_txq))
 				check_tex_mem(c, in, o);
+			else if (in->opc == OPC_mma)
+				check_mma(c, in, o, k);
 			else if (in->opc == OPC_ldmatrix || in->opc == OPC_stmatrix)
 				check_frag(c, o, has_mod(in, MOD_x4) ? 4 : has_mod(in, MOD_x2) ? 2 : 1, TY_b32,
-					   in->opc == OPC_ldmatrix);
+					   in->opc == OPC_ldmatrix, 'r');
 			else if (in->opc == OPC_mov)
 				check_pack(c, o, want >= 0 ? want : mt->slot[0], k == 0);
 			else if (in->opc == OPC_isspacep)

@@ -10,6 +10,7 @@
 #include "../front/parse.h"
 #include "../check/check.h"
 #include "../exec/fp.h"
+#include "../isa/mma.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -1096,6 +1097,12 @@ static void lower_instr(Lw *w, const Stmt *st)
 		unsigned ty = opnd_type(f, i, tys);
 		if (in->opc == OPC_call || (f && f->anyopnds))
 			ty = TY_b64;
+		MmaShape ms;
+		if (in->opc == OPC_mma && mma_decode(in->mods, in->nmods, &ms)) {
+			/* c's immediates: f32, f64 or 32-bit integers */
+			int mt = ms.type[i < 4 ? i : 0];
+			ty = mt == MT_F32 ? TY_f32 : mt == MT_F64 ? TY_f64 : TY_b32;
+		}
 		if (o->kind == OK_MEM && (in->opc == OPC_suld || in->opc == OPC_sust || in->opc == OPC_suq ||
 					  in->opc == OPC_sured)) {
 			/* [surface, coordinates]: the handle, then each coordinate */
