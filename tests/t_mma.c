@@ -8,6 +8,9 @@
  *   stmatrix   the same forms, over a sentinel-filled shared buffer
  *   movmatrix  the transpose of a fragment
  *   faults     a partial warp, a row outside shared memory, a misaligned row
+ *   wmma       load, mma and store in every shape, type and layout sm_90
+ *              has, with and without strides, against the product of the
+ *              matrices as they lie in memory (the fragments are opaque)
  *   mma        every shape x type x layout of mma.sync that sm_90 has: small
  *              integers (exact in any order), random integers over the
  *              whole range (wrapping, .satfinite), and floating-point
@@ -20,6 +23,7 @@
  */
 #include "test.h"
 
+#include <fenv.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -573,6 +577,267 @@ static void test_mma_sync(ptxvm_device *d)
 		printf("mma: %u mma.sync forms\n", n);
 }
 
+/* ---- wmma --------------------------------------------------------------- */
+typedef struct Wf {
+	unsigned m, n, k;
+	int d, a, c;            /* E_*; B's type is A's */
+	bool acol, bcol, ccol, dcol;
+	bool stride, satf, band;
+	int rnd;                /* f64: 0 none, 1 .rn, 2 .rz, 3 .rm, 4 .rp */
+} Wf;
+
+static const char *const rname[] = { "", ".rn", ".rz", ".rm", ".rp" };
+
+/* Writes element (r, c) of a matrix of eb-bit elements at mem, layout
+ * col-major or row-major with stride ld (elements). */
+static void put(uint8_t *mem, bool col, unsigned ld, unsigned eb, unsigned r, unsigned c, uint64_t v)
+{
+	uint64_t bit = (uint64_t)(col ? c * ld + r : r * ld + c) * eb;
+	if (eb < 8) {
+		mem[bit / 8] = (uint8_t)((mem[bit / 8] & ~(((1u << eb) - 1) << bit % 8)) | (v & ((1u << eb) - 1)) << bit % 8);
+		return;
+	}
+	for (unsigned i = 0; i < eb / 8; i++)
+		mem[bit / 8 + i] = (uint8_t)(v >> 8 * i);
+}
+
+static uint64_t get_el(const uint8_t *mem, bool col, unsigned ld, unsigned eb, unsigned r, unsigned c)
+{
+	uint64_t bit = (uint64_t)(col ? c * ld + r : r * ld + c) * eb, v = 0;
+	if (eb < 8)
+		return mem[bit / 8] >> bit % 8 & ((1u << eb) - 1);
+	for (unsigned i = 0; i < eb / 8; i++)
+		v |= (uint64_t)mem[bit / 8 + i] << 8 * i;
+	return v;
+}
+
+static double ref_fma(double a, double b, double c, int rnd)
+{
+	static const int modes[] = { FE_TONEAREST, FE_TONEAREST, FE_TOWARDZERO, FE_DOWNWARD, FE_UPWARD };
+	int old = fegetround();
+	fesetround(modes[rnd]);
+	volatile double r = fma(a, b, c);
+	fesetround(old);
+	return r;
+}
+
+/* kind: 0 small values, 1 whole-range integers, 2 the rounding case, 3
+ * random f64 (every rounding of the fma chain shows) */
+static bool wmma_case(ptxvm_device *d, const Wf *f, int kind)
+{
+	unsigned M = f->m, N = f->n, K = f->k, ea = ebits[f->a], ec = ebits[f->c], ed = ebits[f->d];
+	unsigned pad = f->stride ? 256 : 0;     /* 32 bytes of bits more per row or column */
+	unsigned lda = (f->acol ? M : K) + pad / ea, ldb = (f->bcol ? K : N) + pad / ea;
+	unsigned ldc = (f->ccol ? M : N) + pad / ec, ldd = (f->dcol ? M : N) + pad / ed;
+	static double A[32][128], B[128][32], C[32][32];
+	bool fl = mf_float(f->a);
+	for (unsigned i = 0; i < M; i++)
+		for (unsigned k = 0; k < K; k++) {
+			unsigned b = ea;
+			int64_t r = b >= 32 ? 0 : rnd32() % (1u << b);
+			A[i][k] = kind == 2 ? 0.75 / 64 : kind == 3 ? (double)rnd32() / 4294967296.0
+				  : fl ? (double)((int)(rnd32() % 9) - 4)
+				  : (double)(f->a == E_S8 || f->a == E_S4 ? r - (1 << (b - 1)) : r);
+		}
+	for (unsigned k = 0; k < K; k++)
+		for (unsigned j = 0; j < N; j++) {
+			unsigned b = ea;
+			int64_t r = b >= 32 ? 0 : rnd32() % (1u << b);
+			B[k][j] = kind == 2 ? 1.0 / 64 : kind == 3 ? (double)rnd32() / 4294967296.0 - 0.5
+				  : fl ? (double)((int)(rnd32() % 9) - 4)
+				  : (double)(f->a == E_S8 || f->a == E_S4 ? r - (1 << (b - 1)) : r);
+		}
+	for (unsigned i = 0; i < M; i++)
+		for (unsigned j = 0; j < N; j++)
+			C[i][j] = kind == 2 ? 4096 : kind == 1 ? (double)(int32_t)rnd32()
+				  : kind == 3 ? (double)rnd32() / 65536.0 : (double)((int)(rnd32() % 41) - 20);
+	enum { OA = 0, OB = 16384, OC = 32768, NIN = 49152, NOUT = 16384 };
+	static uint8_t in[NIN], out[NOUT];
+	memset(in, 0, sizeof in);
+	for (unsigned i = 0; i < M; i++)
+		for (unsigned k = 0; k < K; k++)
+			put(in + OA, f->acol, lda, ea, i, k, fl ? enc(f->a, A[i][k]) : (uint64_t)(int64_t)A[i][k]);
+	for (unsigned k = 0; k < K; k++)
+		for (unsigned j = 0; j < N; j++)
+			put(in + OB, f->bcol, ldb, ea, k, j, fl ? enc(f->a, B[k][j]) : (uint64_t)(int64_t)B[k][j]);
+	for (unsigned i = 0; i < M; i++)
+		for (unsigned j = 0; j < N; j++)
+			put(in + OC, f->ccol, ldc, ec, i, j, mf_float(f->c) ? enc(f->c, C[i][j]) : (uint64_t)(int64_t)C[i][j]);
+	/* fragments: register counts as the manual gives them */
+	Mf mf = { M, N, K, f->d, f->a, f->a, f->c, 0, 0, 0, 0 };
+	unsigned nreg[4];
+	for (int op = 0; op < 4; op++) {
+		unsigned b = ebits[mf_type(&mf, op)], rows = op == 2 ? K : M, cols = op == 1 ? K : N;
+		nreg[op] = (op == 1 || op == 2) && mf_type(&mf, op) == E_F16 ? 8 : rows * cols / 32 * b / (b == 64 ? 64 : 32);
+	}
+	char vec[4][256];
+	unsigned base = 0;
+	for (int op = 0; op < 4; op++) {
+		size_t v = 0;
+		bool w64 = ebits[mf_type(&mf, op)] == 64;
+		for (unsigned r = 0; r < nreg[op]; r++)
+			v += (size_t)snprintf(vec[op] + v, sizeof vec[op] - v, "%s%%%s%u", r ? ", " : "", w64 ? "d" : "r",
+					      base + r);
+		base += nreg[op];
+	}
+	char sh[16], ty[64], sa[16] = "", sb[16] = "", sc[16] = "", sd[16] = "";
+	snprintf(sh, sizeof sh, "m%un%uk%u", M, N, K);
+	if (f->a == E_F16)
+		snprintf(ty, sizeof ty, ".%s.%s", ename[f->d], ename[f->c]);
+	else if (f->a == E_B1)
+		snprintf(ty, sizeof ty, ".s32.b1.b1.s32%s.popc", f->band ? ".and" : ".xor");
+	else
+		snprintf(ty, sizeof ty, "%s.%s.%s.%s.%s%s", rname[f->rnd], ename[f->d], ename[f->a], ename[f->a],
+			 ename[f->c], f->satf ? ".satfinite" : "");
+	if (f->stride) {
+		snprintf(sa, sizeof sa, ", %u", lda);
+		snprintf(sb, sizeof sb, ", %u", ldb);
+		snprintf(sc, sizeof sc, ", %u", ldc);
+		snprintf(sd, sizeof sd, ", %u", ldd);
+	}
+	const char *lay[2] = { "row", "col" };
+	char text[8192], name[160];
+	snprintf(name, sizeof name, "wmma.%s.%s.%s%s.c%s.d%s%s", sh, lay[f->acol], lay[f->bcol], ty, lay[f->ccol],
+		 lay[f->dcol], f->stride ? ".stride" : "");
+	snprintf(text, sizeof text, ".version 8.7\n.target sm_90\n.address_size 64\n"
+		 ".visible .entry k(.param .u64 in, .param .u64 out)\n{\n"
+		 "\t.reg .b32 %%r<64>;\n\t.reg .f64 %%d<64>;\n\t.reg .b64 %%rd<8>;\n"
+		 "\tld.param.u64 %%rd1, [in];\n\tld.param.u64 %%rd2, [out];\n"
+		 "\twmma.load.a.sync.aligned.%s.%s.global.%s {%s}, [%%rd1+%u]%s;\n"
+		 "\twmma.load.b.sync.aligned.%s.%s.global.%s {%s}, [%%rd1+%u]%s;\n"
+		 "\twmma.load.c.sync.aligned.%s.%s.global.%s {%s}, [%%rd1+%u]%s;\n"
+		 "\twmma.mma.sync.aligned.%s.%s.%s%s {%s}, {%s}, {%s}, {%s};\n"
+		 "\twmma.store.d.sync.aligned.%s.%s.global.%s [%%rd2], {%s}%s;\n\tret;\n}\n",
+		 lay[f->acol], sh, ename[f->a], vec[1], OA, sa, lay[f->bcol], sh, ename[f->a], vec[2], OB, sb,
+		 lay[f->ccol], sh, ename[f->c], vec[3], OC, sc, lay[f->acol], lay[f->bcol], sh, ty, vec[0], vec[1],
+		 vec[2], vec[3], lay[f->dcol], sh, ename[f->d], vec[0], sd);
+	char why[1024];
+	int r = launch(d, name, text, in, sizeof in, out, sizeof out, 32, why, sizeof why);
+	if (r) {
+		fail("mma: %s (inputs %d): %s", name, kind, why);
+		return false;
+	}
+	static uint8_t want[NOUT];
+	memset(want, 0xee, sizeof want);
+	for (unsigned i = 0; i < M; i++)
+		for (unsigned j = 0; j < N; j++) {
+			uint64_t w;
+			if (!fl) {
+				int64_t acc = (int64_t)C[i][j];
+				for (unsigned k = 0; k < K; k++) {
+					int64_t x = (int64_t)A[i][k], y = (int64_t)B[k][j];
+					acc += f->a != E_B1 ? x * y : f->band ? (x & y) : (x ^ y);
+				}
+				if (f->satf)
+					acc = acc > INT32_MAX ? INT32_MAX : acc < INT32_MIN ? INT32_MIN : acc;
+				w = (uint32_t)acc;
+			} else if (f->d == E_F64) {
+				double acc = C[i][j];
+				for (unsigned k = 0; k < K; k++)
+					acc = ref_fma(A[i][k], B[k][j], acc, f->rnd);
+				w = enc(E_F64, acc);
+			} else {
+				double acc = C[i][j];
+				for (unsigned k = 0; k < K; k++)
+					acc += A[i][k] * B[k][j];
+				w = f->d == E_F32 ? enc(E_F32, (float)acc) : enc(E_F16, acc);
+			}
+			put(want, f->dcol, ldd, ed, i, j, w);
+		}
+	size_t span = (size_t)(f->dcol ? N : M) * ldd * ed / 8;
+	for (size_t i = 0; i < span; i++)
+		if (out[i] != want[i]) {
+			unsigned rr = 0, cc = 0;
+			for (unsigned i2 = 0; i2 < M; i2++)
+				for (unsigned j2 = 0; j2 < N; j2++)
+					if ((uint64_t)(f->dcol ? j2 * ldd + i2 : i2 * ldd + j2) * ed / 8 <= i)
+						rr = i2, cc = j2;
+			fail("mma: %s (inputs %d): byte %zu (near D[%u][%u]) is 0x%02x, expected 0x%02x; D[%u][%u] = 0x%llx",
+			     name, kind, i, rr, cc, out[i], want[i], rr, cc,
+			     (unsigned long long)get_el(out, f->dcol, ldd, ed, rr, cc));
+			return false;
+		}
+	return true;
+}
+
+static void test_wmma(ptxvm_device *d)
+{
+	static Wf forms[400];
+	unsigned n = 0, v = 0;
+	static const unsigned f3[3][3] = { { 16, 16, 16 }, { 8, 32, 16 }, { 32, 8, 16 } };
+	/* layouts of A, B, C, D and the stride vary with a counter */
+#define LAYS(f) ((f).acol = v & 1, (f).bcol = v >> 1 & 1, (f).ccol = v >> 2 & 1, (f).dcol = v >> 3 & 1, \
+		 (f).stride = v >> 4 & 1, v += 7)
+	for (int s = 0; s < 3; s++)
+		for (int dt = 0; dt < 2; dt++)
+			for (int ct = 0; ct < 2; ct++)
+				for (int l = 0; l < 4; l++) {
+					Wf f = { .m = f3[s][0], .n = f3[s][1], .k = f3[s][2], .d = dt ? E_F32 : E_F16, .a = E_F16, .c = ct ? E_F32 : E_F16 };
+					LAYS(f);
+					f.acol = l & 1, f.bcol = l >> 1;
+					forms[n++] = f;
+				}
+	for (int s = 0; s < 3; s++)
+		for (int l = 0; l < 4; l++) {
+			Wf f = { .m = f3[s][0], .n = f3[s][1], .k = f3[s][2], .d = E_F32, .a = E_BF16, .c = E_F32 };
+			LAYS(f);
+			f.acol = l & 1, f.bcol = l >> 1;
+			forms[n++] = f;
+		}
+	for (int l = 0; l < 4; l++) {
+		Wf f = { .m = 16, .n = 16, .k = 8, .d = E_F32, .a = E_TF32, .c = E_F32 };
+		LAYS(f);
+		f.acol = l & 1, f.bcol = l >> 1;
+		forms[n++] = f;
+	}
+	for (int s = 0; s < 3; s++)
+		for (int t = E_S8; t <= E_U8; t++)
+			for (int l = 0; l < 4; l++)
+				for (int sat = 0; sat < 2; sat++) {
+					Wf f = { .m = f3[s][0], .n = f3[s][1], .k = f3[s][2], .d = E_S32, .a = t, .c = E_S32 };
+					LAYS(f);
+					f.acol = l & 1, f.bcol = l >> 1, f.satf = sat;
+					forms[n++] = f;
+				}
+	for (int t = E_S4; t <= E_U4; t++)
+		for (int sat = 0; sat < 2; sat++) {
+			Wf f = { .m = 8, .n = 8, .k = 32, .d = E_S32, .a = t, .c = E_S32 };
+			LAYS(f);
+			f.acol = 0, f.bcol = 1, f.satf = sat;
+			forms[n++] = f;
+		}
+	for (int op = 0; op < 2; op++) {
+		Wf f = { .m = 8, .n = 8, .k = 128, .d = E_S32, .a = E_B1, .c = E_S32 };
+		LAYS(f);
+		f.acol = 0, f.bcol = 1, f.band = op;
+		forms[n++] = f;
+	}
+	for (int l = 0; l < 4; l++)
+		for (int rn = 0; rn < 5; rn++) {
+			Wf f = { .m = 8, .n = 8, .k = 4, .d = E_F64, .a = E_F64, .c = E_F64 };
+			LAYS(f);
+			f.acol = l & 1, f.bcol = l >> 1, f.rnd = rn;
+			forms[n++] = f;
+		}
+#undef LAYS
+	int bad = 0;
+	for (unsigned i = 0; i < n; i++) {
+		const Wf *f = &forms[i];
+		bool ok = wmma_case(d, f, 0);
+		if (ok && !mf_float(f->a) && f->a != E_B1)
+			ok = wmma_case(d, f, 1);
+		if (ok && mf_float(f->a) && f->d == E_F32)
+			ok = wmma_case(d, f, 2);
+		if (ok && f->d == E_F64)
+			ok = wmma_case(d, f, 3);
+		bad += !ok;
+	}
+	if (!bad)
+		passed++;
+	if (verbose)
+		printf("mma: %u wmma forms\n", n);
+}
+
 void test_mma(const char *root)
 {
 	(void)root;
@@ -585,5 +850,6 @@ void test_mma(const char *root)
 	test_movmatrix(d);
 	test_faults(d);
 	test_mma_sync(d);
+	test_wmma(d);
 	ptxvm_device_destroy(d);
 }

@@ -1492,16 +1492,20 @@ static void check_frag(Ck *c, Opnd *o, unsigned n, int ty, bool dest, char src_k
 	}
 }
 
-/* mma's operands d, a, b, c: fragments whose length and register width
- * the shape and types decide (src/isa/mma.c); c may hold immediates. */
+/* The fragments of mma (d, a, b, c) and wmma (those, or a load's or a
+ * store's one): their length and register width come from the shape and
+ * types (src/isa/mma.c); an mma's c may hold immediates. */
 static void check_mma(Ck *c, const Instr *in, Opnd *o, int k)
 {
 	MmaShape s;
-	if (!mma_decode(in->mods, in->nmods, &s))
+	bool w = in->opc == OPC_wmma;
+	if (!(w ? wmma_decode(in->mods, in->nmods, &s) : mma_decode(in->mods, in->nmods, &s)))
 		return;         /* the form did not match: already reported */
 	static const int which[4] = { MMA_D, MMA_A, MMA_B, MMA_C };
-	unsigned bits, n = mma_regs(&s, which[k], &bits);
-	check_frag(c, o, n, bits == 64 ? TY_b64 : TY_b32, k == 0, k == 3 ? 'a' : 'r');
+	int op = w && s.what != WM_MMA ? wmma_operand(&s) : which[k];
+	unsigned bits, n = mma_regs(&s, op, &bits);
+	bool dest = k == 0 && !(w && s.what == WM_STORE_D);     /* a load's fragment, or D */
+	check_frag(c, o, n, bits == 64 ? TY_b64 : TY_b32, dest, op == MMA_C && !dest && k == 3 ? 'a' : 'r');
 }
 
 /* mov's pack and unpack: {a, b} or {a, b, c, d} whose pieces together
@@ -1598,7 +1602,7 @@ static int check_opnds(Ck *c, Instr *in, const Match *mt)
 			else if (o->kind == OK_MEM && (in->opc == OPC_tex || in->opc == OPC_tld4 ||
 						       in->opc == OPC_txq))
 				check_tex_mem(c, in, o);
-			else if (in->opc == OPC_mma)
+			else if (in->opc == OPC_mma || in->opc == OPC_wmma)
 				check_mma(c, in, o, k);
 			else if (in->opc == OPC_ldmatrix || in->opc == OPC_stmatrix)
 				check_frag(c, o, has_mod(in, MOD_x4) ? 4 : has_mod(in, MOD_x2) ? 2 : 1, TY_b32,

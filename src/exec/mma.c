@@ -7,7 +7,8 @@
  * to 32 bits, or clamped with .satfinite); floating-point sums follow
  * docs/FLOAT.md: products exact, the sum in k order in double precision
  * from c, one rounding to the destination type at the end; .f64 is a chain
- * of fused multiply-adds in k order from c.
+ * of fused multiply-adds in k order from c, each rounded as the
+ * instruction says (wmma) or to nearest even.
  */
 #include "mma.h"
 #include "fp.h"
@@ -105,8 +106,10 @@ void mma_run(const MmaShape *s, uint64_t *const *D, const uint64_t *const *A, co
 						acc.i += s->type[MMA_A] != MT_B1 ? ar[k].i * bc[k * N].i
 							 : s->bop ? ar[k].i & bc[k * N].i : ar[k].i ^ bc[k * N].i;
 				} else if (s->type[MMA_D] == MT_F64) {
+					static const int rm[4] = { FP_RN, FP_RZ, FP_RM, FP_RP };
 					for (unsigned k = 0; k < K; k++)
-						acc.f = fma(ar[k].f, bc[k * N].f, acc.f);
+						acc.f = dbl(f64_fma(dbits(ar[k].f), dbits(bc[k * N].f), dbits(acc.f),
+								    rm[s->rnd & 3]));
 				} else {
 					for (unsigned k = 0; k < K; k++)
 						acc.f += ar[k].f * bc[k * N].f;

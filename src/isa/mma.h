@@ -24,10 +24,21 @@ typedef struct MmaShape {
 	uint8_t acol, brow;     /* m8n8k4 .f16: A column-major, B row-major */
 	uint8_t satfinite;
 	uint8_t bop;            /* .b1: 0 xor, 1 and */
+	uint8_t wmma;           /* wmma's fragments (the layout ptxvm chooses) */
+	uint8_t what;           /* wmma: WM_* */
+	uint8_t rnd;            /* wmma .f64: 0 .rn, 1 .rz, 2 .rm, 3 .rp */
 } MmaShape;
+
+/* What a wmma instruction does. */
+enum { WM_LOAD_A, WM_LOAD_B, WM_LOAD_C, WM_STORE_D, WM_MMA };
 
 /* Decodes a checked instruction's modifiers; false if they name no shape. */
 bool mma_decode(const uint16_t *mods, unsigned nmods, MmaShape *s);
+/* The same for wmma: shape, what, the types of the operands it names
+ * (acol: a load or store's memory is column-major). */
+bool wmma_decode(const uint16_t *mods, unsigned nmods, MmaShape *s);
+/* The operand (MMA_A ...) a wmma load or store moves. */
+int wmma_operand(const MmaShape *s);
 /* Registers in operand op's vector, each of *bits bits (32 or 64). */
 unsigned mma_regs(const MmaShape *s, int op, unsigned *bits);
 /* Elements each lane holds of operand op (packed several to a register

@@ -1098,7 +1098,8 @@ static void lower_instr(Lw *w, const Stmt *st)
 		if (in->opc == OPC_call || (f && f->anyopnds))
 			ty = TY_b64;
 		MmaShape ms;
-		if (in->opc == OPC_mma && mma_decode(in->mods, in->nmods, &ms)) {
+		if ((in->opc == OPC_mma && mma_decode(in->mods, in->nmods, &ms)) ||
+		    (in->opc == OPC_wmma && wmma_decode(in->mods, in->nmods, &ms) && ms.what == WM_MMA)) {
 			/* c's immediates: f32, f64 or 32-bit integers */
 			int mt = ms.type[i < 4 ? i : 0];
 			ty = mt == MT_F32 ? TY_f32 : mt == MT_F64 ? TY_f64 : TY_b32;

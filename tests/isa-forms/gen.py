@@ -480,6 +480,27 @@ def star(row, words, slots, idx, R, needs):
         regs = elems * bits // (64 if bits == 64 else 32)
         rt = "f64" if bits == 64 else "f32" if which == "f32" else "s32" if which == "s32" else "b32"
         return "{" + ", ".join(R.get(rt) for _ in range(regs)) + "}"
+    if op == "wmma":
+        # wmma's fragments: the manual's register counts (src/isa/mma.c)
+        shape = next(w for w in words if re.fullmatch(r"m\d+n\d+k\d+", w))
+        M, N, K = map(int, re.fullmatch(r"m(\d+)n(\d+)k(\d+)", shape).groups())
+        et = ("f16", "bf16", "tf32", "f32", "f64", "s8", "u8", "s4", "u4", "b1", "s32")
+        ts = [w for w in words if w in et]
+        if "mma" in words:
+            if len(ts) == 2:
+                ts = [ts[0], "f16", "f16", ts[1]]
+            opi, which = idx, ts[idx]
+        else:
+            opi = {"a": 1, "b": 2, "c": 3}.get(next((w for w in words if w in ("a", "b", "c")), ""), 0)
+            which = ts[0]
+        bits = {"f16": 16, "bf16": 16, "s8": 8, "u8": 8, "s4": 4, "u4": 4, "b1": 1, "f64": 64}.get(which, 32)
+        rows, cols = (K if opi == 2 else M), (K if opi == 1 else N)
+        if opi in (1, 2) and which == "f16":
+            regs = 8
+        else:
+            regs = rows * cols // 32 * bits // (64 if bits == 64 else 32)
+        rt = "f64" if bits == 64 else "f32" if which == "f32" else "s32" if which == "s32" else "b32"
+        return "{" + ", ".join(R.get(rt) for _ in range(regs)) + "}"
     if op in ("tex", "tld4"):
         needs.add("tex")
         g = next(w for w in words if w in GEOMN)
