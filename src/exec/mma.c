@@ -94,7 +94,7 @@ void mma_run(const MmaShape *s, uint64_t *const *D, const uint64_t *const *A, co
 	gather(s, MMA_A, A, a, M, K);
 	gather(s, MMA_B, B, b, K, N);
 	gather(s, MMA_C, C, c, M, N);
-	unsigned ngrp = mma_elems(s, MMA_A) * 32 / (M * K);     /* 4 for m8n8k4 .f16 */
+	unsigned ngrp = mma_groups(s);
 	bool fl = is_float(s->type[MMA_A]);
 	for (unsigned g = 0; g < ngrp; g++)
 		for (unsigned i = 0; i < M; i++)

@@ -163,6 +163,11 @@ static bool quadpairs(const MmaShape *s)
 	return s->k == 4 && s->m == 8 && s->type[MMA_A] == MT_F16;
 }
 
+unsigned mma_groups(const MmaShape *s)
+{
+	return !s->wmma && quadpairs(s) ? 4 : 1;
+}
+
 static void dims(const MmaShape *s, int op, unsigned *rows, unsigned *cols)
 {
 	*rows = op == MMA_B ? s->k : s->m;

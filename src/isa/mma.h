@@ -48,6 +48,9 @@ unsigned mma_elems(const MmaShape *s, int op);
  * *row and *col in the matrix, *grp the product it belongs to (m8n8k4
  * .f16 computes four, one per quad pair; else 0). */
 void mma_elem(const MmaShape *s, int op, unsigned l, unsigned i, unsigned *row, unsigned *col, unsigned *grp);
+/* Independent products the instruction computes: 4 for m8n8k4 .f16 (one
+ * per quad pair), else 1. */
+unsigned mma_groups(const MmaShape *s);
 /* Bits of one element of type t. */
 unsigned mma_bits(int t);
 
