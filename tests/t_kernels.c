@@ -1,5 +1,5 @@
 /* t_kernels.c: every kernel of tests/cuda/{intmath,floatmath,half,shared,
- * warp,functions,memory,constant,printf,atomics,sm90,cgtiles,bulkcopy}.cu, run from its nvcc
+ * warp,functions,memory,constant,printf,atomics,sm90,cgtiles,bulkcopy,tensor}.cu, run from its nvcc
  * output in tests/ptx through the public API and compared with a reference
  * computed here in C from what CUDA's documentation says the source means.
  *
@@ -4919,6 +4919,190 @@ static void group_bulkcopy(const char *root)
 	ctx_close(&c);
 }
 
+/* ===========================================================================
+ * tensor.cu
+ *
+ * nvcuda::wmma in five element types and mma.sync fed by ldmatrix or by
+ * hand, on small integers: every product and sum is exact, so the
+ * references are plain integer matrix products.
+ * =========================================================================== */
+
+static void group_tensor(const char *root)
+{
+	Ctx c;
+	ctx_open(&c, root, "tensor");
+	seed(13);
+	{       /* wmma_half: 32x48 times 48x32, two by two tiles */
+		enum { M = 32, N = 32, K = 48 };
+		static int a[M * K], b[N * K];         /* b column-major: b[n*K + k] */
+		static uint16_t xa[M * K], xb[N * K];
+		for (int i = 0; i < M * K; i++)
+			a[i] = rndint(-3, 3), xa[i] = hr((long double)a[i]);
+		for (int i = 0; i < N * K; i++)
+			b[i] = rndint(-3, 3), xb[i] = hr((long double)b[i]);
+		static float want[M * N], got[M * N];
+		for (int i = 0; i < M; i++)
+			for (int j = 0; j < N; j++) {
+				int acc = 0;
+				for (int k = 0; k < K; k++)
+					acc += a[i * K + k] * b[j * K + k];
+				want[i * N + j] = 2.0f * (float)acc + 1.0f;
+			}
+		uint64_t da = up(&c, xa, sizeof xa), db = up(&c, xb, sizeof xb), dd = zbuf(&c, sizeof got);
+		int m = M, n = N, k = K;
+		if (launch3(&c, "wmma_half", N / 16, M / 16, 1, 32, 1, 1, 0, (void *[]){ &da, &db, &dd, &m, &n, &k })) {
+			downto(&c, got, dd, sizeof got);
+			ok(cmp_f32("wmma_half", want, got, M * N));
+		}
+	}
+	{       /* wmma_half_shared: 32x16 (col-major) times 16x8 (row-major) plus C (row-major), D col-major */
+		static int a[32 * 16], b[16 * 8], cc[32 * 8];
+		static uint16_t xa[32 * 16], xb[16 * 8], xc[32 * 8], want[32 * 8], got[32 * 8];
+		for (int i = 0; i < 32 * 16; i++)
+			a[i] = rndint(-4, 4), xa[i] = hr((long double)a[i]);
+		for (int i = 0; i < 16 * 8; i++)
+			b[i] = rndint(-4, 4), xb[i] = hr((long double)b[i]);
+		for (int i = 0; i < 32 * 8; i++)
+			cc[i] = rndint(-50, 50), xc[i] = hr((long double)cc[i]);
+		for (int i = 0; i < 32; i++)
+			for (int j = 0; j < 8; j++) {
+				int acc = cc[i * 8 + j];
+				for (int k = 0; k < 16; k++)
+					acc += a[k * 32 + i] * b[k * 8 + j];
+				want[j * 32 + i] = hr((long double)acc);
+			}
+		uint64_t da = up(&c, xa, sizeof xa), db = up(&c, xb, sizeof xb), dc = up(&c, xc, sizeof xc);
+		uint64_t dd = zbuf(&c, sizeof got);
+		if (LAUNCH(&c, "wmma_half_shared", 1, 32, 0, &da, &db, &dc, &dd)) {
+			downto(&c, got, dd, sizeof got);
+			ok(cmp_u32("wmma_half_shared", want, got, sizeof got / 4));
+		}
+	}
+	{       /* wmma_bf16: 8x16 times 16x32 (both row-major), C = -3 */
+		static int a[8 * 16], b[16 * 32];
+		static uint16_t xa[8 * 16], xb[16 * 32];
+		static float want[8 * 32], got[8 * 32];
+		for (int i = 0; i < 8 * 16; i++)
+			a[i] = rndint(-5, 5), xa[i] = br((long double)a[i]);
+		for (int i = 0; i < 16 * 32; i++)
+			b[i] = rndint(-5, 5), xb[i] = br((long double)b[i]);
+		for (int i = 0; i < 8; i++)
+			for (int j = 0; j < 32; j++) {
+				int acc = -3;
+				for (int k = 0; k < 16; k++)
+					acc += a[i * 16 + k] * b[k * 32 + j];
+				want[i * 32 + j] = (float)acc;
+			}
+		uint64_t da = up(&c, xa, sizeof xa), db = up(&c, xb, sizeof xb), dd = zbuf(&c, sizeof got);
+		if (LAUNCH(&c, "wmma_bf16", 1, 32, 0, &da, &db, &dd)) {
+			downto(&c, got, dd, sizeof got);
+			ok(cmp_f32("wmma_bf16", want, got, 8 * 32));
+		}
+	}
+	{       /* wmma_tf32: 16x8 (row-major) times 8x16 (col-major) + 0.5 */
+		static float a[16 * 8], b[16 * 8], want[16 * 16], got[16 * 16];
+		for (int i = 0; i < 16 * 8; i++)
+			a[i] = (float)rndint(-9, 9), b[i] = (float)rndint(-9, 9);
+		for (int i = 0; i < 16; i++)
+			for (int j = 0; j < 16; j++) {
+				float acc = 0.5f;
+				for (int k = 0; k < 8; k++)
+					acc += a[i * 8 + k] * b[j * 8 + k];
+				want[i * 16 + j] = acc;
+			}
+		uint64_t da = up(&c, a, sizeof a), db = up(&c, b, sizeof b), dd = zbuf(&c, sizeof got);
+		if (LAUNCH(&c, "wmma_tf32", 1, 32, 0, &da, &db, &dd)) {
+			downto(&c, got, dd, sizeof got);
+			ok(cmp_f32("wmma_tf32", want, got, 16 * 16));
+		}
+	}
+	{       /* wmma_s8: saturating int8 product, C near the int32 limits */
+		static int8_t a[256], b[256];
+		static int cc[256], want[256], got[256];
+		for (int i = 0; i < 256; i++)
+			a[i] = (int8_t)rndint(-128, 127), b[i] = (int8_t)rndint(-128, 127);
+		for (int i = 0; i < 256; i++)
+			cc[i] = i % 3 == 0 ? INT_MAX - rndint(0, 100000) : i % 3 == 1 ? INT_MIN + rndint(0, 100000)
+										 : (int)rnd32();
+		for (int i = 0; i < 16; i++)
+			for (int j = 0; j < 16; j++) {
+				int64_t acc = cc[i * 16 + j];
+				for (int k = 0; k < 16; k++)
+					acc += a[i * 16 + k] * b[j * 16 + k];
+				want[i * 16 + j] = acc > INT_MAX ? INT_MAX : acc < INT_MIN ? INT_MIN : (int)acc;
+			}
+		uint64_t da = up(&c, a, sizeof a), db = up(&c, b, sizeof b), dc = up(&c, cc, sizeof cc);
+		uint64_t dd = zbuf(&c, sizeof got);
+		if (LAUNCH(&c, "wmma_s8", 1, 32, 0, &da, &db, &dc, &dd)) {
+			downto(&c, got, dd, sizeof got);
+			ok(cmp_u32("wmma_s8", want, got, 256));
+		}
+	}
+	{       /* wmma_f64: 8x4 times 4x8 + 0.25, D col-major */
+		static double a[32], b[32], want[64], got[64];
+		for (int i = 0; i < 32; i++)
+			a[i] = rndint(-100, 100) / 8.0, b[i] = rndint(-100, 100) / 4.0;
+		for (int i = 0; i < 8; i++)
+			for (int j = 0; j < 8; j++) {
+				double acc = 0.25;
+				for (int k = 0; k < 4; k++)
+					acc += a[i * 4 + k] * b[k * 8 + j];
+				want[j * 8 + i] = acc;
+			}
+		uint64_t da = up(&c, a, sizeof a), db = up(&c, b, sizeof b), dd = zbuf(&c, sizeof got);
+		if (LAUNCH(&c, "wmma_f64", 1, 32, 0, &da, &db, &dd)) {
+			downto(&c, got, dd, sizeof got);
+			ok(cmp_u32("wmma_f64", want, got, sizeof got / 4));
+		}
+	}
+	{       /* mma_ldmatrix: 16x16 (row-major) times 16x8 (row-major) + C = 1..4 by fragment position */
+		static int a[256], b[128];
+		static uint16_t xa[256], xb[128];
+		static float want[128], got[128];
+		for (int i = 0; i < 256; i++)
+			a[i] = rndint(-6, 6), xa[i] = hr((long double)a[i]);
+		for (int i = 0; i < 128; i++)
+			b[i] = rndint(-6, 6), xb[i] = hr((long double)b[i]);
+		for (int i = 0; i < 16; i++)
+			for (int j = 0; j < 8; j++) {
+				int acc = 1 + (j & 1) + (i >= 8 ? 2 : 0);      /* c[0..3] = 1, 2, 3, 4 */
+				for (int k = 0; k < 16; k++)
+					acc += a[i * 16 + k] * b[k * 8 + j];
+				want[i * 8 + j] = (float)acc;
+			}
+		uint64_t da = up(&c, xa, sizeof xa), db = up(&c, xb, sizeof xb), dd = zbuf(&c, sizeof got);
+		if (LAUNCH(&c, "mma_ldmatrix", 1, 32, 0, &da, &db, &dd)) {
+			downto(&c, got, dd, sizeof got);
+			ok(cmp_f32("mma_ldmatrix", want, got, 128));
+		}
+	}
+	{       /* mma_s8u8: 16x32 s8 times 32x8 u8, saturating */
+		static int8_t a[16 * 32];
+		static uint8_t b[32 * 8];
+		static int cc[128], want[128], got[128];
+		for (int i = 0; i < 16 * 32; i++)
+			a[i] = (int8_t)rndint(-128, 127);
+		for (int i = 0; i < 32 * 8; i++)
+			b[i] = (uint8_t)rndint(0, 255);
+		for (int i = 0; i < 128; i++)
+			cc[i] = i % 2 ? INT_MAX - rndint(0, 1000000) : INT_MIN + rndint(0, 1000000);
+		for (int i = 0; i < 16; i++)
+			for (int j = 0; j < 8; j++) {
+				int64_t acc = cc[i * 8 + j];
+				for (int k = 0; k < 32; k++)
+					acc += a[i * 32 + k] * b[k * 8 + j];
+				want[i * 8 + j] = acc > INT_MAX ? INT_MAX : acc < INT_MIN ? INT_MIN : (int)acc;
+			}
+		uint64_t da = up(&c, a, sizeof a), db = up(&c, b, sizeof b), dc = up(&c, cc, sizeof cc);
+		uint64_t dd = zbuf(&c, sizeof got);
+		if (LAUNCH(&c, "mma_s8u8", 1, 32, 0, &da, &db, &dc, &dd)) {
+			downto(&c, got, dd, sizeof got);
+			ok(cmp_u32("mma_s8u8", want, got, 128));
+		}
+	}
+	ctx_close(&c);
+}
+
 void test_kernels(const char *root)
 {
 	group_intmath(root);
@@ -4934,4 +5118,5 @@ void test_kernels(const char *root)
 	group_constant(root);
 	group_cgtiles(root);
 	group_bulkcopy(root);
+	group_tensor(root);
 }

@@ -8,6 +8,7 @@
  */
 #include "check.h"
 #include "../front/parse.h"
+#include "../isa/mma.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -1465,6 +1466,48 @@ static void check_call(Ck *c, Instr *in)
 	check_args(c, args, f->nparams, "arguments", fn->pos);
 }
 
+/* A matrix fragment: a brace vector of exactly n registers of ty's size
+ * (ptxas: "Vector of size n is expected"), all of one type; src_kind 'a'
+ * also allows immediates in a source. */
+static void check_frag(Ck *c, Opnd *o, unsigned n, int ty, bool dest, char src_kind)
+{
+	if (o->kind != OK_VEC) {
+		err(c, o->pos, "expected a vector of %u .%s registers {...}", n, ty_name(ty));
+		return;
+	}
+	if (o->n != n) {
+		err(c, o->pos, "expected a vector of %u elements, found %u", n, o->n);
+		return;
+	}
+	int first = -1;
+	for (uint32_t e = 0, n0 = errors(c); e < n && errors(c) == n0; e++) {
+		Opnd *x = &o->elems[e];
+		check_scalar(c, &(IsaOpnd){ dest ? 'd' : src_kind, -1, (uint8_t)ty, 0, 0 }, x, ty, dest);
+		int t = x->kind == OK_SYM && x->res == R_REG ? opnd_type(x) : -1;
+		if (t >= 0 && first >= 0 && t != first && errors(c) == n0)
+			err(c, x->pos, "the elements of a fragment must have one type: '%.*s' is .%s, the first .%s",
+			    (int)x->name.n, x->name.p, ty_name(t), ty_name(first));
+		if (first < 0)
+			first = t;
+	}
+}
+
+/* The fragments of mma (d, a, b, c) and wmma (those, or a load's or a
+ * store's one): their length and register width come from the shape and
+ * types (src/isa/mma.c); an mma's c may hold immediates. */
+static void check_mma(Ck *c, const Instr *in, Opnd *o, int k)
+{
+	MmaShape s;
+	bool w = in->opc == OPC_wmma;
+	if (!(w ? wmma_decode(in->mods, in->nmods, &s) : mma_decode(in->mods, in->nmods, &s)))
+		return;         /* the form did not match: already reported */
+	static const int which[4] = { MMA_D, MMA_A, MMA_B, MMA_C };
+	int op = w && s.what != WM_MMA ? wmma_operand(&s) : which[k];
+	unsigned bits, n = mma_regs(&s, op, &bits);
+	bool dest = k == 0 && !(w && s.what == WM_STORE_D);     /* a load's fragment, or D */
+	check_frag(c, o, n, bits == 64 ? TY_b64 : TY_b32, dest, op == MMA_C && !dest && k == 3 ? 'a' : 'r');
+}
+
 /* mov's pack and unpack: {a, b} or {a, b, c, d} whose pieces together
  * are the width of the type, the first piece the low bits. */
 static void check_pack(Ck *c, Opnd *o, int type, bool dest)
@@ -1559,6 +1602,11 @@ static int check_opnds(Ck *c, Instr *in, const Match *mt)
 			else if (o->kind == OK_MEM && (in->opc == OPC_tex || in->opc == OPC_tld4 ||
 						       in->opc == OPC_txq))
 				check_tex_mem(c, in, o);
+			else if (in->opc == OPC_mma || in->opc == OPC_wmma)
+				check_mma(c, in, o, k);
+			else if (in->opc == OPC_ldmatrix || in->opc == OPC_stmatrix)
+				check_frag(c, o, has_mod(in, MOD_x4) ? 4 : has_mod(in, MOD_x2) ? 2 : 1, TY_b32,
+					   in->opc == OPC_ldmatrix, 'r');
 			else if (in->opc == OPC_mov)
 				check_pack(c, o, want >= 0 ? want : mt->slot[0], k == 0);
 			else if (in->opc == OPC_isspacep)

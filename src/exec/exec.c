@@ -8,6 +8,7 @@
  */
 #include "warp.h"
 #include "fp.h"
+#include "mma.h"
 #include "printf.h"
 #include "../atom/atom.h"
 #include "../surf/surf.h"

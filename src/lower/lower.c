@@ -10,6 +10,7 @@
 #include "../front/parse.h"
 #include "../check/check.h"
 #include "../exec/fp.h"
+#include "../isa/mma.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -1054,6 +1055,9 @@ static void lower_instr(Lw *w, const Stmt *st)
 	case OPC_vset4:
 		video_fields(&x, in, true, 4);
 		break;
+	case OPC_ldmatrix: case OPC_stmatrix: case OPC_movmatrix:
+		x.sub = has(in, MOD_trans);
+		break;
 	case OPC_mbarrier:
 		x.sub = pick(in, (const uint16_t[]){ MOD_init, MOD_inval, MOD_arrive, MOD_arrive_drop,
 			MOD_expect_tx, MOD_complete_tx, MOD_test_wait, MOD_try_wait, MOD_pending_count, MOD_NONE });
@@ -1073,7 +1077,8 @@ static void lower_instr(Lw *w, const Stmt *st)
 	}
 	uint16_t spm = pick(in, sel_space);
 	x.sp = space_of(spm);
-	if (x.sp == XS_GENERIC && ptx_mem_space(in, 0) == SP_SHARED)
+	if (x.sp == XS_GENERIC && ptx_mem_space(in, 0) == SP_SHARED && in->opc != OPC_ldmatrix &&
+	    in->opc != OPC_stmatrix)
 		x.sp = XS_SHARED;       /* cp.async.mbarrier.arrive.b64 [%r]: a shared address */
 	if (in->opc == OPC_cvta || in->opc == OPC_isspacep)
 		x.sub2 = x.sp;
@@ -1092,6 +1097,13 @@ static void lower_instr(Lw *w, const Stmt *st)
 		unsigned ty = opnd_type(f, i, tys);
 		if (in->opc == OPC_call || (f && f->anyopnds))
 			ty = TY_b64;
+		MmaShape ms;
+		if ((in->opc == OPC_mma && mma_decode(in->mods, in->nmods, &ms)) ||
+		    (in->opc == OPC_wmma && wmma_decode(in->mods, in->nmods, &ms) && ms.what == WM_MMA)) {
+			/* c's immediates: f32, f64 or 32-bit integers */
+			int mt = ms.type[i < 4 ? i : 0];
+			ty = mt == MT_F32 ? TY_f32 : mt == MT_F64 ? TY_f64 : TY_b32;
+		}
 		if (o->kind == OK_MEM && (in->opc == OPC_suld || in->opc == OPC_sust || in->opc == OPC_suq ||
 					  in->opc == OPC_sured)) {
 			/* [surface, coordinates]: the handle, then each coordinate */

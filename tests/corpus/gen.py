@@ -30,8 +30,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 PTX = os.path.join(HERE, "ptx")
 VERDICTS = os.path.join(HERE, "verdicts.txt")
 
-# NAME: (source, extra nvcc flags).  wmma.cu (nvcuda::wmma) joins when the
-# checker knows the wmma instructions.
+# NAME: (source, extra nvcc flags).
 MODULES = [
     ("cub_block", "cub_block.cu", []),
     ("cub_device", "cub_device.cu", []),
@@ -43,6 +42,7 @@ MODULES = [
     ("math", "math.cu", []),
     ("cluster", "cluster.cu", []),
     ("rdc", "rdc.cu", ["-rdc=true"]),
+    ("wmma", "wmma.cu", []),
 ]
 
 

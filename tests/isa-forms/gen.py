@@ -464,6 +464,43 @@ def star(row, words, slots, idx, R, needs):
     if op in ("ldmatrix", "stmatrix"):
         n = {"x1": 1, "x2": 2, "x4": 4}[next(w for w in words if w in ("x1", "x2", "x4"))]
         return "{" + ", ".join(R.get("b32") for _ in range(n)) + "}"
+    if op == "mma":
+        # fragments: the registers each lane holds of D, A, B, C (src/isa/mma.c)
+        shape = next(w for w in words if re.fullmatch(r"m\d+n\d+k\d+", w))
+        M, N, K = map(int, re.fullmatch(r"m(\d+)n(\d+)k(\d+)", shape).groups())
+        et = ("f16", "bf16", "tf32", "f32", "f64", "e4m3", "e5m2", "s8", "u8", "s4", "u4", "b1", "s32")
+        ts = [w for w in words if w in et]
+        which = ts[idx]
+        bits = {"f16": 16, "bf16": 16, "e4m3": 8, "e5m2": 8, "s8": 8, "u8": 8, "s4": 4, "u4": 4,
+                "b1": 1, "f64": 64}.get(which, 32)
+        if shape == "m8n8k4" and ts[1] == "f16":
+            elems = 4 if idx in (1, 2) else 8
+        else:
+            elems = (K if idx == 2 else M) * (K if idx == 1 else N) // 32
+        regs = elems * bits // (64 if bits == 64 else 32)
+        rt = "f64" if bits == 64 else "f32" if which == "f32" else "s32" if which == "s32" else "b32"
+        return "{" + ", ".join(R.get(rt) for _ in range(regs)) + "}"
+    if op == "wmma":
+        # wmma's fragments: the manual's register counts (src/isa/mma.c)
+        shape = next(w for w in words if re.fullmatch(r"m\d+n\d+k\d+", w))
+        M, N, K = map(int, re.fullmatch(r"m(\d+)n(\d+)k(\d+)", shape).groups())
+        et = ("f16", "bf16", "tf32", "f32", "f64", "s8", "u8", "s4", "u4", "b1", "s32")
+        ts = [w for w in words if w in et]
+        if "mma" in words:
+            if len(ts) == 2:
+                ts = [ts[0], "f16", "f16", ts[1]]
+            opi, which = idx, ts[idx]
+        else:
+            opi = {"a": 1, "b": 2, "c": 3}.get(next((w for w in words if w in ("a", "b", "c")), ""), 0)
+            which = ts[0]
+        bits = {"f16": 16, "bf16": 16, "s8": 8, "u8": 8, "s4": 4, "u4": 4, "b1": 1, "f64": 64}.get(which, 32)
+        rows, cols = (K if opi == 2 else M), (K if opi == 1 else N)
+        if opi in (1, 2) and which == "f16":
+            regs = 8
+        else:
+            regs = rows * cols // 32 * bits // (64 if bits == 64 else 32)
+        rt = "f64" if bits == 64 else "f32" if which == "f32" else "s32" if which == "s32" else "b32"
+        return "{" + ", ".join(R.get(rt) for _ in range(regs)) + "}"
     if op in ("tex", "tld4"):
         needs.add("tex")
         g = next(w for w in words if w in GEOMN)

@@ -1,0 +1,146 @@
+/* mma.c: the warp-level matrix product (mma.sync.aligned) over the
+ * fragments of a whole warp.
+ *
+ * The lanes' registers are gathered into the matrices A, B and C (where
+ * each element sits: src/isa/mma.c), D = A*B + C is computed element by
+ * element, and D is scattered back.  Integer sums are exact (then wrapped
+ * to 32 bits, or clamped with .satfinite); floating-point sums follow
+ * docs/FLOAT.md: products exact, the sum in k order in double precision
+ * from c, one rounding to the destination type at the end; .f64 is a chain
+ * of fused multiply-adds in k order from c, each rounded as the
+ * instruction says (wmma) or to nearest even.
+ */
+#include "mma.h"
+#include "fp.h"
+
+#include <assert.h>
+#include <math.h>
+#include <string.h>
+
+typedef union {
+	double f;
+	int64_t i;
+} Val;
+
+static double dbl(uint64_t bits)
+{
+	double d;
+	memcpy(&d, &bits, sizeof d);
+	return d;
+}
+
+static uint64_t dbits(double d)
+{
+	uint64_t b;
+	memcpy(&b, &d, sizeof b);
+	return b;
+}
+
+static double flt(uint32_t bits)
+{
+	float f;
+	memcpy(&f, &bits, sizeof f);
+	return f;
+}
+
+static bool is_float(int t)
+{
+	return t <= MT_E5M2;
+}
+
+/* One element of type t from its raw bits. */
+static Val decode(int t, uint64_t raw)
+{
+	Val v = { 0 };
+	switch (t) {
+	case MT_F16: v.f = f16_to_f32((uint16_t)raw); break;
+	case MT_BF16: v.f = bf16_to_f32((uint16_t)raw); break;
+	case MT_TF32: v.f = flt((uint32_t)raw & 0xffffe000u); break;   /* the low 13 bits are ignored */
+	case MT_F32: v.f = flt((uint32_t)raw); break;
+	case MT_F64: v.f = dbl(raw); break;
+	case MT_E4M3: v.f = f16_to_f32(fp8_to_f16((uint8_t)raw, FP8_E4M3, false)); break;
+	case MT_E5M2: v.f = f16_to_f32(fp8_to_f16((uint8_t)raw, FP8_E5M2, false)); break;
+	case MT_S8: v.i = (int8_t)raw; break;
+	case MT_U8: v.i = (uint8_t)raw; break;
+	case MT_S4: v.i = (int64_t)((raw & 15) ^ 8) - 8; break;
+	case MT_U4: v.i = (int64_t)(raw & 15); break;
+	case MT_B1: v.i = (int64_t)(raw & 1); break;
+	default: v.i = (int32_t)raw; break;
+	}
+	return v;
+}
+
+/* Gathers operand op from its registers R into M (grp, row, col flat). */
+static void gather(const MmaShape *s, int op, const uint64_t *const *R, Val *M, unsigned rows, unsigned cols)
+{
+	int t = s->type[op];
+	unsigned eb = mma_bits(t), per = eb == 64 ? 1 : 32 / eb, ne = mma_elems(s, op);
+	uint64_t mask = eb == 64 ? ~0ull : (1ull << eb) - 1;
+	for (unsigned l = 0; l < 32; l++)
+		for (unsigned i = 0; i < ne; i++) {
+			unsigned r, c, g;
+			mma_elem(s, op, l, i, &r, &c, &g);
+			uint64_t raw = R[i / per][l] >> (i % per) * eb & mask;
+			M[(g * rows + r) * cols + c] = decode(t, raw);
+		}
+}
+
+void mma_run(const MmaShape *s, uint64_t *const *D, const uint64_t *const *A, const uint64_t *const *B,
+	     const uint64_t *const *C)
+{
+	static_assert(MT_S8 > MT_E5M2, "float element types come first");
+	unsigned M = s->m, N = s->n, K = s->k;
+	Val a[16 * 256], b[256 * 8], c[4 * 16 * 8], d[4 * 16 * 8];
+	gather(s, MMA_A, A, a, M, K);
+	gather(s, MMA_B, B, b, K, N);
+	gather(s, MMA_C, C, c, M, N);
+	unsigned ngrp = mma_groups(s);
+	bool fl = is_float(s->type[MMA_A]);
+	for (unsigned g = 0; g < ngrp; g++)
+		for (unsigned i = 0; i < M; i++)
+			for (unsigned j = 0; j < N; j++) {
+				const Val *ar = &a[(g * M + i) * K], *bc = &b[g * K * N + j];
+				Val acc = c[(g * M + i) * N + j];
+				if (!fl) {
+					for (unsigned k = 0; k < K; k++)
+						acc.i += s->type[MMA_A] != MT_B1 ? ar[k].i * bc[k * N].i
+							 : s->bop ? ar[k].i & bc[k * N].i : ar[k].i ^ bc[k * N].i;
+				} else if (s->type[MMA_D] == MT_F64) {
+					static const int rm[4] = { FP_RN, FP_RZ, FP_RM, FP_RP };
+					for (unsigned k = 0; k < K; k++)
+						acc.f = dbl(f64_fma(dbits(ar[k].f), dbits(bc[k * N].f), dbits(acc.f),
+								    rm[s->rnd & 3]));
+				} else {
+					for (unsigned k = 0; k < K; k++)
+						acc.f += ar[k].f * bc[k * N].f;
+				}
+				d[(g * M + i) * N + j] = acc;
+			}
+	/* scatter D */
+	int t = s->type[MMA_D];
+	unsigned eb = mma_bits(t), per = eb == 64 ? 1 : 32 / eb, ne = mma_elems(s, MMA_D);
+	uint64_t out[8][32];
+	memset(out, 0, sizeof out);
+	for (unsigned l = 0; l < 32; l++)
+		for (unsigned i = 0; i < ne; i++) {
+			unsigned r, cc, g;
+			mma_elem(s, MMA_D, l, i, &r, &cc, &g);
+			Val v = d[(g * M + r) * N + cc];
+			uint64_t bits;
+			switch (t) {
+			case MT_F16: bits = f64_to_f16(dbits(v.f), FP_RN); break;
+			case MT_F32: bits = f64_to_f32(dbits(v.f), FP_RN); break;
+			case MT_F64: bits = isnan(v.f) ? FP_F64_CNAN : dbits(v.f); break;
+			default:
+				if (s->satfinite)
+					v.i = v.i > INT32_MAX ? INT32_MAX : v.i < INT32_MIN ? INT32_MIN : v.i;
+				bits = (uint64_t)(int64_t)(int32_t)(uint32_t)v.i;     /* wraps; sign-extended */
+			}
+			if (eb < 64 && t != MT_S32)
+				bits &= (1ull << eb) - 1;
+			out[i / per][l] |= bits << (i % per) * eb;
+		}
+	unsigned nd = ne / per;
+	for (unsigned r = 0; r < nd; r++)
+		memcpy(D[r], out[r], sizeof out[r]);
+}

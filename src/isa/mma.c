@@ -1,0 +1,255 @@
+/* mma.c: the fragments of mma (mma.h), from the PTX manual's figures.
+ *
+ * Notation of the figures: g = lane / 4 (groupID), t = lane % 4
+ * (threadID_in_group); a lane's elements are numbered low to high, e of
+ * them to a 32-bit register (two .f16, four .s8, eight .s4, 32 .b1; one
+ * .tf32, .f32 or .s32; one .f64 to a 64-bit register).  For every shape but
+ * m8n8k4 .f16 the figures follow one rule:
+ *   A (row-major): row g + 8*((i/e)%2), column t*e + i%e + 4e*(i/2e)
+ *   B (col-major): row t*e + i%e + 4e*(i/e), column g
+ *   C, D:          row g + 8*(i/2), column 2t + i%2
+ *
+ * wmma's fragments are opaque: the manual gives their register counts, not
+ * which element each holds.  ptxvm's choice (docs/EXECUTION.md): of a
+ * logical R x C matrix in row-major order, element e of lane l's E
+ * elements is element (l*E + e) mod R*C; where 32*E exceeds R*C (.f16 A
+ * and B fragments of 8 registers) each element is held more than once.
+ */
+#include "mma.h"
+#include "isa.h"
+
+static int elem_type(unsigned m)
+{
+	switch (m) {
+	case MOD_f16: return MT_F16;
+	case MOD_bf16: return MT_BF16;
+	case MOD_tf32: return MT_TF32;
+	case MOD_f32: return MT_F32;
+	case MOD_f64: return MT_F64;
+	case MOD_e4m3: return MT_E4M3;
+	case MOD_e5m2: return MT_E5M2;
+	case MOD_s8: return MT_S8;
+	case MOD_u8: return MT_U8;
+	case MOD_s4: return MT_S4;
+	case MOD_u4: return MT_U4;
+	case MOD_b1: return MT_B1;
+	case MOD_s32: return MT_S32;
+	}
+	return -1;
+}
+
+bool mma_decode(const uint16_t *mods, unsigned nmods, MmaShape *s)
+{
+	static const struct { uint16_t mod; uint8_t m, n; uint16_t k; } shapes[] = {
+		{ MOD_m8n8k4, 8, 8, 4 }, { MOD_m8n8k16, 8, 8, 16 }, { MOD_m8n8k32, 8, 8, 32 },
+		{ MOD_m8n8k128, 8, 8, 128 }, { MOD_m16n8k4, 16, 8, 4 }, { MOD_m16n8k8, 16, 8, 8 },
+		{ MOD_m16n8k16, 16, 8, 16 }, { MOD_m16n8k32, 16, 8, 32 }, { MOD_m16n8k64, 16, 8, 64 },
+		{ MOD_m16n8k128, 16, 8, 128 }, { MOD_m16n8k256, 16, 8, 256 },
+	};
+	*s = (MmaShape){ 0 };
+	int types[4], words[2];
+	unsigned nt = 0, nw = 0, nl = 0;
+	for (unsigned i = 0; i < nmods; i++) {
+		unsigned m = mods[i];
+		for (unsigned k = 0; k < sizeof shapes / sizeof *shapes; k++)
+			if (shapes[k].mod == m)
+				s->m = shapes[k].m, s->n = shapes[k].n, s->k = shapes[k].k;
+		int t = elem_type(m);
+		if (t >= 0 && isa_mod_is_type(m) && nt < 4)
+			types[nt++] = t;
+		else if (t >= 0 && nw < 2)
+			words[nw++] = t;
+		if (m == MOD_row || m == MOD_col) {     /* alayout, then blayout */
+			if (nl == 0)
+				s->acol = m == MOD_col;
+			else
+				s->brow = m == MOD_row;
+			nl++;
+		}
+		if (m == MOD_satfinite)
+			s->satfinite = 1;
+		if (m == MOD_and)
+			s->bop = 1;
+	}
+	if (!s->m || (nt != 4 && !(nt == 2 && nw == 2)))
+		return false;
+	s->type[MMA_D] = (uint8_t)types[0];
+	s->type[MMA_A] = (uint8_t)(nt == 4 ? types[1] : words[0]);
+	s->type[MMA_B] = (uint8_t)(nt == 4 ? types[2] : words[1]);
+	s->type[MMA_C] = (uint8_t)types[nt - 1];
+	return true;
+}
+
+bool wmma_decode(const uint16_t *mods, unsigned nmods, MmaShape *s)
+{
+	static const struct { uint16_t mod; uint8_t m, n; uint16_t k; } shapes[] = {
+		{ MOD_m16n16k16, 16, 16, 16 }, { MOD_m8n32k16, 8, 32, 16 }, { MOD_m32n8k16, 32, 8, 16 },
+		{ MOD_m16n16k8, 16, 16, 8 }, { MOD_m8n8k32, 8, 8, 32 }, { MOD_m8n8k128, 8, 8, 128 },
+		{ MOD_m8n8k4, 8, 8, 4 },
+	};
+	*s = (MmaShape){ .wmma = 1, .what = 0xff };
+	int types[4];
+	unsigned nt = 0, nl = 0;
+	bool load = false;
+	for (unsigned i = 0; i < nmods; i++) {
+		unsigned m = mods[i];
+		for (unsigned k = 0; k < sizeof shapes / sizeof *shapes; k++)
+			if (shapes[k].mod == m)
+				s->m = shapes[k].m, s->n = shapes[k].n, s->k = shapes[k].k;
+		int t = elem_type(m);
+		if (t >= 0 && nt < 4)
+			types[nt++] = t;
+		switch (m) {
+		case MOD_load: load = true; break;
+		case MOD_store: s->what = WM_STORE_D; break;
+		case MOD_mma: s->what = WM_MMA; break;
+		case MOD_a: s->what = WM_LOAD_A; break;
+		case MOD_b: s->what = WM_LOAD_B; break;
+		case MOD_c: s->what = WM_LOAD_C; break;
+		case MOD_satfinite: s->satfinite = 1; break;
+		case MOD_and: s->bop = 1; break;
+		case MOD_rz: s->rnd = 1; break;
+		case MOD_rm: s->rnd = 2; break;
+		case MOD_rp: s->rnd = 3; break;
+		case MOD_row: case MOD_col:
+			if (nl++ == 0)
+				s->acol = m == MOD_col;
+			else
+				s->brow = m == MOD_row;
+			break;
+		}
+	}
+	if (!s->m || nt == 0 || s->what == 0xff || (load && s->what > WM_LOAD_C))
+		return false;
+	if (s->what == WM_MMA) {
+		if (nt == 2)            /* .dtype.ctype: A and B are .f16 */
+			types[3] = types[1], types[1] = types[2] = MT_F16;
+		else if (nt != 4)
+			return false;
+		for (int op = 0; op < 4; op++)
+			s->type[op] = (uint8_t)types[op];
+	} else {
+		/* load/store: the moved operand's type; the others as mma's */
+		for (int op = 0; op < 4; op++)
+			s->type[op] = (uint8_t)types[0];
+	}
+	return true;
+}
+
+int wmma_operand(const MmaShape *s)
+{
+	switch (s->what) {
+	case WM_LOAD_A: return MMA_A;
+	case WM_LOAD_B: return MMA_B;
+	case WM_LOAD_C: return MMA_C;
+	default: return MMA_D;
+	}
+}
+
+unsigned mma_bits(int t)
+{
+	switch (t) {
+	case MT_F16: case MT_BF16: return 16;
+	case MT_E4M3: case MT_E5M2: case MT_S8: case MT_U8: return 8;
+	case MT_S4: case MT_U4: return 4;
+	case MT_B1: return 1;
+	case MT_F64: return 64;
+	default: return 32;
+	}
+}
+
+static bool quadpairs(const MmaShape *s)
+{
+	return s->k == 4 && s->m == 8 && s->type[MMA_A] == MT_F16;
+}
+
+unsigned mma_groups(const MmaShape *s)
+{
+	return !s->wmma && quadpairs(s) ? 4 : 1;
+}
+
+static void dims(const MmaShape *s, int op, unsigned *rows, unsigned *cols)
+{
+	*rows = op == MMA_B ? s->k : s->m;
+	*cols = op == MMA_A ? s->k : s->n;
+}
+
+unsigned mma_elems(const MmaShape *s, int op)
+{
+	if (s->wmma) {
+		unsigned bits, n = mma_regs(s, op, &bits), eb = mma_bits(s->type[op]);
+		return eb == 64 ? n : n * (32 / eb);
+	}
+	if (quadpairs(s))
+		return op == MMA_A || op == MMA_B ? 4 : 8;
+	unsigned rows = op == MMA_B ? s->k : s->m, cols = op == MMA_A ? s->k : s->n;
+	return rows * cols / 32;
+}
+
+unsigned mma_regs(const MmaShape *s, int op, unsigned *bits)
+{
+	unsigned eb = mma_bits(s->type[op]);
+	*bits = eb == 64 ? 64 : 32;
+	if (s->wmma) {          /* the manual's register counts */
+		unsigned rows, cols;
+		dims(s, op, &rows, &cols);
+		if ((op == MMA_A || op == MMA_B) && s->type[op] == MT_F16)
+			return 8;
+		return rows * cols / 32 * eb / *bits;
+	}
+	return mma_elems(s, op) * eb / *bits;
+}
+
+void mma_elem(const MmaShape *s, int op, unsigned l, unsigned i, unsigned *row, unsigned *col, unsigned *grp)
+{
+	unsigned g = l / 4, t = l % 4;
+	*grp = 0;
+	if (s->wmma) {
+		unsigned rows, cols, idx;
+		dims(s, op, &rows, &cols);
+		idx = (l * mma_elems(s, op) + i) % (rows * cols);
+		*row = idx / cols, *col = idx % cols;
+		return;
+	}
+	if (quadpairs(s)) {
+		/* four products: quad pair q is lanes 4q..4q+3 (the low group)
+		 * and 16+4q..16+4q+3 (the high group, rows or columns 4..7) */
+		unsigned hi = l >= 16 ? 4 : 0;
+		*grp = g % 4;
+		switch (op) {
+		case MMA_A:
+			if (s->acol)
+				*row = i % 4 + hi, *col = t;
+			else
+				*row = t + hi, *col = i;
+			return;
+		case MMA_B:
+			if (s->brow)
+				*row = t, *col = i + hi;
+			else
+				*row = i, *col = t + hi;
+			return;
+		default:
+			if (s->type[op] == MT_F32)
+				*row = (t & 1) + (i & 2) + hi, *col = (i & 4) + (t & 2) + (i & 1);
+			else
+				*row = t + hi, *col = i;
+			return;
+		}
+	}
+	unsigned e = mma_bits(s->type[op]) == 64 ? 1 : 32 / mma_bits(s->type[op]);
+	switch (op) {
+	case MMA_A:
+		*row = g + 8 * ((i / e) % 2);
+		*col = t * e + i % e + 4 * e * (i / (2 * e));
+		return;
+	case MMA_B:
+		*row = t * e + i % e + 4 * e * (i / e);
+		*col = g;
+		return;
+	default:
+		*row = g + 8 * (i / 2);
+		*col = 2 * t + i % 2;
+		return;
+	}
+}
