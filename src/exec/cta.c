@@ -216,6 +216,8 @@ done:
 	buf_free(&c.rec);
 	free(c.shared);
 	free(c.local);
+	for (uint32_t i = 0; c.w && i < c.nwarps; i++)
+		warp_free(&c.w[i]);
 	free(c.w);
 	pthread_mutex_lock(&L->lock);
 	if (!--L->active)

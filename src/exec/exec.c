@@ -239,7 +239,26 @@ int exec_resources(const Launch *L, char *msg, size_t n)
 	return 1;
 }
 
-/* A new frame for fn; false (nothing pushed) without host memory. */
+/* Zeroed room for n elements of size sz at *p, which holds *cap: the
+ * memory of an earlier frame or warp is reused; false without host memory
+ * (*p unchanged). */
+static bool room(void **p, size_t *cap, size_t n, size_t sz)
+{
+	if (n > *cap) {
+		void *q = calloc(n, sz);
+		if (!q)
+			return false;
+		free(*p);
+		*p = q;
+		*cap = n;
+		return true;
+	}
+	memset(*p, 0, n * sz);
+	return true;
+}
+
+/* A new frame for fn, its registers zeroed; false (nothing pushed) without
+ * host memory. */
 static bool push_frame(Warp *w, const XFunc *fn, uint32_t lbase, uint32_t call_pc, uint32_t mask)
 {
 	if (w->nfr + 1 > w->capfr) {
@@ -247,41 +266,81 @@ static bool push_frame(Warp *w, const XFunc *fn, uint32_t lbase, uint32_t call_p
 		Frame *fr = realloc(w->fr, (size_t)cap * sizeof *fr);
 		if (!fr)
 			return false;
+		memset(fr + w->capfr, 0, (size_t)(cap - w->capfr) * sizeof *fr);
 		w->fr = fr;
 		w->capfr = cap;
 	}
-	uint64_t *r = calloc((size_t)fn->nslots * 32 + 1, sizeof *r);
-	uint32_t *p = calloc((size_t)fn->npreds + 1, sizeof *p);
-	if (!r || !p) {
-		free(r);
-		free(p);
+	Frame *f = &w->fr[w->nfr];
+	void *r = f->r, *p = f->p;
+	if (!room(&r, &f->rcap, (size_t)fn->nslots * 32 + 1, sizeof(uint64_t)) ||
+	    (f->r = r, !room(&p, &f->pcap, (size_t)fn->npreds + 1, sizeof(uint32_t))))
 		return false;
-	}
 	w->cta->reg_bytes += frame_regs(fn);
-	w->fr[w->nfr++] = (Frame){ .fn = fn, .r = r, .p = p, .lbase = lbase, .depth = w->nst,
-				   .call_pc = call_pc, .mask = mask };
+	*f = (Frame){ .fn = fn, .r = r, .p = p, .rcap = f->rcap, .pcap = f->pcap, .lbase = lbase,
+		      .depth = w->nst, .call_pc = call_pc, .mask = mask };
+	w->nfr++;
 	return true;
 }
 
+/* Pops the top frame; its host memory stays for the next push. */
 static void pop_frame(Warp *w)
 {
 	Frame *f = &w->fr[--w->nfr];
 	w->cta->reg_bytes -= frame_regs(f->fn);
-	free(f->r);
-	free(f->p);
+}
+
+/* The value of special register sreg (component comp) in warp idx, for
+ * those that are the same in every lane (warp_init sets the others). */
+static uint64_t sreg_value(const Cta *c, unsigned sreg, unsigned comp, uint32_t idx)
+{
+	const Launch *L = c->L;
+	switch (sreg) {
+	case SREG_ntid: return comp < 3 ? L->block[comp] : 0;
+	case SREG_ctaid: return comp < 3 ? c->id[comp] : 0;
+	case SREG_nctaid: return comp < 3 ? L->grid[comp] : 0;
+	case SREG_warpid: return idx;
+	case SREG_nwarpid: return 64;
+	case SREG_smid: return c->worker;
+	case SREG_nsmid: return L->workers;
+	case SREG_gridid: return L->grid_id;
+	case SREG_clusterid: return comp < 3 ? c->id[comp] : 0;
+	case SREG_nclusterid: return comp < 3 ? L->grid[comp] : 0;
+	case SREG_cluster_ctaid: return 0;
+	case SREG_cluster_nctaid: return comp < 3 ? 1 : 0;
+	case SREG_cluster_ctarank: return 0;
+	case SREG_cluster_nctarank: return 1;
+	case SREG_total_smem_size: return L->shared_bytes - XSMEM_RESERVED;
+	case SREG_aggr_smem_size: return L->shared_bytes;
+	case SREG_dynamic_smem_size: return L->dyn_shared;
+	case SREG_reserved_smem_offset_begin: return 0;
+	case SREG_reserved_smem_offset_end: return XSMEM_RESERVED;
+	case SREG_reserved_smem_offset_cap: return XSMEM_RESERVED;
+	case SREG_reserved_smem_offset_0: return 0;
+	case SREG_reserved_smem_offset_1: return XSMEM_OFFSET_1;
+	case SREG_envreg1: return (uint32_t)(L->grid_ws >> 32);
+	case SREG_envreg2: return (uint32_t)L->grid_ws;
+	default: return 0;     /* %pm*, other %envreg*: zero */
+	}
 }
 
 bool warp_init(Cta *c, Warp *w, uint32_t idx)
 {
 	Launch *L = c->L;
-	memset(w, 0, sizeof *w);
-	w->cta = c;
-	w->idx = idx;
+	/* the host memory of this Warp's last use is kept (warp_fini) */
+	Entry *st = w->st;
+	Frame *fr = w->fr;
+	uint64_t *sreg = w->sreg;
+	uint32_t capst = w->capst, capfr = w->capfr;
+	size_t sregcap = w->sregcap;
+	*w = (Warp){ .cta = c, .idx = idx, .st = st, .capst = capst, .fr = fr, .capfr = capfr, .sreg = sreg,
+		     .sregcap = sregcap };
 	uint32_t first = idx * 32, n = L->nthreads - first < 32 ? L->nthreads - first : 32;
 	w->valid = n == 32 ? FULL : (1u << n) - 1;
 	const Prog *p = L->p;
-	w->sreg = calloc((size_t)p->nsregs * 32 + 1, sizeof *w->sreg);
-	if (!w->sreg || !push_frame(w, L->k, 0, 0, w->valid)) {
+	void *sr = w->sreg;
+	bool ok = room(&sr, &w->sregcap, (size_t)p->nsregs * 32 + 1, sizeof *w->sreg);
+	w->sreg = sr;
+	if (!ok || !push_frame(w, L->k, 0, 0, w->valid)) {
 		exec_fault(c, NULL, NULL, -1, PTXVM_ERROR_OUT_OF_MEMORY,
 			   "no host memory for the registers of warp %u (%u registers per thread)", idx, L->k->nslots);
 		return false;
@@ -297,43 +356,41 @@ bool warp_init(Cta *c, Warp *w, uint32_t idx)
 	for (uint32_t i = 0; i < p->nsregs; i++) {
 		uint64_t *s = w->sreg + (size_t)i * 32;
 		unsigned comp = p->sregs[i].comp ? p->sregs[i].comp - 1u : 0;
-		for (unsigned l = 0; l < 32; l++) {
-			uint64_t v = 0;
-			switch (p->sregs[i].sreg) {
-			case SREG_tid: v = comp < 3 ? tid[l][comp] : 0; break;
-			case SREG_ntid: v = comp < 3 ? L->block[comp] : 0; break;
-			case SREG_ctaid: v = comp < 3 ? c->id[comp] : 0; break;
-			case SREG_nctaid: v = comp < 3 ? L->grid[comp] : 0; break;
-			case SREG_laneid: v = l; break;
-			case SREG_warpid: v = idx; break;
-			case SREG_nwarpid: v = 64; break;
-			case SREG_smid: v = c->worker; break;
-			case SREG_nsmid: v = L->workers; break;
-			case SREG_gridid: v = L->grid_id; break;
-			case SREG_clusterid: v = comp < 3 ? c->id[comp] : 0; break;
-			case SREG_nclusterid: v = comp < 3 ? L->grid[comp] : 0; break;
-			case SREG_cluster_ctaid: v = 0; break;
-			case SREG_cluster_nctaid: v = comp < 3 ? 1 : 0; break;
-			case SREG_cluster_ctarank: v = 0; break;
-			case SREG_cluster_nctarank: v = 1; break;
-			case SREG_lanemask_eq: v = 1u << l; break;
-			case SREG_lanemask_le: v = l == 31 ? FULL : (2u << l) - 1; break;
-			case SREG_lanemask_lt: v = (1u << l) - 1; break;
-			case SREG_lanemask_ge: v = FULL << l; break;
-			case SREG_lanemask_gt: v = l == 31 ? 0 : FULL << (l + 1); break;
-			case SREG_total_smem_size: v = L->shared_bytes - XSMEM_RESERVED; break;
-			case SREG_aggr_smem_size: v = L->shared_bytes; break;
-			case SREG_dynamic_smem_size: v = L->dyn_shared; break;
-			case SREG_reserved_smem_offset_begin: v = 0; break;
-			case SREG_reserved_smem_offset_end: v = XSMEM_RESERVED; break;
-			case SREG_reserved_smem_offset_cap: v = XSMEM_RESERVED; break;
-			case SREG_reserved_smem_offset_0: v = 0; break;
-			case SREG_reserved_smem_offset_1: v = XSMEM_OFFSET_1; break;
-			case SREG_envreg1: v = (uint32_t)(L->grid_ws >> 32); break;
-			case SREG_envreg2: v = (uint32_t)L->grid_ws; break;
-			default: v = 0; break;     /* %pm*, other %envreg*: zero */
-			}
-			s[l] = v;
+		switch (p->sregs[i].sreg) {
+		case SREG_tid:
+			for (unsigned l = 0; l < 32; l++)
+				s[l] = comp < 3 ? tid[l][comp] : 0;
+			break;
+		case SREG_laneid:
+			for (unsigned l = 0; l < 32; l++)
+				s[l] = l;
+			break;
+		case SREG_lanemask_eq:
+			for (unsigned l = 0; l < 32; l++)
+				s[l] = 1u << l;
+			break;
+		case SREG_lanemask_le:
+			for (unsigned l = 0; l < 32; l++)
+				s[l] = l == 31 ? FULL : (2u << l) - 1;
+			break;
+		case SREG_lanemask_lt:
+			for (unsigned l = 0; l < 32; l++)
+				s[l] = (1u << l) - 1;
+			break;
+		case SREG_lanemask_ge:
+			for (unsigned l = 0; l < 32; l++)
+				s[l] = FULL << l;
+			break;
+		case SREG_lanemask_gt:
+			for (unsigned l = 0; l < 32; l++)
+				s[l] = l == 31 ? 0 : FULL << (l + 1);
+			break;
+		default: {      /* the same in every lane */
+			uint64_t v = sreg_value(c, p->sregs[i].sreg, comp, idx);
+			for (unsigned l = 0; l < 32; l++)
+				s[l] = v;
+			break;
+		}
 		}
 	}
 	w->lsp = (uint32_t)L->k->frame_bytes;
@@ -347,13 +404,24 @@ void warp_fini(Warp *w)
 {
 	while (w->nfr)
 		pop_frame(w);
+	w->nst = 0;
+}
+
+void warp_free(Warp *w)
+{
+	warp_fini(w);
+	for (uint32_t i = 0; i < w->capfr; i++) {
+		free(w->fr[i].r);
+		free(w->fr[i].p);
+	}
 	free(w->fr);
 	free(w->st);
 	free(w->sreg);
 	w->fr = NULL;
 	w->st = NULL;
 	w->sreg = NULL;
-	w->nst = w->capst = w->capfr = 0;
+	w->capst = w->capfr = 0;
+	w->sregcap = 0;
 }
 
 /* ---- operand access ----------------------------------------------------- */
@@ -545,6 +613,40 @@ static bool cmp_any(uint16_t cmp, unsigned ty, uint64_t a, uint64_t b, bool ftz)
 static bool boolop(uint16_t op, bool a, bool c)
 {
 	return op == MOD_and ? a && c : op == MOD_or ? a || c : op == MOD_xor ? a != c : a;
+}
+
+/* boolop on 32 lanes at once. */
+static inline uint32_t boolop_mask(uint16_t op, uint32_t a, uint32_t c)
+{
+	return op == MOD_and ? a & c : op == MOD_or ? a | c : op == MOD_xor ? a ^ c : a;
+}
+
+/* icmp of the lanes of act, as a mask: one loop per comparison, so that
+ * the choice is made once per instruction. */
+static uint32_t icmp_lanes(uint16_t cmp, const uint64_t *A, const uint64_t *B, unsigned bits, bool sg,
+			   uint32_t act)
+{
+	uint32_t r = 0;
+#define ICMP_LOOP(expr) LANES(act, { \
+		uint64_t u = zx(A[l], bits), v = zx(B[l], bits); \
+		int64_t x = sx(A[l], bits), y = sx(B[l], bits); \
+		(void)u, (void)v, (void)x, (void)y; \
+		r |= (uint32_t)(expr) << l; \
+	})
+	switch (cmp) {
+	case MOD_eq: ICMP_LOOP(u == v); break;
+	case MOD_ne: ICMP_LOOP(u != v); break;
+	case MOD_lt: if (sg) ICMP_LOOP(x < y); else ICMP_LOOP(u < v); break;
+	case MOD_le: if (sg) ICMP_LOOP(x <= y); else ICMP_LOOP(u <= v); break;
+	case MOD_gt: if (sg) ICMP_LOOP(x > y); else ICMP_LOOP(u > v); break;
+	case MOD_ge: if (sg) ICMP_LOOP(x >= y); else ICMP_LOOP(u >= v); break;
+	case MOD_lo: ICMP_LOOP(u < v); break;
+	case MOD_ls: ICMP_LOOP(u <= v); break;
+	case MOD_hi: ICMP_LOOP(u > v); break;
+	case MOD_hs: ICMP_LOOP(u >= v); break;
+	}
+#undef ICMP_LOOP
+	return r;
 }
 
 /* ---- floating point ------------------------------------------------------ */

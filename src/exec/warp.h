@@ -18,6 +18,7 @@ typedef struct Frame {
 	const XFunc *fn;
 	uint64_t *r;            /* fn->nslots * 32 */
 	uint32_t *p;            /* fn->npreds */
+	size_t rcap, pcap;      /* what r and p hold: kept when the frame is popped, for the next push */
 	uint32_t lbase;         /* frame base in local memory */
 	uint32_t depth;         /* stack entries below the callee's base entry */
 	uint32_t call_pc;       /* the caller's call instruction */
@@ -45,6 +46,7 @@ typedef struct Warp {
 	Frame *fr;
 	uint32_t nfr, capfr;
 	uint64_t *sreg;         /* prog->nsregs * 32 */
+	size_t sregcap;
 	uint64_t scratch[32];   /* the sink '_' */
 	uint32_t lsp;           /* local stack pointer */
 	uint64_t nthr, nwarp;   /* instructions executed */
@@ -80,9 +82,12 @@ typedef struct Cta {
 /* Runs warp w until it blocks, yields, finishes or faults. */
 int warp_run(Cta *c, Warp *w, uint64_t budget);
 /* Sets up a warp at the kernel's entry; false (the launch failed) without
- * host memory for its registers.  warp_fini frees what it took. */
+ * host memory for its registers.  warp_fini ends it but keeps its host
+ * memory for the next warp_init of the same Warp (a worker's next CTA);
+ * warp_free releases that memory. */
 bool warp_init(Cta *c, Warp *w, uint32_t idx);
 void warp_fini(Warp *w);
+void warp_free(Warp *w);
 /* Records the first failure of the launch and stops it. */
 void exec_fault(Cta *c, const Warp *w, const XIns *x, int lane, int code, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
