@@ -174,6 +174,83 @@ static uint8_t *xlate_span(Cta *c, Warp *w, const XIns *x, unsigned l, unsigned 
 	return NULL;
 }
 
+/* A warp's access, translated once: the addresses a[l] of the lanes of act,
+ * each of n bytes aligned to align.  When every lane's bytes lie in one
+ * allocation (or the CTA's shared memory, the parameter buffer, the
+ * constant bank) and every address is aligned, sets *delta so that lane
+ * l's bytes are at host address a[l] + *delta, and returns true.  Else
+ * false: the caller goes lane by lane with xlate_span, which reports the
+ * first lane that faults exactly (the lane, address and allocation).  Local
+ * memory, whose host address differs per lane, always goes lane by lane.
+ * This is the one place a warp's access is checked as a whole. */
+static bool xlate_warp(Cta *c, const Warp *w, unsigned sp, const uint64_t *a, uint32_t act, unsigned n,
+		       unsigned align, bool wr, uintptr_t *delta)
+{
+	(void)w;
+	const Launch *L = c->L;
+	uint64_t lo = UINT64_MAX, hi = 0, any = 0;
+	LANES(act, {
+		uint64_t v = a[l];
+		lo = v < lo ? v : lo;
+		hi = v > hi ? v : hi;
+		any |= v;
+	});
+	if (!act || any & (align - 1) || hi > UINT64_MAX - n)
+		return false;
+	uint64_t bias = 0;      /* guest window base: host = a - bias + host(space) */
+	if (sp == XS_GENERIC) {
+		if (lo >= MEM_GLOBAL_BASE)
+			sp = XS_GLOBAL;         /* every window lies below the allocations */
+		else if (mem_in_window(lo, MEM_SHARED_BASE) && mem_in_window(hi, MEM_SHARED_BASE))
+			sp = XS_SHARED, bias = MEM_SHARED_BASE;
+		else if (mem_in_window(lo, MEM_PARAM_BASE) && mem_in_window(hi, MEM_PARAM_BASE))
+			sp = XS_KPARAM, bias = MEM_PARAM_BASE;
+		else
+			return false;
+	}
+	uint64_t s0 = lo - bias, len = hi + n - lo;
+	uint8_t *h;
+	switch (sp) {
+	case XS_GLOBAL: {
+		const Alloc *al = c->last;
+		if (!al || s0 < al->base || s0 - al->base > al->size || len > al->size - (s0 - al->base)) {
+			al = mem_find(L->mem, s0, len);
+			if (!al)
+				return false;
+			c->last = al;
+		}
+		if (wr && al->kind == ALLOC_CONST)
+			return false;
+		h = al->host + (s0 - al->base);
+		break;
+	}
+	case XS_CONST:
+		if (wr || s0 > L->p->const_bytes || len > L->p->const_bytes - s0 ||
+		    !(h = mem_host(L->mem, L->p->const_base + s0, len)))
+			return false;
+		break;
+	case XS_SHARED:
+		if (s0 > L->shared_bytes || len > L->shared_bytes - s0)
+			return false;
+		h = c->shared + s0;
+		break;
+	case XS_KPARAM:
+		if (wr || s0 > L->param_bytes || len > L->param_bytes - s0)
+			return false;
+		h = (uint8_t *)L->params + s0;
+		break;
+	default:
+		return false;
+	}
+	*delta = (uintptr_t)h - (uintptr_t)lo;
+	return true;
+}
+
+static inline uint8_t *at(uint64_t a, uintptr_t delta)
+{
+	return (uint8_t *)(uintptr_t)(a + delta);
+}
+
 /* The host address of an access of n bytes (a power of two), aligned to n. */
 static inline uint8_t *xlate(Cta *c, Warp *w, const XIns *x, unsigned l, unsigned sp, uint64_t a,
 			     unsigned n, bool wr)
