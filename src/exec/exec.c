@@ -52,6 +52,12 @@ static inline uint64_t ext(uint64_t v, unsigned ty)
 {
 	return tsigned(ty) ? (uint64_t)sx(v, tbits(ty)) : zx(v, tbits(ty));
 }
+/* ext with the type's width and signedness known (exec_one's bits, sg):
+ * for lane loops, which then look nothing up per lane. */
+static inline uint64_t extb(uint64_t v, unsigned bits, bool sg)
+{
+	return sg ? (uint64_t)sx(v, bits) : zx(v, bits);
+}
 
 static inline float f32(uint64_t v) { float f; uint32_t b = (uint32_t)v; memcpy(&f, &b, 4); return f; }
 static inline uint64_t bf32(float f) { uint32_t b; memcpy(&b, &f, 4); return b; }
