@@ -43,8 +43,8 @@ static inline bool tsigned(unsigned ty) { return ty < TY__COUNT && isa_type[ty].
 static inline bool tfloat(unsigned ty) { return ty < TY__COUNT && isa_type[ty].kind == TK_F; }
 
 /* The value of the low `bits` of v, extended to 64 bits. */
-static inline uint64_t zx(uint64_t v, unsigned bits) { return bits >= 64 ? v : v & ((1ull << bits) - 1); }
-static inline int64_t sx(uint64_t v, unsigned bits)
+static inline __attribute__((always_inline)) uint64_t zx(uint64_t v, unsigned bits) { return bits >= 64 ? v : v & ((1ull << bits) - 1); }
+static inline __attribute__((always_inline)) int64_t sx(uint64_t v, unsigned bits)
 {
 	return bits >= 64 ? (int64_t)v : (int64_t)(v << (64 - bits)) >> (64 - bits);
 }
@@ -54,7 +54,7 @@ static inline uint64_t ext(uint64_t v, unsigned ty)
 }
 /* ext with the type's width and signedness known (exec_one's bits, sg):
  * for lane loops, which then look nothing up per lane. */
-static inline uint64_t extb(uint64_t v, unsigned bits, bool sg)
+static inline __attribute__((always_inline)) uint64_t extb(uint64_t v, unsigned bits, bool sg)
 {
 	return sg ? (uint64_t)sx(v, bits) : zx(v, bits);
 }
