@@ -415,18 +415,38 @@ bool warp_init(Cta *c, Warp *w, uint32_t idx)
 	uint64_t *sreg = w->sreg;
 	uint32_t capst = w->capst, capfr = w->capfr;
 	size_t sregcap = w->sregcap;
+	/* a Warp serves one launch (its worker's), always as warp idx: only the
+	 * registers that name the CTA change from one CTA to the next */
+	bool sreg_set = w->sreg_set && w->idx == idx;
 	*w = (Warp){ .cta = c, .idx = idx, .st = st, .capst = capst, .fr = fr, .capfr = capfr, .sreg = sreg,
 		     .sregcap = sregcap };
 	uint32_t first = idx * 32, n = L->nthreads - first < 32 ? L->nthreads - first : 32;
 	w->valid = n == 32 ? FULL : (1u << n) - 1;
 	const Prog *p = L->p;
 	void *sr = w->sreg;
-	bool ok = room(&sr, &w->sregcap, (size_t)p->nsregs * 32 + 1, sizeof *w->sreg);
+	bool ok = sreg_set || room(&sr, &w->sregcap, (size_t)p->nsregs * 32 + 1, sizeof *w->sreg);
 	w->sreg = sr;
 	if (!ok || !push_frame(w, L->k, 0, 0, w->valid)) {
 		exec_fault(c, NULL, NULL, -1, PTXVM_ERROR_OUT_OF_MEMORY,
 			   "no host memory for the registers of warp %u (%u registers per thread)", idx, L->k->nslots);
 		return false;
+	}
+	w->lsp = (uint32_t)L->k->frame_bytes;
+	push(w, 0, L->k->ncode, w->valid);
+	w->fr[0].depth = 0;
+	w->state = W_RUN;
+	if (sreg_set) {
+		for (uint32_t i = 0; i < p->nsregs; i++) {
+			unsigned r = p->sregs[i].sreg;
+			if (r == SREG_ctaid || r == SREG_clusterid) {
+				uint64_t v = sreg_value(c, r, p->sregs[i].comp ? p->sregs[i].comp - 1u : 0, idx), *s;
+				s = w->sreg + (size_t)i * 32;
+				for (unsigned l = 0; l < 32; l++)
+					s[l] = v;
+			}
+		}
+		w->sreg_set = true;
+		return w->nst == 1;
 	}
 	uint32_t bx = L->block[0], by = L->block[1];
 	/* %tid of each lane: the first by division, the others counting on */
@@ -476,10 +496,7 @@ bool warp_init(Cta *c, Warp *w, uint32_t idx)
 		}
 		}
 	}
-	w->lsp = (uint32_t)L->k->frame_bytes;
-	push(w, 0, L->k->ncode, w->valid);
-	w->fr[0].depth = 0;
-	w->state = W_RUN;
+	w->sreg_set = true;
 	return w->nst == 1;
 }
 
@@ -505,6 +522,7 @@ void warp_free(Warp *w)
 	w->sreg = NULL;
 	w->capst = w->capfr = 0;
 	w->sregcap = 0;
+	w->sreg_set = false;
 }
 
 /* ---- operand access ----------------------------------------------------- */

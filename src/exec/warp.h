@@ -47,6 +47,7 @@ typedef struct Warp {
 	uint32_t nfr, capfr;
 	uint64_t *sreg;         /* prog->nsregs * 32 */
 	size_t sregcap;
+	bool sreg_set;          /* sreg holds this warp's values but for the CTA's own (warp_init) */
 	uint64_t scratch[32];   /* the sink '_' */
 	uint32_t lsp;           /* local stack pointer */
 	uint64_t nthr, nwarp;   /* instructions executed */
