@@ -59,6 +59,19 @@ static inline __attribute__((always_inline)) uint64_t extb(uint64_t v, unsigned 
 	return sg ? (uint64_t)sx(v, bits) : zx(v, bits);
 }
 
+/* D[l] = extb(expr, bits, sg) for the lanes of act, with the usual widths
+ * as loops of their own (no variable shift per lane). */
+#define EXT_LANES(act, D, bits, sg, expr) do { \
+	if ((bits) == 32 && (sg)) \
+		LANES(act, D[l] = (uint64_t)(int64_t)(int32_t)(expr)); \
+	else if ((bits) == 32) \
+		LANES(act, D[l] = (uint32_t)(expr)); \
+	else if ((bits) == 64) \
+		LANES(act, D[l] = (uint64_t)(expr)); \
+	else \
+		LANES(act, D[l] = extb(expr, bits, sg)); \
+} while (0)
+
 static inline float f32(uint64_t v) { float f; uint32_t b = (uint32_t)v; memcpy(&f, &b, 4); return f; }
 static inline uint64_t bf32(float f) { uint32_t b; memcpy(&b, &f, 4); return b; }
 static inline double f64(uint64_t v) { double d; memcpy(&d, &v, 8); return d; }
