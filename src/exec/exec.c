@@ -38,9 +38,22 @@
 	} \
 } while (0)
 
-static inline unsigned tbits(unsigned ty) { return ty < TY__COUNT ? isa_type[ty].bytes * 8u : 64u; }
-static inline bool tsigned(unsigned ty) { return ty < TY__COUNT && isa_type[ty].kind == TK_S; }
-static inline bool tfloat(unsigned ty) { return ty < TY__COUNT && isa_type[ty].kind == TK_F; }
+/* Width and kind of each type, from types.def as isa_type has them, but
+ * constants of this file: the interpreter asks for them at every
+ * instruction, and isa_type is reached through the global offset table. */
+static const uint8_t ty_bits[TY__COUNT] = {
+#define T(name, bytes, kind) [TY_##name] = (bytes) * 8,
+#include "../isa/types.def"
+#undef T
+};
+static const char ty_kind[TY__COUNT] = {
+#define T(name, bytes, kind) [TY_##name] = TK_##kind,
+#include "../isa/types.def"
+#undef T
+};
+static inline unsigned tbits(unsigned ty) { return ty < TY__COUNT ? ty_bits[ty] : 64u; }
+static inline bool tsigned(unsigned ty) { return ty < TY__COUNT && ty_kind[ty] == TK_S; }
+static inline bool tfloat(unsigned ty) { return ty < TY__COUNT && ty_kind[ty] == TK_F; }
 
 /* The value of the low `bits` of v, extended to 64 bits. */
 static inline __attribute__((always_inline)) uint64_t zx(uint64_t v, unsigned bits) { return bits >= 64 ? v : v & ((1ull << bits) - 1); }
