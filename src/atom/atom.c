@@ -257,3 +257,40 @@ int atom_rmw(int op, unsigned ty, void *p, AtomVal b, AtomVal c, bool global, At
 		return ATOM_EBADOP;
 	return atom_apply(op, ty, global && ty == TY_f32 ? ATF_FTZ : 0, p, b, c, old);
 }
+
+int atom_rmw_private(int op, unsigned ty, void *p, AtomVal b, AtomVal c, AtomVal *old)
+{
+	if (op == AT_SAFEADD || ty >= TY__COUNT || !atom_has(op, ty))
+		return ATOM_EBADOP;
+	unsigned bytes = isa_type[ty].bytes;
+	if ((uintptr_t)p & (bytes - 1))
+		return ATOM_EALIGN;
+	old->hi = 0;
+	switch (bytes) {
+	case 2: {
+		uint16_t m;
+		memcpy(&m, p, 2);
+		uint16_t v = (uint16_t)atom_combine(op, ty, 0, m, (uint16_t)b.lo, (uint16_t)c.lo);
+		memcpy(p, &v, 2);
+		old->lo = m;
+		return ATOM_OK;
+	}
+	case 4: {
+		uint32_t m;
+		memcpy(&m, p, 4);
+		uint32_t v = (uint32_t)atom_combine(op, ty, 0, m, (uint32_t)b.lo, (uint32_t)c.lo);
+		memcpy(p, &v, 4);
+		old->lo = m;
+		return ATOM_OK;
+	}
+	case 8: {
+		uint64_t m;
+		memcpy(&m, p, 8);
+		uint64_t v = atom_combine(op, ty, 0, m, b.lo, c.lo);
+		memcpy(p, &v, 8);
+		old->lo = m;
+		return ATOM_OK;
+	}
+	}
+	return atom_rmw(op, ty, p, b, c, false, old);   /* 128 bits: the unit's own way */
+}

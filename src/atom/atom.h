@@ -8,6 +8,7 @@
  *
  * Two ways in, one implementation (atom.c):
  *   atom_rmw    PTX atom/red: a TY_* type and "is this global memory"
+ *   atom_rmw_private  the same on memory no other thread can reach
  *   atom_apply  an operation with explicit flags (ATF_*), used by atom_rmw
  *               and by the SASS ATOM front end through the table below
  * docs/ATOM.md lists the operations, the table and the choices made.
@@ -35,6 +36,13 @@ enum { ATOM_OK, ATOM_EBADOP, ATOM_EALIGN };
  * ATOM_OK and the prior value in *old, or an error for a combination the
  * unit does not have. */
 int atom_rmw(int op, unsigned ty, void *p, AtomVal b, AtomVal c, bool global, AtomVal *old);
+/* atom_rmw (not global) for memory only the calling thread reaches while
+ * the operation runs: a CTA's shared memory, which the one worker running
+ * the CTA owns.  The same operations through atom_combine, as a plain read
+ * and write, without a locked instruction; results are those of atom_rmw.
+ * (A CTA whose shared memory other workers could reach, as distributed
+ * shared memory of a cluster would, must use atom_rmw.) */
+int atom_rmw_private(int op, unsigned ty, void *p, AtomVal b, AtomVal c, AtomVal *old);
 const char *atom_error(int err);
 
 /* Flags of atom_apply. */

@@ -210,13 +210,14 @@ static uint8_t *xlate_span(Cta *c, Warp *w, const XIns *x, unsigned l, unsigned 
  * each of n bytes aligned to align.  When every lane's bytes lie in one
  * allocation (or the CTA's shared memory, the parameter buffer, the
  * constant bank) and every address is aligned, sets *delta so that lane
- * l's bytes are at host address a[l] + *delta, and returns true.  Else
+ * l's bytes are at host address a[l] + *delta and *space is the space
+ * they are in (generic resolved), and returns true.  Else
  * false: the caller goes lane by lane with xlate_span, which reports the
  * first lane that faults exactly (the lane, address and allocation).  Local
  * memory, whose host address differs per lane, always goes lane by lane.
  * This is the one place a warp's access is checked as a whole. */
 static bool xlate_warp(Cta *c, const Warp *w, unsigned sp, const uint64_t *a, uint32_t act, unsigned n,
-		       unsigned align, bool wr, uintptr_t *delta)
+		       unsigned align, bool wr, uintptr_t *delta, unsigned *space)
 {
 	(void)w;
 	const Launch *L = c->L;
@@ -275,6 +276,7 @@ static bool xlate_warp(Cta *c, const Warp *w, unsigned sp, const uint64_t *a, ui
 		return false;
 	}
 	*delta = (uintptr_t)h - (uintptr_t)lo;
+	*space = sp;
 	return true;
 }
 
