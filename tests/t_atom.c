@@ -8,6 +8,9 @@
  *   ptx          what PTX's atom/red need of atom_rmw: f32 flushing on
  *                global memory only, f16/bf16, 16-bit CAS, 128-bit
  *                exchange and CAS, refused combinations, misalignment
+ *   private      atom_rmw_private (shared memory, no locked instruction)
+ *                gives atom_rmw's results, memory and errors for every
+ *                operation x type on edge values, also misaligned
  *   concurrency  threads hammering one address and many addresses:
  *                counts, CAS chains, exchange chains, histograms exact
  */
@@ -591,6 +594,45 @@ static void test_concurrency(void)
 	free(s);
 }
 
+/* ---- the private path ------------------------------------------------------- */
+static void test_private(void)
+{
+	static const uint64_t vals[] = { 0, 1, 2, 0x7f, 0x80, 0xff, 0x7fff, 0x8000, 0xffff, 0x3c00, 0xbc00, 0x7c00,
+					 0x7fffffff, 0x80000000u, 0xffffffffu, 0x3f800000, 0xbf800000, 0x00000001,
+					 0x80000001u, 0x7f800000, 0x7fc00000, 0x3f80bf80, 0x7fffffffffffffffull,
+					 0x8000000000000000ull, 0xffffffffffffffffull, 0x3ff0000000000000ull,
+					 0x0000000000000001ull, 0x123456789abcdef0ull };
+	unsigned nv = sizeof vals / sizeof *vals, cases = 0, bad = 0;
+	for (int op = 0; op < AT__COUNT; op++)
+		for (unsigned ty = 0; ty < TY__COUNT; ty++) {
+			unsigned bytes = isa_type[ty].bytes;
+			for (unsigned i = 0; i < nv; i++)
+				for (unsigned j = 0; j < nv; j++)
+					for (unsigned off = 0; off < 2; off++) {
+						_Alignas(16) uint8_t m1[32], m2[32];
+						uint64_t init[2] = { vals[i], vals[(i + 3) % nv] };
+						memset(m1, 0, sizeof m1);
+						memcpy(m1 + off * (bytes > 1 ? bytes / 2 : 1), init, 16);
+						memcpy(m2, m1, sizeof m1);
+						size_t at = off * (bytes > 1 ? bytes / 2 : 1);
+						AtomVal b = { vals[j], vals[(j + 5) % nv] }, c = { vals[(i + j) % nv], vals[i] };
+						AtomVal o1 = { 0xdead, 0xbeef }, o2 = { 0xdead, 0xbeef };
+						int r1 = atom_rmw(op, ty, m1 + at, b, c, false, &o1);
+						int r2 = atom_rmw_private(op, ty, m2 + at, b, c, &o2);
+						cases++;
+						if (r1 != r2 || memcmp(m1, m2, sizeof m1) ||
+						    (r1 == ATOM_OK && (o1.lo != o2.lo || o1.hi != o2.hi))) {
+							if (!bad++)
+								fail("atom private: op %d type %s old 0x%llx operand 0x%llx "
+								     "offset %zu: %d vs %d", op, isa_type[ty].name,
+								     (unsigned long long)vals[i], (unsigned long long)vals[j],
+								     at, r1, r2);
+						}
+					}
+		}
+	CHECK(!bad && cases > 100000, "atom private: %u of %u cases differ", bad, cases);
+}
+
 void test_atom(const char *root)
 {
 	(void)root;
@@ -598,5 +640,6 @@ void test_atom(const char *root)
 	test_int_cells();
 	test_vectors();
 	test_ptx();
+	test_private();
 	test_concurrency();
 }
