@@ -90,6 +90,15 @@ static inline uint64_t bf32(float f) { uint32_t b; memcpy(&b, &f, 4); return b; 
 static inline double f64(uint64_t v) { double d; memcpy(&d, &v, 8); return d; }
 static inline uint64_t bf64(double d) { uint64_t b; memcpy(&b, &d, 8); return b; }
 
+/* The number of lanes of a mask, inline (without -mpopcnt the builtin is a
+ * library call). */
+static inline unsigned popc32(uint32_t v)
+{
+	v = v - ((v >> 1) & 0x55555555u);
+	v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
+	return (((v + (v >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+
 /* ---- faults ------------------------------------------------------------- */
 static void instr_text(const XIns *x, char *buf, size_t n)
 {
@@ -751,8 +760,9 @@ static inline uint32_t boolop_mask(uint16_t op, uint32_t a, uint32_t c)
 }
 
 /* icmp of the lanes of act, as a mask: one loop per comparison, so that
- * the choice is made once per instruction. */
-static uint32_t icmp_lanes(uint16_t cmp, const uint64_t *A, const uint64_t *B, unsigned bits, bool sg,
+ * the choice is made once per instruction; icmp_lanes instantiates it for
+ * the usual widths as constants. */
+static inline __attribute__((always_inline)) uint32_t icmp_lanes_w(uint16_t cmp, const uint64_t *A, const uint64_t *B, unsigned bits, bool sg,
 			   uint32_t act)
 {
 	uint32_t r = 0;
@@ -776,6 +786,16 @@ static uint32_t icmp_lanes(uint16_t cmp, const uint64_t *A, const uint64_t *B, u
 	}
 #undef ICMP_LOOP
 	return r;
+}
+
+static uint32_t icmp_lanes(uint16_t cmp, const uint64_t *A, const uint64_t *B, unsigned bits, bool sg,
+			   uint32_t act)
+{
+	if (bits == 32)
+		return icmp_lanes_w(cmp, A, B, 32, sg, act);
+	if (bits == 64)
+		return icmp_lanes_w(cmp, A, B, 64, sg, act);
+	return icmp_lanes_w(cmp, A, B, bits, sg, act);
 }
 
 /* ---- floating point ------------------------------------------------------ */
@@ -1214,7 +1234,7 @@ int warp_run(Cta *c, Warp *w, uint64_t budget)
 		}
 		X.x = x;
 		nwarp++;
-		nthr += act == FULL ? 32u : (unsigned)__builtin_popcount(act);
+		nthr += popc32(act);
 		int s = exec_one(&X, e, m, act);
 		if (s != RUN_GO) {
 			r = s;
