@@ -7,7 +7,8 @@
 # suite.cl.  Every form's output is compared with plain C's first (they must
 # be equal byte for byte); the time of each form is the median of $ROUNDS
 # rounds (3), the forms' order rotated from round to round; peak RSS is the
-# largest of the rounds.  Installs nothing.
+# largest of the rounds.  KERNELS and ONLY choose kernels and forms.
+# Installs nothing.
 set -e
 B=${1:-build}
 cd "$(dirname "$0")/../.."
@@ -35,6 +36,8 @@ else
 	echo "PoCL: not measured ($( [ -n "$OCL" ] && sed -n 1p "$T/err" || echo 'no OpenCL headers or library: install pocl-opencl-icd ocl-icd-opencl-dev'))"
 fi
 rm -f "$T/probe.out"
+# ONLY="ptxvm1 ...": plain C and these forms alone (e.g. an older build's ptxvm)
+[ -n "$ONLY" ] && FORMS="c $ONLY"
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 calc() { awk "BEGIN { print ($1) }"; }
