@@ -752,6 +752,42 @@ static void test_memory(ptxvm_device *d)
 		done(&s);
 	}
 	{
+		Sc s = { .name = "memory: a warp's atomic adds to one address, old values in lane order (m_ticket)" };
+		uint64_t init[2] = { 0xfffffff0u, 0xfffffffffffffff0ull }, c1[2];
+		uint32_t got[32], want[32];
+		uint64_t got64[32], want64[32];
+		memset(got64, 0, sizeof got64);
+		uint64_t ctr = dbuf(&s, d, sizeof init, init), out = dbuf(&s, d, sizeof got, NULL);
+		uint64_t out64 = dbuf(&s, d, sizeof got64, got64);
+		void *args[] = { &ctr, &out, &out64 };
+		/* the reference: the lanes one after another */
+		uint32_t r32 = (uint32_t)init[0];
+		uint64_t r64 = init[1];
+		for (unsigned t = 0; t < 32; t++) {
+			want[t] = r32;
+			r32 += t + 1;
+			want64[t] = 0;
+			if (t % 3) {
+				want64[t] = r64;
+				r64 += ((uint64_t)t << 33) + 1;
+			}
+		}
+		if (ctr && out && out64 && run(&s, d, p, "m_ticket", CFG(1, 32), args) && get(&s, d, got, out, sizeof got) &&
+		    get(&s, d, got64, out64, sizeof got64) && get(&s, d, c1, ctr, sizeof c1)) {
+			cmp32(&s, "u32 old values", got, want, 32);
+			for (unsigned t = 0; t < 32; t++)
+				if (got64[t] != want64[t]) {
+					bad(&s, "u64 old value of lane %u: 0x%llx, want 0x%llx", t,
+					    (unsigned long long)got64[t], (unsigned long long)want64[t]);
+					break;
+				}
+			if (c1[0] != r32 || c1[1] != r64)
+				bad(&s, "counters after: 0x%llx 0x%llx, want 0x%llx 0x%llx", (unsigned long long)c1[0],
+				    (unsigned long long)c1[1], (unsigned long long)r32, (unsigned long long)r64);
+		}
+		done(&s);
+	}
+	{
 		Sc s = { .name = "memory: .const array read by every thread of 2 CTAs (m_const)" };
 		uint32_t ctab[64], w[256];
 		for (uint32_t i = 0; i < 64; i++)
