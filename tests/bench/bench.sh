@@ -3,8 +3,9 @@
 # 100,000 lines from the fixtures, times `ptxvm check` on it (best of 5
 # runs, whole process), and times ptxas -arch=sm_90 on the same file where
 # ptxas exists.  Prints lines per second and the ratio.  Then exec.sh: the
-# execution engine's throughput against native C; then suite.sh: kernels as
-# ptxvm, plain C (1 and 2 threads) and PoCL in one run.
+# execution engine's throughput against native C; cuda.sh: the CUDA driver
+# layer; then suite.sh: kernels as ptxvm, plain C (1 and 2 threads) and
+# PoCL in one run.
 set -e
 B=${1:-build}
 X="$B/ptxvm"
