@@ -130,9 +130,15 @@ void ptxvm_device_destroy(ptxvm_device *d);
  * holds the text of a launch's device printf calls (docs/PRINTF.md): a
  * call that does not fit, and every later one, is dropped.  As in CUDA, it
  * cannot be changed (PTXVM_ERROR_INVALID_VALUE) once a kernel of a module
- * that uses printf has been launched on the device; it is at least 1 byte. */
+ * that uses printf has been launched on the device; it is at least 1 byte.
+ * The malloc heap (8 MiB by default, as in CUDA) serves device malloc,
+ * __nv_aligned_device_malloc and free, whose blocks outlive the launch
+ * that made them; malloc gives NULL when it is exhausted.  It is
+ * allocated, and its size fixed, when the first kernel of a module that
+ * uses malloc or free is launched (docs/EXECUTION.md). */
 typedef enum ptxvm_limit {
 	PTXVM_LIMIT_PRINTF_FIFO_SIZE = 1,       /* CU_LIMIT_PRINTF_FIFO_SIZE */
+	PTXVM_LIMIT_MALLOC_HEAP_SIZE = 2,       /* CU_LIMIT_MALLOC_HEAP_SIZE */
 } ptxvm_limit;
 ptxvm_result ptxvm_device_set_limit(ptxvm_device *d, ptxvm_limit limit, size_t value);
 ptxvm_result ptxvm_device_get_limit(ptxvm_device *d, ptxvm_limit limit, size_t *value);

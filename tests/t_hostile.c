@@ -217,7 +217,7 @@ static void test_fifo(const char *root)
 	      ptxvm_device_message(d));
 	check(ptxvm_device_set_limit(d, (ptxvm_limit)0, 4096) == PTXVM_ERROR_INVALID_VALUE &&
 	      strstr(ptxvm_device_message(d), "limit 0 is not supported") &&
-	      ptxvm_device_get_limit(d, (ptxvm_limit)2, &v) == PTXVM_ERROR_INVALID_VALUE &&
+	      ptxvm_device_get_limit(d, (ptxvm_limit)3, &v) == PTXVM_ERROR_INVALID_VALUE &&
 	      ptxvm_device_get_limit(d, PTXVM_LIMIT_PRINTF_FIFO_SIZE, NULL) == PTXVM_ERROR_INVALID_VALUE &&
 	      ptxvm_device_set_limit(NULL, PTXVM_LIMIT_PRINTF_FIFO_SIZE, 1) == PTXVM_ERROR_INVALID_VALUE,
 	      "fifo: other limits and NULL arguments");

@@ -601,15 +601,22 @@ static void test_limits(ptxvm_device *d)
 		ptxvm_module_free(m);
 	}
 
-	/* the device heap: malloc in a kernel is not executable yet */
+	/* the device heap: a request past it gives NULL, never host memory */
 	static const char *const heap =
 		HDR ".extern .func (.param .b64 r) malloc(.param .b64 n);\n"
-		".visible .entry k(.param .u64 out)\n{\n\t.reg .b64 %rd;\n\t.param .b64 n;\n\t.param .b64 r;\n"
-		"\tst.param.b64 [n], 1099511627776;\n\tcall (r), malloc, (n);\n\tld.param.b64 %rd, [r];\n\tret;\n}\n";
+		".visible .entry k(.param .u64 out)\n{\n\t.reg .b64 %rd<3>;\n\t.param .b64 n;\n\t.param .b64 r;\n"
+		"\tst.param.b64 [n], 1099511627776;\n\tcall (r), malloc, (n);\n\tld.param.b64 %rd1, [r];\n"
+		"\tld.param.u64 %rd2, [out];\n\tst.global.u64 [%rd2], %rd1;\n\tret;\n}\n";
 	p = load(d, "heap.ptx", heap);
 	if (p) {
-		EXPECT("limits: device malloc", launch(d, p, "k", 1, 0, args),
-		       PTXVM_ERROR_NOT_SUPPORTED, d, "malloc");
+		uint64_t got = 1;
+		ptxvm_memcpy_htod(d, out, &got, 8);
+		EXPECT("limits: device malloc of 1 TiB", launch(d, p, "k", 1, 0, args), PTXVM_SUCCESS, d, "");
+		ptxvm_memcpy_dtoh(d, &got, out, 8);
+		if (got != 0)
+			fail("limits: device malloc of 1 TiB gave 0x%llx, not NULL", (unsigned long long)got);
+		else
+			passed++;
 		ptxvm_program_unload(p);
 	}
 	ptxvm_mem_free(d, out);

@@ -439,7 +439,8 @@ static int opnd_type(const Opnd *o)
  * system calls): a module may declare them without defining them. */
 static bool system_function(Str name)
 {
-	static const char *const sys[] = { "vprintf", "malloc", "free", "__assertfail" };
+	static const char *const sys[] = { "vprintf", "malloc", "free", "__assertfail",
+					     "__cuda_syscall_aligned_malloc" };
 	for (size_t i = 0; i < NELEM(sys); i++)
 		if (str_eq(name, sys[i]))
 			return true;

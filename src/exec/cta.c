@@ -270,6 +270,15 @@ bool launch_uses_printf(const Prog *p)
 	return false;
 }
 
+bool launch_uses_heap(const Prog *p)
+{
+	for (uint32_t i = 0; i < p->nfn; i++)
+		if (!(p->fn[i].ast && p->fn[i].ast->has_body) && (!strcmp(p->fn[i].name, "malloc") || !strcmp(p->fn[i].name, "free") ||
+					  !strcmp(p->fn[i].name, "__cuda_syscall_aligned_malloc")))
+			return true;
+	return false;
+}
+
 int launch_run(Launch *L)
 {
 	atomic_init(&L->stop, 0);

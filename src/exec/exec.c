@@ -885,7 +885,7 @@ static bool sync_ok(Ctx *X, uint32_t act, uint32_t member)
 }
 
 /* ---- calls -------------------------------------------------------------- */
-enum { BI_NONE, BI_VPRINTF, BI_ASSERT, BI_MALLOC, BI_FREE };
+enum { BI_NONE, BI_VPRINTF, BI_ASSERT, BI_MALLOC, BI_ALIGNED_MALLOC, BI_FREE };
 
 static int builtin_of(const XFunc *f)
 {
@@ -897,6 +897,8 @@ static int builtin_of(const XFunc *f)
 		return BI_ASSERT;
 	if (!strcmp(f->name, "malloc"))
 		return BI_MALLOC;
+	if (!strcmp(f->name, "__cuda_syscall_aligned_malloc"))
+		return BI_ALIGNED_MALLOC;      /* what __nv_aligned_device_malloc compiles to */
 	if (!strcmp(f->name, "free"))
 		return BI_FREE;
 	return BI_NONE;
@@ -1018,9 +1020,31 @@ static int call_builtin(Ctx *X, int bi, uint32_t act, unsigned nret, unsigned na
 		buf_free(&file);
 		return -1;
 	}
-	exec_fault(c, X->w, x, __builtin_ctz(act), PTXVM_ERROR_NOT_SUPPORTED,
-		   "device-side %s is not executable yet", bi == BI_MALLOC ? "malloc" : "free");
-	return -1;
+	/* malloc, __nv_aligned_device_malloc and free: the device heap, lane
+	 * by lane in lane order (heap.h) */
+	Heap *h = c->L->heap;
+	uint64_t *rs = nret ? SLOT(0) : NULL;
+	LANES(act, {
+		uint64_t a0 = narg > 0 ? param_arg(X, l, SLOT(nret)) : 0;
+		if (bi == BI_FREE) {
+			int r = h ? heap_free(h, a0) : a0 ? HEAP_NOT_BLOCK : HEAP_OK;
+			if (r != HEAP_OK) {
+				exec_fault(c, X->w, x, (int)l, PTXVM_ERROR_ILLEGAL_ADDRESS,
+					   "free(0x%llx): %s", (unsigned long long)a0, r == HEAP_FREED ?
+					   "the block was freed already (a double free)" :
+					   "no block of the device heap starts there (an address malloc did not "
+					   "return, or a block freed already)");
+				return -1;
+			}
+		} else {
+			uint64_t align = bi == BI_ALIGNED_MALLOC && narg > 1 ? param_arg(X, l, SLOT(nret + 1)) : 0;
+			uint64_t r = h ? heap_alloc(h, a0, align) : 0;
+			uint8_t *p = rs ? (uint8_t *)peek(X, l, MEM_LOCAL_BASE + rs[l], 8) : NULL;
+			if (p)
+				store_le(p, r, 8);
+		}
+	});
+	return 0;
 }
 
 static const char *formal_text(const XParam *q, char *buf, size_t n)

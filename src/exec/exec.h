@@ -11,6 +11,7 @@
 #define PTXVM_EXEC_H
 
 #include "../lower/prog.h"
+#include "../mem/heap.h"
 #include "../mem/mem.h"
 #include "../surf/surf.h"
 #include "fifo.h"
@@ -47,6 +48,7 @@ typedef struct Launch {
 	const SurfView *surf;           /* the device's image objects: arrays, surfaces,
 					   textures, samplers (pinned) */
 	uint64_t grid_id;
+	Heap *heap;                     /* the device heap; NULL if the program has no malloc */
 
 	/* while running */
 	atomic_int stop;                /* a fault or the watchdog ended the launch */
@@ -69,6 +71,8 @@ typedef struct Launch {
 int launch_run(Launch *L);
 /* Whether the program's kernels can call device printf (vprintf). */
 bool launch_uses_printf(const Prog *p);
+/* Whether they can call malloc, __nv_aligned_device_malloc or free. */
+bool launch_uses_heap(const Prog *p);
 
 /* Whether the launch's registers fit EXEC_MAX_REGS; if not, the reason in
  * msg and non-zero. */

@@ -33,7 +33,7 @@ struct ptxvm_device {
 	uint64_t serial;        /* names the device in the threads' messages */
 	DevMem mem;
 	SurfTable surf;         /* arrays, surfaces, textures and samplers */
-	pthread_mutex_t lock;   /* progs, busy, printf_fifo, printed */
+	pthread_mutex_t lock;   /* progs, busy, printf_fifo, printed, heap_bytes, heap_made */
 	pthread_cond_t idle;    /* busy fell to 0 */
 	unsigned busy;          /* launches in flight */
 	unsigned workers;
@@ -42,6 +42,9 @@ struct ptxvm_device {
 	FILE *out;
 	size_t printf_fifo;     /* bytes */
 	bool printed;           /* a kernel using printf was launched */
+	size_t heap_bytes;      /* the malloc heap's size (cudaLimitMallocHeapSize) */
+	bool heap_made;         /* a kernel using malloc was launched: heap is allocated */
+	Heap heap;
 	struct ptxvm_program **progs;
 	size_t nprogs, capprogs;
 	atomic_uint_fast64_t launches;
@@ -152,6 +155,7 @@ ptxvm_device *ptxvm_device_create(const ptxvm_device_opts *opts)
 	d->stack_bytes = opts && opts->stack_bytes ? opts->stack_bytes : 16384;
 	d->out = opts && opts->printf_stream ? opts->printf_stream : stdout;
 	d->printf_fifo = opts && opts->printf_fifo_bytes ? opts->printf_fifo_bytes : FIFO_DEFAULT_BYTES;
+	d->heap_bytes = HEAP_DEFAULT_BYTES;
 	return d;
 }
 
@@ -161,19 +165,25 @@ ptxvm_result ptxvm_device_set_limit(ptxvm_device *d, ptxvm_limit limit, size_t v
 {
 	if (!d)
 		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_device_set_limit: NULL device");
-	if (limit != PTXVM_LIMIT_PRINTF_FIFO_SIZE)
+	if (limit != PTXVM_LIMIT_PRINTF_FIFO_SIZE && limit != PTXVM_LIMIT_MALLOC_HEAP_SIZE)
 		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_device_set_limit: limit %d is not supported",
 			   (int)limit);
-	if (!value)
+	bool heap = limit == PTXVM_LIMIT_MALLOC_HEAP_SIZE;
+	if (!heap && !value)
 		return say(d, PTXVM_ERROR_INVALID_VALUE, "the printf FIFO must hold at least 1 byte");
+	if (heap && value > MEM_MAX_ALLOC)
+		return say(d, PTXVM_ERROR_INVALID_VALUE, "a malloc heap of %zu bytes: at most 1 TiB", value);
 	pthread_mutex_lock(&d->lock);
-	bool printed = d->printed;
-	if (!printed)
+	bool fixed = heap ? d->heap_made : d->printed;
+	if (!fixed && heap)
+		d->heap_bytes = value;
+	else if (!fixed)
 		d->printf_fifo = value;
 	pthread_mutex_unlock(&d->lock);
-	if (printed)
-		return say(d, PTXVM_ERROR_INVALID_VALUE, "the printf FIFO cannot change size after a kernel that "
-			   "uses printf has been launched on the device (as in CUDA)");
+	if (fixed)
+		return say(d, PTXVM_ERROR_INVALID_VALUE, "the %s cannot change size after a kernel that uses %s has "
+			   "been launched on the device (as in CUDA)", heap ? "malloc heap" : "printf FIFO",
+			   heap ? "malloc or free" : "printf");
 	return say(d, PTXVM_SUCCESS, NULL);
 }
 
@@ -181,13 +191,31 @@ ptxvm_result ptxvm_device_get_limit(ptxvm_device *d, ptxvm_limit limit, size_t *
 {
 	if (!d || !value)
 		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_device_get_limit: NULL argument");
-	if (limit != PTXVM_LIMIT_PRINTF_FIFO_SIZE)
+	if (limit != PTXVM_LIMIT_PRINTF_FIFO_SIZE && limit != PTXVM_LIMIT_MALLOC_HEAP_SIZE)
 		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_device_get_limit: limit %d is not supported",
 			   (int)limit);
 	pthread_mutex_lock(&d->lock);
-	*value = d->printf_fifo;
+	*value = limit == PTXVM_LIMIT_MALLOC_HEAP_SIZE ? d->heap_bytes : d->printf_fifo;
 	pthread_mutex_unlock(&d->lock);
 	return say(d, PTXVM_SUCCESS, NULL);
+}
+
+/* The malloc heap, allocated when the first kernel that uses it is
+ * launched (d->lock held); false when there is no memory for it. */
+static bool heap_make(ptxvm_device *d)
+{
+	if (d->heap_made)
+		return true;
+	uint64_t base = 0;
+	if (d->heap_bytes && !mem_alloc(&d->mem, d->heap_bytes, ALLOC_GLOBAL, 0, &base))
+		return false;
+	if (!heap_init(&d->heap, base, d->heap_bytes)) {
+		if (base)
+			mem_free(&d->mem, base, 0);
+		return false;
+	}
+	d->heap_made = true;
+	return true;
 }
 
 void ptxvm_device_destroy(ptxvm_device *d)
@@ -203,6 +231,8 @@ void ptxvm_device_destroy(ptxvm_device *d)
 	while (d->nprogs)
 		program_close(d->progs[d->nprogs - 1]);
 	free(d->progs);
+	if (d->heap_made)
+		heap_fini(&d->heap);
 	mem_fini(&d->mem);
 	surf_fini(&d->surf);
 	pthread_cond_destroy(&d->idle);
@@ -233,7 +263,7 @@ ptxvm_result ptxvm_mem_free(ptxvm_device *d, uint64_t dptr)
 		return say(d, PTXVM_SUCCESS, NULL);
 	case MEM_NOT_FREEABLE:
 		return say(d, PTXVM_ERROR_INVALID_VALUE, "0x%llx is a variable of a loaded program, which "
-			   "ptxvm_program_unload frees", (unsigned long long)dptr);
+			   "ptxvm_program_unload frees, or the device's malloc heap", (unsigned long long)dptr);
 	case MEM_NOMEM:
 		return say(d, PTXVM_ERROR_OUT_OF_MEMORY, "no host memory to free 0x%llx", (unsigned long long)dptr);
 	}
@@ -820,6 +850,14 @@ static ptxvm_result launch_packed(ptxvm_device *d, const ptxvm_kernel *kh, const
 	/* the launch holds what it uses: its program (the kernel's reference),
 	 * and versions of the memory and surface tables */
 	pthread_mutex_lock(&d->lock);
+	if (launch_uses_heap(L.p) && !heap_make(d)) {
+		size_t hb = d->heap_bytes;
+		pthread_mutex_unlock(&d->lock);
+		put(&k->o);
+		return say(d, PTXVM_ERROR_OUT_OF_MEMORY, "kernel '%s': no memory for the %zu-byte malloc heap "
+			   "(PTXVM_LIMIT_MALLOC_HEAP_SIZE)", k->f->name, hb);
+	}
+	L.heap = d->heap_made ? &d->heap : NULL;
 	d->busy++;
 	L.printf_fifo = d->printf_fifo;
 	d->printed |= launch_uses_printf(L.p);  /* the FIFO's size is fixed from now on */
