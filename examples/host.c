@@ -70,7 +70,7 @@ int main(int argc, char **argv)
 	float a = 2.5f;
 	int n = N;
 	void *args[] = { &dy, &dx, &a, &n };
-	ptxvm_launch_config cfg = { { (N + 255) / 256, 1, 1 }, { 256, 1, 1 }, 0 };
+	ptxvm_launch_config cfg = { { (N + 255) / 256, 1, 1 }, { 256, 1, 1 }, 0, { 0, 0, 0 } };
 	ptxvm_launch_stats st;
 	CHECK(ptxvm_launch(dev, k, &cfg, args, &st));
 

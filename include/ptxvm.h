@@ -238,6 +238,9 @@ typedef struct ptxvm_launch_config {
 	unsigned grid[3];       /* CTAs; 0 counts as 1 */
 	unsigned block[3];      /* threads per CTA; 0 counts as 1 */
 	size_t shared_bytes;    /* dynamic shared memory (.extern .shared) */
+	unsigned cluster[3];    /* CTAs per cluster (sm_90), dividing grid; all 0: the
+				   kernel's .reqnctapercluster, else clusters of one CTA.
+				   At most 8 CTAs (docs/EXECUTION.md, "Clusters") */
 } ptxvm_launch_config;
 
 typedef struct ptxvm_launch_stats {

@@ -174,6 +174,18 @@ grep_in "$T/err" "name one with --kernel: vadd oob" "run: the kernels are listed
 expect 2 "run: no such kernel" -- "$X" run "$T/vadd.ptx" --kernel nope --grid 1 --block 1
 expect 2 "run: missing --grid" -- "$X" run "$T/vadd.ptx" --kernel oob --block 1 --arg buf:4
 expect 2 "run: bad --block" -- "$X" run "$T/vadd.ptx" --kernel oob --grid 1 --block 0 --arg buf:4
+# clusters: each CTA of a pair reads the other's shared memory (0..31)
+expect 0 "run --cluster" -- "$X" run tests/ptx/cluster.ptx --kernel cluster_peek --grid 4 --block 32 \
+	--cluster 2 --arg buf:128:out="$T/peek.bin" --arg u32:1
+expect 0 "run --cluster: the other CTA's shared memory" -- python3 -c 'import struct,sys; sys.exit(struct.unpack("<32i", open(sys.argv[1], "rb").read()) != tuple(range(32)))' "$T/peek.bin"
+expect 3 "run --cluster: mapa past the cluster" -- "$X" run tests/ptx/cluster.ptx --kernel cluster_peek --grid 4 \
+	--block 32 --cluster 2 --arg buf:128 --arg u32:2
+grep_in "$T/err" "CUDA_ERROR_ILLEGAL_ADDRESS: .*mapa to CTA rank 2 of a cluster of 2 CTAs" "run --cluster: the mapa report"
+expect 2 "run: --cluster not dividing the grid" -- "$X" run tests/ptx/cluster.ptx --kernel cluster_peek --grid 3 \
+	--block 32 --cluster 2 --arg buf:128 --arg u32:0
+grep_in "$T/err" "not made of clusters of 2x1x1" "run: the cluster shape report"
+expect 2 "run: bad --cluster" -- "$X" run tests/ptx/cluster.ptx --kernel cluster_peek --grid 2 --block 32 \
+	--cluster 0 --arg buf:128 --arg u32:0
 expect 2 "run: too many threads" -- "$X" run "$T/vadd.ptx" --kernel oob --grid 1 --block 2048 --arg buf:4
 grep_in "$T/err" "at most 1024 threads" "run: the limit is named"
 expect 2 "run: wrong argument count" -- "$X" run "$T/vadd.ptx" --kernel oob --grid 1 --block 1
@@ -385,8 +397,7 @@ expect 2 "run: @NAME of no --buf" -- "$X" run "$T/cxx.ptx" --kernel 'scale<float
 grep_in "$T/err" "no --buf named 'y'" "run: the missing buffer is named"
 expect 2 "run: a launch without --grid" -- "$X" run "$T/cxx.ptx" --kernel bump --grid 1 --block 1 --launch --kernel bump --block 1
 grep_in "$T/err" "each launch (between --launch options) needs --grid and --block" "run: the incomplete launch is named"
-expect 4 "run: valid PTX ptxvm cannot run yet" -- "$X" run "$T/cxx.ptx" --kernel heap --grid 1 --block 1
-grep_in "$T/err" "CUDA_ERROR_NOT_SUPPORTED: .*malloc is not executable yet" "run: exit 4 says CUDA_ERROR_NOT_SUPPORTED"
+expect 0 "run: device malloc" -- "$X" run "$T/cxx.ptx" --kernel heap --grid 1 --block 1
 
 # ---- examples/host.c, the C interface's example, built as its comment says ----
 section host

@@ -354,13 +354,13 @@ static void end_to_end(const char *root)
 		ptxvm_array_desc inv = { PTXVM_ARRAY_2D, PTXVM_FORMAT_U8, 4, (size_t)w, (size_t)h, 0, 0 };
 		ptxvm_module *m = build_invert();
 		same_result(d, ptxvm_kernel_find(p, "surf2d_invert_uchar4"), m, "surf2d_invert_uchar4", &inv,
-			    (void *[]){ &w, &h }, 2, (ptxvm_launch_config){ { 2, 2, 1 }, { 8, 4, 1 }, 0 });
+			    (void *[]){ &w, &h }, 2, (ptxvm_launch_config){ { 2, 2, 1 }, { 8, 4, 1 }, 0, { 0, 0, 0 } });
 		ptxvm_module_free(m);
 		ptxvm_array_desc sh = { PTXVM_ARRAY_2D, PTXVM_FORMAT_U32, 1, 9, 5, 0, 0 };
 		w = 9, h = 5;
 		m = build_shift();
 		same_result(d, ptxvm_kernel_find(p, "surf2d_uint_shift_write"), m, "surf2d_uint_shift_write", &sh,
-			    (void *[]){ &dx, &dy, &w, &h }, 4, (ptxvm_launch_config){ { 2, 2, 1 }, { 8, 4, 1 }, 0 });
+			    (void *[]){ &dx, &dy, &w, &h }, 4, (ptxvm_launch_config){ { 2, 2, 1 }, { 8, 4, 1 }, 0, { 0, 0, 0 } });
 		ptxvm_module_free(m);
 	}
 	ptxvm_program_unload(p);

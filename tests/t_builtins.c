@@ -376,7 +376,7 @@ static void modules(void)
 				       : ptxvm_array_create(dev, &ad, &rd.array);
 			if (!r)
 				r = ptxvm_texture_create(dev, &rd, &td, &t);
-			ptxvm_launch_config cfg = { { 2, 1, 1 }, { 8, 2, 2 }, 0 };
+			ptxvm_launch_config cfg = { { 2, 1, 1 }, { 8, 2, 2 }, 0, { 0, 0, 0 } };
 			if (r || ptxvm_launch(dev, ptxvm_kernel_at(p, 0), &cfg, (void *[]){ &t, &out }, NULL)) {
 				fail("builtins: the module of %s does not run: %s", b.name, ptxvm_device_message(dev));
 				bad++;
@@ -414,7 +414,7 @@ static void modules(void)
 				fail("builtins: %s: no array of %u-byte elements", b.name, es);
 				bad++;
 			} else {
-				ptxvm_launch_config cfg = { { 2, 1, 1 }, { 8, 2, 2 }, 0 };
+				ptxvm_launch_config cfg = { { 2, 1, 1 }, { 8, 2, 2 }, 0, { 0, 0, 0 } };
 				if (ptxvm_launch(dev, ptxvm_kernel_at(p, 0), &cfg, (void *[]){ &s, &out }, NULL)) {
 					fail("builtins: the module of %s does not run: %s", b.name, ptxvm_device_message(dev));
 					bad++;

@@ -1,5 +1,7 @@
 /* t_devrt.c: the device runtime that ptxvm provides to kernels: the
- * malloc heap (tests/cuda/malloc.cu), its limit and its faults.
+ * malloc heap (tests/cuda/malloc.cu), its limit and its faults; thread-block
+ * clusters (tests/cuda/cluster.cu): their registers, distributed shared
+ * memory, barrier.cluster and the launch's shape rules.
  *
  * References are what the CUDA programming guide says of the calls:
  * blocks persist across launches until freed, are 16-byte aligned (or as
@@ -30,15 +32,21 @@ static ptxvm_program *open_prog(const char *root, const char *name, ptxvm_device
 	return p;
 }
 
-static ptxvm_result run(ptxvm_device *d, ptxvm_program *p, const char *k, unsigned g, unsigned b, void **args)
+static ptxvm_result run3(ptxvm_device *d, ptxvm_program *p, const char *k, const unsigned g[3], unsigned b,
+			 const unsigned cl[3], void **args)
 {
-	ptxvm_launch_config cfg = { { g, 1, 1 }, { b, 1, 1 }, 0 };
+	ptxvm_launch_config cfg = { { g[0], g[1], g[2] }, { b, 1, 1 }, 0, { cl[0], cl[1], cl[2] } };
 	const ptxvm_kernel *kh = ptxvm_kernel_find(p, k);
 	if (!kh) {
 		fail("devrt: no kernel %s", k);
 		return PTXVM_ERROR_NOT_FOUND;
 	}
 	return ptxvm_launch(d, kh, &cfg, args, NULL);
+}
+
+static ptxvm_result run(ptxvm_device *d, ptxvm_program *p, const char *k, unsigned g, unsigned b, void **args)
+{
+	return run3(d, p, k, (const unsigned[3]){ g, 1, 1 }, b, (const unsigned[3]){ 0, 0, 0 }, args);
 }
 
 static void check(int good, const char *what)
@@ -245,8 +253,174 @@ static void t_abuse(const char *root)
 	ptxvm_device_destroy(d);
 }
 
+/* cluster_ids: a 4x2 grid of 2x2 clusters (the kernel's __cluster_dims__). */
+static void t_cluster_ids(const char *root)
+{
+	ptxvm_device_opts o = { 0 };
+	o.workers = 2;
+	ptxvm_device *d = ptxvm_device_create(&o);
+	ptxvm_program *p = open_prog(root, "cluster", d);
+	if (!p) {
+		ptxvm_device_destroy(d);
+		return;
+	}
+	enum { GX = 4, GY = 2, B = 40 };
+	uint64_t ids;
+	ptxvm_mem_alloc(d, GX * GY * B * 8 * 4, &ids);
+	void *args[] = { &ids };
+	ptxvm_result r = run3(d, p, "cluster_ids", (const unsigned[3]){ GX, GY, 1 }, B,
+			      (const unsigned[3]){ 0, 0, 0 }, args);
+	check(r == PTXVM_SUCCESS, "cluster_ids launches with its .reqnctapercluster");
+	static unsigned got[GX * GY * B * 8];
+	ptxvm_memcpy_dtoh(d, got, ids, sizeof got);
+	int good = 1;
+	for (unsigned by = 0; by < GY; by++)
+		for (unsigned bx = 0; bx < GX; bx++)
+			for (unsigned t = 0; t < B; t++) {
+				const unsigned *g = got + 8 * ((bx + GX * by) * B + t);
+				unsigned want[8] = { bx % 2 + 2 * (by % 2), 4, bx % 2, by % 2, 2, 2, bx / 2, 1 };
+				for (int k = 0; k < 8; k++)
+					if (g[k] != want[k] && good) {
+						fail("devrt: cluster_ids CTA (%u,%u) thread %u field %d: %u, expected %u",
+						     bx, by, t, k, g[k], want[k]);
+						good = 0;
+					}
+			}
+	if (good)
+		passed++;
+	r = run3(d, p, "cluster_ids", (const unsigned[3]){ GX, GY, 1 }, B, (const unsigned[3]){ 4, 1, 1 }, args);
+	check(r == PTXVM_ERROR_INVALID_VALUE && strstr(ptxvm_device_message(d), ".reqnctapercluster"),
+	      "a cluster shape other than the kernel's .reqnctapercluster is an invalid value");
+	r = run3(d, p, "cluster_ids", (const unsigned[3]){ 3, 2, 1 }, B, (const unsigned[3]){ 0, 0, 0 }, args);
+	check(r == PTXVM_ERROR_INVALID_VALUE && strstr(ptxvm_device_message(d), "not made of clusters"),
+	      "a grid that clusters do not divide is an invalid value");
+	ptxvm_program_unload(p);
+	ptxvm_device_destroy(d);
+}
+
+/* cluster_ring: every CTA reads the next CTA's shared memory and adds into
+ * rank 0's counter; clusters of 1, 2, 4 and 8 CTAs given at the launch. */
+static void t_cluster_ring(const char *root, unsigned workers)
+{
+	ptxvm_device_opts o = { 0 };
+	o.workers = workers;
+	ptxvm_device *d = ptxvm_device_create(&o);
+	ptxvm_program *p = open_prog(root, "cluster", d);
+	if (!p) {
+		ptxvm_device_destroy(d);
+		return;
+	}
+	enum { G = 16, B = 128 };
+	static int in[G * B], out[G * B], sums[G];
+	uint64_t din, dout, dsums;
+	ptxvm_mem_alloc(d, sizeof in, &din);
+	ptxvm_mem_alloc(d, sizeof out, &dout);
+	ptxvm_mem_alloc(d, sizeof sums, &dsums);
+	uint32_t x = 12345;
+	for (int i = 0; i < G * B; i++) {
+		x = x * 1103515245u + 12345u;
+		in[i] = (int)(x >> 8) % 100000 - 50000;
+	}
+	ptxvm_memcpy_htod(d, din, in, sizeof in);
+	void *args[] = { &din, &dout, &dsums };
+	static const unsigned sizes[] = { 1, 2, 4, 8 };
+	for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+		unsigned n = sizes[s];
+		ptxvm_memset_d8(d, dout, 0, sizeof out);
+		ptxvm_memset_d8(d, dsums, 0, sizeof sums);
+		ptxvm_result r = run3(d, p, "cluster_ring", (const unsigned[3]){ G, 1, 1 }, B,
+				      (const unsigned[3]){ n, 1, 1 }, args);
+		ptxvm_memcpy_dtoh(d, out, dout, sizeof out);
+		ptxvm_memcpy_dtoh(d, sums, dsums, sizeof sums);
+		int good = r == PTXVM_SUCCESS;
+		if (!good)
+			fail("devrt: cluster_ring, clusters of %u: %s: %s", n, ptxvm_result_name(r),
+			     ptxvm_device_message(d));
+		for (unsigned b = 0; b < G && good; b++) {
+			unsigned base = b - b % n, src = base + (b % n + 1) % n;
+			for (unsigned t = 0; t < B && good; t++)
+				if (out[b * B + t] != in[src * B + t]) {
+					fail("devrt: cluster_ring, clusters of %u: out[%u][%u] = %d, expected %d", n, b, t,
+					     out[b * B + t], in[src * B + t]);
+					good = 0;
+				}
+		}
+		for (unsigned c = 0; c < G / n && good; c++) {
+			int want = 0;
+			for (unsigned i = c * n * B; i < (c + 1) * n * B; i++)
+				want += in[i];
+			if (sums[c] != want) {
+				fail("devrt: cluster_ring, clusters of %u: sum of cluster %u = %d, expected %d", n, c,
+				     sums[c], want);
+				good = 0;
+			}
+		}
+		if (good)
+			passed++;
+	}
+	ptxvm_result r = run3(d, p, "cluster_ring", (const unsigned[3]){ G, 1, 1 }, B,
+			      (const unsigned[3]){ 16, 1, 1 }, args);
+	check(r == PTXVM_ERROR_INVALID_VALUE && strstr(ptxvm_device_message(d), "at most 8"),
+	      "a cluster of 16 CTAs is an invalid value (the portable size is 8)");
+	ptxvm_program_unload(p);
+	ptxvm_device_destroy(d);
+}
+
+/* Distributed shared memory out of range: a rank past the cluster, an
+ * offset past the other CTA's shared memory. */
+static void t_cluster_faults(const char *root)
+{
+	ptxvm_device *d = ptxvm_device_create(NULL);
+	ptxvm_program *p = open_prog(root, "cluster", d);
+	if (p) {
+		uint64_t out;
+		ptxvm_mem_alloc(d, 32 * 4, &out);
+		unsigned rank = 2;
+		void *args[] = { &out, &rank };
+		ptxvm_result r = run3(d, p, "cluster_peek", (const unsigned[3]){ 4, 1, 1 }, 32,
+				      (const unsigned[3]){ 2, 1, 1 }, args);
+		check(r == PTXVM_ERROR_ILLEGAL_ADDRESS && strstr(ptxvm_device_message(d), "CTA rank 2 of a cluster of 2"),
+		      "mapa to a rank outside the cluster fails the launch");
+		rank = 1;
+		r = run3(d, p, "cluster_peek", (const unsigned[3]){ 4, 1, 1 }, 32, (const unsigned[3]){ 2, 1, 1 }, args);
+		int got[32];
+		ptxvm_memcpy_dtoh(d, got, out, sizeof got);
+		int good = r == PTXVM_SUCCESS;
+		for (int t = 0; t < 32; t++)
+			good &= got[t] == t;
+		check(good, "cluster_peek reads the other CTA's shared memory");
+		ptxvm_program_unload(p);
+	}
+	static const char *const oob =
+		".version 8.0\n.target sm_90\n.address_size 64\n"
+		".visible .entry k(.param .u32 off)\n{\n\t.reg .b32 %r<4>;\n\t.shared .b32 s[4];\n"
+		"\tld.param.u32 %r1, [off];\n\tmov.u32 %r2, s;\n\tadd.u32 %r2, %r2, %r1;\n"
+		"\tmapa.shared::cluster.u32 %r3, %r2, 1;\n\tld.shared::cluster.u32 %r1, [%r3];\n"
+		"\tbarrier.cluster.arrive;\n\tbarrier.cluster.wait;\n\tret;\n}\n";
+	char why[512];
+	p = load_ptx(d, "oob.ptx", oob, why, sizeof why);
+	if (!p) {
+		fail("devrt: oob.ptx: %s", why);
+	} else {
+		unsigned off = 8;
+		void *args[] = { &off };
+		check(run3(d, p, "k", (const unsigned[3]){ 2, 1, 1 }, 32, (const unsigned[3]){ 2, 1, 1 }, args) ==
+		      PTXVM_SUCCESS, "ld.shared::cluster inside the other CTA's shared memory");
+		off = 1 << 20;
+		ptxvm_result r = run3(d, p, "k", (const unsigned[3]){ 2, 1, 1 }, 32, (const unsigned[3]){ 2, 1, 1 }, args);
+		check(r == PTXVM_ERROR_ILLEGAL_ADDRESS && strstr(ptxvm_device_message(d), "outside every allocation"),
+		      "ld.shared::cluster past the other CTA's shared memory fails the launch");
+		ptxvm_program_unload(p);
+	}
+	ptxvm_device_destroy(d);
+}
+
 void test_devrt(const char *root)
 {
+	t_cluster_ids(root);
+	t_cluster_ring(root, 1);
+	t_cluster_ring(root, 3);
+	t_cluster_faults(root);
 	t_blocks(root, 1);
 	t_blocks(root, 4);
 	t_limit(root);

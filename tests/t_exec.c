@@ -123,7 +123,7 @@ static ptxvm_program *load_file(Sc *s, ptxvm_device *d, const char *name, char *
 static ptxvm_launch_config cfg3(unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
 				size_t shared)
 {
-	ptxvm_launch_config c = { { gx, gy, gz }, { bx, by, bz }, shared };
+	ptxvm_launch_config c = { { gx, gy, gz }, { bx, by, bz }, shared, { 0, 0, 0 } };
 	return c;
 }
 #define CFG(g, b) cfg3(g, 1, 1, b, 1, 1, 0)
@@ -1213,7 +1213,7 @@ static void test_api_args(ptxvm_device *d)
 			why, sizeof why);
 		uint64_t out = q ? dbuf(&s, d, 12 * 4, NULL) : 0;
 		const ptxvm_kernel *ck = q ? ptxvm_kernel_find(q, "coop") : NULL;
-		ptxvm_launch_config cfg = { { 12, 1, 1 }, { 1, 1, 1 }, 0 };
+		ptxvm_launch_config cfg = { { 12, 1, 1 }, { 1, 1, 1 }, 0, { 0, 0, 0 } };
 		void *args[] = { &out };
 		ptxvm_result r = ck ? ptxvm_launch_cooperative(d, ck, &cfg, args, NULL) : PTXVM_ERROR_INVALID_PTX;
 		uint32_t got[12] = { 0 };
@@ -1224,7 +1224,7 @@ static void test_api_args(ptxvm_device *d)
 		for (int i = 0; i < 12 && !r; i++)
 			if (got[i] != 12)
 				bad(&s, "CTA %d saw %u CTAs at the barrier, want 12", i, got[i]);
-		ptxvm_launch_config big = { { 1025, 1, 1 }, { 1, 1, 1 }, 0 };
+		ptxvm_launch_config big = { { 1025, 1, 1 }, { 1, 1, 1 }, 0, { 0, 0, 0 } };
 		if (ck && ptxvm_launch_cooperative(d, ck, &big, args, NULL) != PTXVM_ERROR_LAUNCH_OUT_OF_RESOURCES)
 			bad(&s, "1025 CTAs cooperatively are not refused");
 		if (out)

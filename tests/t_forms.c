@@ -67,7 +67,7 @@ void test_forms(const char *root)
 		const ptxvm_kernel *k = ptxvm_kernel_at(pg, 0);
 		size_t pb = ptxvm_kernel_params_size(k);
 		uint8_t *params = calloc(pb + 1, 1);
-		ptxvm_launch_config cfg = { { 1, 1, 1 }, { 32, 1, 1 }, 0 };
+		ptxvm_launch_config cfg = { { 1, 1, 1 }, { 32, 1, 1 }, 0, { 0, 0, 0 } };
 		ptxvm_result r = ptxvm_launch_packed(d, k, &cfg, params, pb, NULL);
 		free(params);
 		const char *msg = ptxvm_device_message(d);

@@ -96,7 +96,7 @@ static void test_watchdog(const char *root)
 	for (size_t i = 0; i < NELEM(runs); i++) {
 		const ptxvm_kernel *k = ptxvm_kernel_find(p, runs[i].kernel);
 		void *args[1] = { runs[i].arg == 1 ? (void *)&str : &word };
-		ptxvm_launch_config cfg = { { runs[i].grid, 1, 1 }, { runs[i].block, 1, 1 }, 0 };
+		ptxvm_launch_config cfg = { { runs[i].grid, 1, 1 }, { runs[i].block, 1, 1 }, 0, { 0, 0, 0 } };
 		double t0 = now();
 		ptxvm_result r = ptxvm_launch(d, k, &cfg, runs[i].arg ? args : NULL, NULL);
 		double late = now() - t0 - LIMIT;
@@ -111,7 +111,7 @@ static void test_watchdog(const char *root)
 			printf("watchdog %s: ended %.4f s after the limit\n", runs[i].kernel, late);
 	}
 	/* the device goes on as before */
-	ptxvm_launch_config one = { { 1, 1, 1 }, { 32, 1, 1 }, 0 };
+	ptxvm_launch_config one = { { 1, 1, 1 }, { 32, 1, 1 }, 0, { 0, 0, 0 } };
 	ptxvm_result r = ptxvm_launch(d, ptxvm_kernel_find(p, "frames"), &one, NULL, NULL);
 	check(r == PTXVM_SUCCESS, "watchdog: the next launch fails: %s", ptxvm_device_message(d));
 	ptxvm_device_destroy(d);
@@ -154,7 +154,7 @@ static ptxvm_result run_fifo(const char *root, const char *kernel, unsigned grid
 		uint64_t out = 0;
 		ptxvm_mem_alloc(d, (size_t)grid * block * 4, &out);
 		void *args[1] = { &out };
-		ptxvm_launch_config cfg = { { grid, 1, 1 }, { block, 1, 1 }, 0 };
+		ptxvm_launch_config cfg = { { grid, 1, 1 }, { block, 1, 1 }, 0, { 0, 0, 0 } };
 		r = ptxvm_launch(d, ptxvm_kernel_find(p, kernel), &cfg, args, st);
 		if (rets)
 			ptxvm_memcpy_dtoh(d, rets, out, (size_t)grid * block * 4);
@@ -234,7 +234,7 @@ static void test_fifo(const char *root)
 	uint64_t out = 0;
 	ptxvm_mem_alloc(d, 4, &out);
 	void *args[1] = { &out };
-	ptxvm_launch_config one = { { 1, 1, 1 }, { 1, 1, 1 }, 0 };
+	ptxvm_launch_config one = { { 1, 1, 1 }, { 1, 1, 1 }, 0, { 0, 0, 0 } };
 	if (p)
 		ptxvm_launch(d, ptxvm_kernel_find(p, "lines"), &one, args, NULL);
 	check(ptxvm_device_set_limit(d, PTXVM_LIMIT_PRINTF_FIFO_SIZE, 4096) == PTXVM_ERROR_INVALID_VALUE &&

@@ -1547,7 +1547,7 @@ static void run_variant(ptxvm_device *d, const V *v)
 	const ptxvm_kernel *kn = ptxvm_kernel_find(pg, "k");
 	uint32_t nn = (uint32_t)n;
 	void *args[7] = { &dptr[0], &dptr[1], &dptr[2], &dptr[3], &dptr[4], &dptr[5], &nn };
-	ptxvm_launch_config cfg = { { (unsigned)(n + 127) / 128, 1, 1 }, { 128, 1, 1 }, 0 };
+	ptxvm_launch_config cfg = { { (unsigned)(n + 127) / 128, 1, 1 }, { 128, 1, 1 }, 0, { 0, 0, 0 } };
 	r = ptxvm_launch(d, kn, &cfg, args, NULL);
 	if (r) {
 		fail("insn: %s: launch: %s %s", v->name, ptxvm_result_name(r), ptxvm_device_message(d));

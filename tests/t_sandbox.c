@@ -74,7 +74,7 @@ static ptxvm_program *load(ptxvm_device *d, const char *name, const char *text)
 static ptxvm_result launch(ptxvm_device *d, ptxvm_program *p, const char *kname, unsigned threads, size_t shared,
 			   void **args)
 {
-	ptxvm_launch_config c = { { 1, 1, 1 }, { threads, 1, 1 }, shared };
+	ptxvm_launch_config c = { { 1, 1, 1 }, { threads, 1, 1 }, shared, { 0, 0, 0 } };
 	return ptxvm_launch(d, ptxvm_kernel_find(p, kname), &c, args, NULL);
 }
 
@@ -110,7 +110,7 @@ static void test_handles(ptxvm_device *d)
 	ptxvm_program_unload(p);        /* twice: nothing happens */
 	EXPECT("handles: unloading twice", PTXVM_ERROR_INVALID_HANDLE,
 	       PTXVM_ERROR_INVALID_HANDLE, NULL, "ptxvm_program_unload: the program was unloaded");
-	ptxvm_launch_config c = { { 1, 1, 1 }, { 1, 1, 1 }, 0 };
+	ptxvm_launch_config c = { { 1, 1, 1 }, { 1, 1, 1 }, 0, { 0, 0, 0 } };
 	EXPECT("handles: launching a kernel of an unloaded program", ptxvm_launch(d, k, &c, args, NULL),
 	       PTXVM_ERROR_INVALID_HANDLE, d, "unloaded");
 	EXPECT("handles: ptxvm_launch_packed with it", ptxvm_launch_packed(d, k, &c, args, 12, NULL),

@@ -142,7 +142,7 @@ static void surf_box_blur(ptxvm_device *d, const char *root)
 	ptxvm_surface_create(d, b, &sb);
 	int w = W, h = H;
 	void *args[] = { &sa, &sb, &w, &h };
-	ptxvm_launch_config cfg = { { (W + 15) / 16, (H + 7) / 8, 1 }, { 16, 8, 1 }, 0 };
+	ptxvm_launch_config cfg = { { (W + 15) / 16, (H + 7) / 8, 1 }, { 16, 8, 1 }, 0, { 0, 0, 0 } };
 	if (ptxvm_launch(d, ptxvm_kernel_find(p, "box_blur"), &cfg, args, NULL)) {
 		fail("surf: box_blur: %s", ptxvm_device_message(d));
 	} else {
@@ -176,7 +176,7 @@ static uint64_t array1d(ptxvm_device *d, ptxvm_format f, unsigned w, const void 
 
 static int launch(ptxvm_device *d, ptxvm_program *p, const char *k, unsigned n, void **args)
 {
-	ptxvm_launch_config cfg = { { (n + 63) / 64, 1, 1 }, { 64, 1, 1 }, 0 };
+	ptxvm_launch_config cfg = { { (n + 63) / 64, 1, 1 }, { 64, 1, 1 }, 0, { 0, 0, 0 } };
 	return ptxvm_launch(d, ptxvm_kernel_find(p, k), &cfg, args, NULL);
 }
 
@@ -293,7 +293,7 @@ static void surf_ref(ptxvm_device *d)
 	uint32_t v[8] = { 5, 6, 7, 8, 9, 10, 11, 12 }, got[8] = { 0 };
 	uint64_t s, a = array1d(d, PTXVM_FORMAT_U32, 8, v, 4, &s), out;
 	ptxvm_mem_alloc(d, sizeof got, &out);
-	ptxvm_launch_config cfg = { { 1, 1, 1 }, { 8, 1, 1 }, 0 };
+	ptxvm_launch_config cfg = { { 1, 1, 1 }, { 8, 1, 1 }, 0, { 0, 0, 0 } };
 	const ptxvm_kernel *k = ptxvm_kernel_at(p, 0);
 	int r = ptxvm_launch(d, k, &cfg, (void *[]){ &out }, NULL);
 	if (r != PTXVM_ERROR_ILLEGAL_ADDRESS || !strstr(ptxvm_device_message(d), "0x0 is not a surface object"))
@@ -332,7 +332,7 @@ static void surf_param(ptxvm_device *d)
 	uint64_t s1, s2, out, a1 = array1d(d, PTXVM_FORMAT_U32, 4, v1, 4, &s1), a2 = array1d(d, PTXVM_FORMAT_U32, 4, v2, 4, &s2);
 	ptxvm_mem_alloc(d, sizeof got, &out);
 	ptxvm_program_bind_surface(p, "gs", s2);
-	ptxvm_launch_config one = { { 1, 1, 1 }, { 1, 1, 1 }, 0 };
+	ptxvm_launch_config one = { { 1, 1, 1 }, { 1, 1, 1 }, 0, { 0, 0, 0 } };
 	if (ptxvm_launch(d, ptxvm_kernel_at(p, 0), &one, (void *[]){ &s1, &out }, NULL))
 		fail("surf: .param .surfref: %s", ptxvm_device_message(d));
 	else if (ptxvm_memcpy_dtoh(d, got, out, sizeof got), got[0] != 11 || got[1] != 22)
@@ -387,7 +387,7 @@ static void surf_suq(ptxvm_device *d)
 		uint32_t got[7];
 		ptxvm_array_create(d, &cases[i].a, &a);
 		ptxvm_surface_create(d, a, &s);
-		ptxvm_launch_config cfg = { { 1, 1, 1 }, { 1, 1, 1 }, 0 };
+		ptxvm_launch_config cfg = { { 1, 1, 1 }, { 1, 1, 1 }, 0, { 0, 0, 0 } };
 		if (ptxvm_launch(d, ptxvm_kernel_at(p, 0), &cfg, (void *[]){ &s, &out }, NULL)) {
 			fail("surf: suq: %s", ptxvm_device_message(d));
 			bad++;
@@ -437,7 +437,7 @@ static void surf_sured(void)
 	uint64_t am = array1d(d, PTXVM_FORMAT_S32, 4, big, 4, &sm);
 	uint64_t ab = array1d(d, PTXVM_FORMAT_U32, 4, ones, 4, &sb);
 	enum { G = 64, B = 256 };
-	ptxvm_launch_config cfg = { { G, 1, 1 }, { B, 1, 1 }, 0 };
+	ptxvm_launch_config cfg = { { G, 1, 1 }, { B, 1, 1 }, 0, { 0, 0, 0 } };
 	if (ptxvm_launch(d, ptxvm_kernel_at(p, 0), &cfg, (void *[]){ &sa, &sm, &sb }, NULL)) {
 		fail("surf: sured: %s", ptxvm_device_message(d));
 	} else {
@@ -515,7 +515,7 @@ static void surf_sustp(ptxvm_device *d)
 		ptxvm_array_create(d, &ad, &a2);
 		ptxvm_surface_create(d, a4, &s4);
 		ptxvm_surface_create(d, a2, &s2);
-		ptxvm_launch_config cfg = { { 1, 1, 1 }, { 1, 1, 1 }, 0 };
+		ptxvm_launch_config cfg = { { 1, 1, 1 }, { 1, 1, 1 }, 0, { 0, 0, 0 } };
 		uint32_t in[4];
 		memcpy(in, cases[i].in, sizeof in);
 		if (ptxvm_launch(d, k, &cfg, (void *[]){ &s4, &s2, &in[0], &in[1], &in[2], &in[3] }, NULL)) {
@@ -572,7 +572,7 @@ static void surf_static(ptxvm_device *d)
 	uint64_t out;
 	uint32_t got[3];
 	ptxvm_mem_alloc(d, sizeof got, &out);
-	ptxvm_launch_config one = { { 1, 1, 1 }, { 1, 1, 1 }, 0 };
+	ptxvm_launch_config one = { { 1, 1, 1 }, { 1, 1, 1 }, 0, { 0, 0, 0 } };
 	int bad = 0;
 	if (ptxvm_launch(d, ptxvm_kernel_find(p, "q"), &one, (void *[]){ &out }, NULL))
 		bad++, fail("surf: suq of a static .surfref: %s", ptxvm_device_message(d));
@@ -665,7 +665,7 @@ static void surf_sured_matrix(ptxvm_device *d)
 					memcpy((uint8_t *)img + es, &edge[i], es);
 					ptxvm_array_write(d, a, img, 3 * es);
 					uint64_t v = edge[j];
-					ptxvm_launch_config one = { { 1, 1, 1 }, { 1, 1, 1 }, 0 };
+					ptxvm_launch_config one = { { 1, 1, 1 }, { 1, 1, 1 }, 0, { 0, 0, 0 } };
 					if (ptxvm_launch(d, ptxvm_kernel_at(p, 0), &one, (void *[]){ &so, &v }, NULL)) {
 						fail("surf: sured.%s.%s.%s: %s", forms[f].p ? "p" : "b", forms[f].op,
 						     forms[f].ty, ptxvm_device_message(d));

@@ -207,7 +207,7 @@ static int go(ptxvm_program *p, int expect, unsigned gx, unsigned gy, unsigned g
 		KFAIL("surfk: %s: no such kernel", kname);
 		return -1;
 	}
-	ptxvm_launch_config cfg = { { gx, gy, gz }, { bx, by, bz }, 0 };
+	ptxvm_launch_config cfg = { { gx, gy, gz }, { bx, by, bz }, 0, { 0, 0, 0 } };
 	int r = ptxvm_launch(dv, k, &cfg, args, NULL);
 	if (r != expect) {
 		KFAIL("surfk: %s: launch gave %d, expected %d: %s", kname, r, expect, ptxvm_device_message(dv));

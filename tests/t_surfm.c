@@ -166,7 +166,7 @@ static int run_variant(ptxvm_device *d, ptxvm_program *p, int ld, int g, unsigne
 	for (size_t i = 0; i < bytes; i++)
 		img[i] = rnd8();
 	const ptxvm_kernel *k = ptxvm_kernel_at(p, 0);
-	ptxvm_launch_config one = { { 1, 1, 1 }, { 1, 1, 1 }, 0 };
+	ptxvm_launch_config one = { { 1, 1, 1 }, { 1, 1, 1 }, 0, { 0, 0, 0 } };
 	long pts[16][4];
 	int np = cases(g, &s, pts), bad = 0;
 	unsigned acc = n * sb;

@@ -172,7 +172,7 @@ static void run(const Ref *R, uint64_t tex, uint64_t smp, const Q *qs, int n, co
 	ptxvm_memcpy_htod(dv, din, in, (size_t)n * 64);
 	unsigned un = (unsigned)n;
 	void *args[] = { &tex, &smp, &din, &dout, &un };
-	ptxvm_launch_config cfg = { { (un + 63) / 64, 1, 1 }, { 64, 1, 1 }, 0 };
+	ptxvm_launch_config cfg = { { (un + 63) / 64, 1, 1 }, { 64, 1, 1 }, 0, { 0, 0, 0 } };
 	ptxvm_result r = ptxvm_launch(dv, ptxvm_kernel_at(p, 0), &cfg, args, NULL);
 	if (r) {
 		CFAIL("tex: %s: the launch failed: %s", what, ptxvm_device_message(dv));
@@ -689,7 +689,7 @@ static ptxvm_program *load_tex(const char *name, const char *ptx)
  * result code. */
 static ptxvm_result launch1(ptxvm_program *p, const char *k, void **args)
 {
-	ptxvm_launch_config cfg = { { 1, 1, 1 }, { 1, 1, 1 }, 0 };
+	ptxvm_launch_config cfg = { { 1, 1, 1 }, { 1, 1, 1 }, 0, { 0, 0, 0 } };
 	return ptxvm_launch(dv, ptxvm_kernel_find(p, k), &cfg, args, NULL);
 }
 

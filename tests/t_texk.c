@@ -101,7 +101,7 @@ static uint64_t dalloc(size_t n)
 static int launch(ptxvm_program *p, const char *k, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
 		  unsigned bz, void **args)
 {
-	ptxvm_launch_config cfg = { { gx, gy, gz }, { bx, by, bz }, 0 };
+	ptxvm_launch_config cfg = { { gx, gy, gz }, { bx, by, bz }, 0, { 0, 0, 0 } };
 	const ptxvm_kernel *kk = ptxvm_kernel_find(p, k);
 	ptxvm_result r = kk ? ptxvm_launch(dv, kk, &cfg, args, NULL) : PTXVM_ERROR_NOT_FOUND;
 	if (r)

@@ -115,7 +115,7 @@ static void note(Ctx *c, const char *fmt, ...)
 static ptxvm_result run1(ptxvm_device *d, ptxvm_program *p, const char *k, unsigned grid, unsigned block,
 			 void **args)
 {
-	ptxvm_launch_config cfg = { { grid, 1, 1 }, { block, 1, 1 }, 0 };
+	ptxvm_launch_config cfg = { { grid, 1, 1 }, { block, 1, 1 }, 0, { 0, 0, 0 } };
 	return ptxvm_launch(d, ptxvm_kernel_find(p, k), &cfg, args, NULL);
 }
 

@@ -49,7 +49,8 @@ static const struct { const char *cmd, *text; } helps[] = {
 	{ "run",
 	  "usage: ptxvm run FILE --list\n"
 	  "       ptxvm run FILE [GLOBAL OPTIONS] LAUNCH [--launch LAUNCH]...\n"
-	  "LAUNCH: [--kernel NAME] --grid X[,Y[,Z]] --block X[,Y[,Z]] [--shared BYTES] [--arg SPEC]...\n"
+	  "LAUNCH: [--kernel NAME] --grid X[,Y[,Z]] --block X[,Y[,Z]] [--cluster X[,Y[,Z]]]\n"
+	  "        [--shared BYTES] [--arg SPEC]...\n"
 	  "\n"
 	  "Runs kernels of a PTX module (nvcc -arch=sm_90 -ptx) on the virtual GPU.\n"
 	  "  --list               every kernel: its C++ name, the --kernel to give, and each\n"
@@ -58,6 +59,8 @@ static const struct { const char *cmd, *text; } helps[] = {
 	  "                       scale<float>(float*, int)) or a prefix only one kernel has;\n"
 	  "                       needed when the module has several\n"
 	  "  --grid, --block      CTAs in the grid, threads in a CTA (up to 1024)\n"
+	  "  --cluster X[,Y[,Z]]  CTAs in a thread-block cluster (sm_90, up to 8; dividing\n"
+	  "                       the grid); without it the kernel's __cluster_dims__, or 1\n"
 	  "  --shared BYTES       dynamic shared memory (extern __shared__)\n"
 	  "  --arg SPEC           the next parameter, in order; it must fit the parameter's type:\n"
 	  "      u8 u16 u32 u64 s8 s16 s32 s64:N   an integer (decimal, 0x hex)\n"

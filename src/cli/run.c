@@ -5,7 +5,7 @@
  *             [--workers N] [--timeout S] [--printf-fifo BYTES] [--stats]
  *             LAUNCH [--launch LAUNCH]...
  *   LAUNCH:   [--kernel NAME] --grid X[,Y[,Z]] --block X[,Y[,Z]]
- *             [--shared BYTES] [--arg SPEC]...
+ *             [--cluster X[,Y[,Z]]] [--shared BYTES] [--arg SPEC]...
  *
  * Each --arg gives the next kernel parameter (`ptxvm run --help` lists the
  * SPECs); it must fit the parameter's PTX type.  The launches run in order
@@ -60,7 +60,7 @@ typedef struct Arg {
 
 typedef struct Launch {
 	const char *kname;
-	unsigned grid[3], block[3];
+	unsigned grid[3], block[3], cluster[3];    /* cluster: 0s unless --cluster */
 	bool have_grid, have_block;
 	uint64_t shared;
 	Arg *args;
@@ -950,6 +950,7 @@ int cmd_run(int argc, char **argv)
 		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
 		Launch *L = &launches[nl - 1];
 		bool takes = !strcmp(o, "--grid") || !strcmp(o, "--block") || !strcmp(o, "--kernel") ||
+			     !strcmp(o, "--cluster") ||
 			     !strcmp(o, "--shared") || !strcmp(o, "--arg") || !strcmp(o, "--workers") ||
 			     !strcmp(o, "--timeout") || !strcmp(o, "--printf-fifo") || !strcmp(o, "--buf") ||
 			     !strcmp(o, "--global");
@@ -963,6 +964,9 @@ int cmd_run(int argc, char **argv)
 			if (!dims(val, L->block))
 				USAGE("bad --block '%s': expected X[,Y[,Z]] of positive numbers", val);
 			L->have_block = true;
+		} else if (!strcmp(o, "--cluster")) {
+			if (!dims(val, L->cluster))
+				USAGE("bad --cluster '%s': expected X[,Y[,Z]] of positive numbers", val);
 		} else if (!strcmp(o, "--kernel")) {
 			if (L->kname)
 				USAGE("a second --kernel ('%s') in one launch: start the next with --launch", val);
@@ -1114,7 +1118,8 @@ int cmd_run(int argc, char **argv)
 		if (!pbuf)
 			break;
 		ptxvm_launch_config cfg = { { L->grid[0], L->grid[1], L->grid[2] },
-					    { L->block[0], L->block[1], L->block[2] }, (size_t)L->shared };
+					    { L->block[0], L->block[1], L->block[2] }, (size_t)L->shared,
+					    { L->cluster[0], L->cluster[1], L->cluster[2] } };
 		ptxvm_launch_stats s = { 0 };
 		r = ptxvm_launch_packed(d, k, &cfg, pbuf, ptxvm_kernel_params_size(k), &s);
 		free(pbuf);

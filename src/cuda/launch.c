@@ -44,7 +44,7 @@ static CUresult launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsi
 	r = cu_stream_check(stream);
 	if (r)
 		return r;
-	ptxvm_launch_config cfg = { { gx, gy, gz }, { bx, by, bz }, shared };
+	ptxvm_launch_config cfg = { { gx, gy, gz }, { bx, by, bz }, shared, { 0, 0, 0 } };
 	ptxvm_result pr;
 	if (extra) {
 		if (params)

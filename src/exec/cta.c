@@ -1,11 +1,16 @@
-/* cta.c: CTAs on worker threads: the grid loop, each CTA's warp
+/* cta.c: CTAs on worker threads: the grid loop, each cluster's warp
  * scheduler and barriers, the watchdog, and the launch's report.
  *
- * A worker takes the next CTA of the grid, runs its warps round-robin (a
- * warp runs until it blocks at a barrier, yields or uses its slice), and
- * releases a barrier when every live warp (or the barrier's thread count)
- * has arrived.  If no warp can run and none is released, the CTA is
- * deadlocked and the launch fails with a report naming the barrier.
+ * A worker takes the next cluster of the grid (one CTA unless the launch
+ * has clusters), runs the warps of all its CTAs round-robin (a warp runs
+ * until it blocks at a barrier, yields or uses its slice), and releases a
+ * CTA's barrier when every live warp of the CTA (or the barrier's thread
+ * count) has arrived, barrier.cluster when every live thread of the
+ * cluster has.  Running a cluster's CTAs on one host thread makes them
+ * concurrent, as the hardware guarantees, so that they can wait for each
+ * other and reach each other's shared memory.  If no warp can run and
+ * none is released, the cluster is deadlocked and the launch fails with a
+ * report naming the barrier.
  *
  * With a time limit, the launching thread is the watchdog: it sleeps until
  * the workers are done or the deadline passes, and then stops the launch.
@@ -52,7 +57,7 @@ void cta_arrive(Cta *c, Warp *w, bool wait)
 static bool release(Cta *c, uint32_t live)
 {
 	bool any = false;
-	for (unsigned id = 0; id <= NBARRIERS; id++) {
+	for (unsigned id = 0; id < NBARRIERS; id++) {
 		Barrier *b = &c->bar[id];
 		if (!b->warps)
 			continue;
@@ -73,9 +78,54 @@ static bool release(Cta *c, uint32_t live)
 	return any;
 }
 
-static void deadlock(Cta *c)
+static uint32_t live_threads(const Cta *c)
 {
-	for (unsigned id = 0; id <= NBARRIERS; id++) {
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < c->nwarps; i++)
+		if (c->w[i].state != W_DONE)
+			n += (uint32_t)__builtin_popcount(c->w[i].valid & ~c->w[i].exited);
+	return n;
+}
+
+void cluster_arrive(Cta *c, Warp *w, uint32_t act)
+{
+	w->cl_phase = c->cl->phase + 1;
+	c->cl->arrived += (uint32_t)__builtin_popcount(act & ~w->exited);
+}
+
+bool cluster_wait(Cta *c, Warp *w)
+{
+	if (w->cl_phase != c->cl->phase + 1)
+		return false;   /* its phase has completed (or it never arrived) */
+	w->state = W_CLUSTER;
+	return true;
+}
+
+/* Completes barrier.cluster's phase once every live thread of the cluster
+ * has arrived; returns whether it did. */
+static bool release_cluster(Cluster *cl)
+{
+	if (!cl->arrived)
+		return false;
+	uint64_t live = 0;
+	for (uint32_t r = 0; r < cl->n; r++)
+		live += live_threads(&cl->cta[r]);
+	if (cl->arrived < live)
+		return false;
+	cl->phase++;
+	cl->arrived = 0;
+	for (uint32_t r = 0; r < cl->n; r++)
+		for (uint32_t i = 0; i < cl->cta[r].nwarps; i++)
+			if (cl->cta[r].w[i].state == W_CLUSTER)
+				cl->cta[r].w[i].state = W_RUN;
+	return true;
+}
+
+/* Reports why c, whose cluster can make no progress, is stuck; false if
+ * nothing in c waits. */
+static bool deadlock(Cta *c)
+{
+	for (unsigned id = 0; id < NBARRIERS; id++) {
 		Barrier *b = &c->bar[id];
 		if (!b->warps)
 			continue;
@@ -92,9 +142,19 @@ static void deadlock(Cta *c)
 			exec_fault(c, w, x, w ? __builtin_ctz(w->bar_mask) : -1, PTXVM_ERROR_ILLEGAL_INSTRUCTION,
 				   "barrier %u can never complete: %u warps arrived, the others wait at another "
 				   "barrier or diverged within a warp", id, b->warps);
-		return;
+		return true;
 	}
-	exec_fault(c, NULL, NULL, -1, PTXVM_ERROR_ILLEGAL_INSTRUCTION, "the CTA's warps are deadlocked");
+	for (uint32_t i = 0; i < c->nwarps; i++) {
+		const Warp *w = &c->w[i];
+		if (w->state != W_CLUSTER)
+			continue;
+		const XIns *x = &w->fr[w->nfr - 1].fn->code[w->st[w->nst - 1].pc - 1];
+		exec_fault(c, w, x, __builtin_ctz(w->valid & ~w->exited), PTXVM_ERROR_ILLEGAL_INSTRUCTION,
+			   "barrier.cluster can never complete: %llu threads of the cluster's %u CTAs arrived, "
+			   "the others wait at another barrier", (unsigned long long)c->cl->arrived, c->cl->n);
+		return true;
+	}
+	return false;
 }
 
 /* The launch was stopped while w ran (or was next to run): if the watchdog
@@ -112,54 +172,84 @@ static void stopped(Cta *c, const Warp *w)
 		   "the launch ran longer than its limit of %g s", L->timeout);
 }
 
-static void run_cta(Cta *c)
+/* Runs the CTAs of cluster cl together. */
+static void run_cluster(Cluster *cl)
 {
-	Launch *L = c->L;
-	uint32_t ready = 0;
-	while (ready < c->nwarps && warp_init(c, &c->w[ready], ready))
-		ready++;
-	if (ready < c->nwarps) {
-		ready++;        /* the one that failed frees what it took too */
-		goto out;
-	}
-	memset(c->bar, 0, sizeof c->bar);
-	uint32_t live = c->nwarps;
-	while (live) {
-		bool ran = false;
-		for (uint32_t i = 0; i < c->nwarps; i++) {
-			Warp *w = &c->w[i];
-			if (w->state != W_RUN)
-				continue;
-			ran = true;
-			int r = warp_run(c, w, SLICE);
-			if (r == RUN_FAULT) {
-				stopped(c, w);
-				goto out;
-			}
-			if (r == RUN_DONE) {
-				w->state = W_DONE;
-				live--;
-			}
+	Launch *L = cl->cta[0].L;
+	uint32_t started = 0, ready = 0;        /* CTAs set up, warps of the last one */
+	for (; started < cl->n; started++) {
+		Cta *c = &cl->cta[started];
+		for (ready = 0; ready < c->nwarps && warp_init(c, &c->w[ready], ready); ready++)
+			c->w[ready].cl_phase = 0;
+		memset(c->bar, 0, sizeof c->bar);
+		if (ready < c->nwarps) {
+			ready++;        /* the one that failed frees what it took too */
+			started++;
+			goto out;
 		}
-		bool rel = release(c, live);
+	}
+	cl->phase = 0;
+	cl->arrived = 0;
+	uint64_t live = (uint64_t)cl->n * cl->cta[0].nwarps;
+	while (live) {
+		bool ran = false, rel = false;
+		for (uint32_t r = 0; r < cl->n; r++) {
+			Cta *c = &cl->cta[r];
+			uint32_t clive = 0;
+			for (uint32_t i = 0; i < c->nwarps; i++) {
+				Warp *w = &c->w[i];
+				if (w->state != W_RUN) {
+					clive += w->state != W_DONE;
+					continue;
+				}
+				ran = true;
+				int rr = warp_run(c, w, SLICE);
+				if (rr == RUN_FAULT) {
+					stopped(c, w);
+					goto out;
+				}
+				if (rr == RUN_DONE) {
+					w->state = W_DONE;
+					live--;
+				} else {
+					clive++;
+				}
+			}
+			rel |= release(c, clive);
+		}
+		if (cl->n > 1 || cl->arrived)
+			rel |= release_cluster(cl);
 		if (!ran && !rel && live) {
-			deadlock(c);
+			bool told = false;
+			for (uint32_t r = 0; r < cl->n && !told; r++)
+				told = deadlock(&cl->cta[r]);
+			if (!told)
+				exec_fault(&cl->cta[0], NULL, NULL, -1, PTXVM_ERROR_ILLEGAL_INSTRUCTION,
+					   "the cluster's warps are deadlocked");
 			break;
 		}
 		if (atomic_load_explicit(&L->stop, memory_order_relaxed)) {
 			const Warp *w = NULL;
-			for (uint32_t i = 0; i < c->nwarps && !w; i++)
-				if (c->w[i].state != W_DONE)
-					w = &c->w[i];
+			Cta *c = &cl->cta[0];
+			for (uint32_t r = 0; r < cl->n && !w; r++)
+				for (uint32_t i = 0; i < cl->cta[r].nwarps && !w; i++)
+					if (cl->cta[r].w[i].state != W_DONE)
+						c = &cl->cta[r], w = &c->w[i];
 			stopped(c, w);
 			break;
 		}
 	}
+	ready = cl->cta[0].nwarps;
+	started = cl->n;
 out:
-	for (uint32_t i = 0; i < ready; i++) {
-		atomic_fetch_add_explicit(&L->thread_ins, c->w[i].nthr, memory_order_relaxed);
-		atomic_fetch_add_explicit(&L->warp_ins, c->w[i].nwarp, memory_order_relaxed);
-		warp_fini(&c->w[i]);
+	for (uint32_t r = 0; r < started; r++) {
+		Cta *c = &cl->cta[r];
+		uint32_t nw = r + 1 == started ? ready : c->nwarps;
+		for (uint32_t i = 0; i < nw; i++) {
+			atomic_fetch_add_explicit(&L->thread_ins, c->w[i].nthr, memory_order_relaxed);
+			atomic_fetch_add_explicit(&L->warp_ins, c->w[i].nwarp, memory_order_relaxed);
+			warp_fini(&c->w[i]);
+		}
 	}
 }
 
@@ -170,55 +260,98 @@ typedef struct Worker {
 	int ok;
 } Worker;
 
+/* A CTA's host memory, for CTA after CTA; false without it. */
+static bool cta_alloc(Cta *c, Launch *L, Cluster *cl, unsigned worker, uint32_t rank)
+{
+	*c = (Cta){ .L = L, .cl = cl, .rank = rank, .worker = worker, .nwarps = L->nwarps };
+	c->shared = calloc(L->shared_bytes + 1, 1);
+	c->local = calloc((size_t)L->nthreads * L->local_bytes + 1, 1);
+	c->w = calloc(L->nwarps, sizeof *c->w);
+	return c->shared && c->local && c->w;
+}
+
+static void cta_free(Cta *c)
+{
+	buf_free(&c->pf.recs);
+	buf_free(&c->rec);
+	free(c->shared);
+	free(c->local);
+	for (uint32_t i = 0; c->w && i < c->nwarps; i++)
+		warp_free(&c->w[i]);
+	free(c->w);
+}
+
+/* Sets up CTA c for its turn at grid position id (each of x, y, z). */
+static bool cta_begin(Cta *c, const uint32_t id[3])
+{
+	Launch *L = c->L;
+	memcpy(c->id, id, sizeof c->id);
+	c->linear = id[0] + (uint64_t)L->grid[0] * (id[1] + (uint64_t)L->grid[1] * id[2]);
+	/* shared memory and the kernel's own frame start zeroed, so that a
+	 * result never depends on which CTA ran on this worker before */
+	memset(c->shared, 0, L->shared_bytes);
+	if (L->k->frame_bytes)  /* up to 1024 frames: the watchdog may stop it */
+		for (uint32_t t = 0; t < L->nthreads; t++) {
+			memset(c->local + (size_t)t * L->local_bytes, 0, L->k->frame_bytes);
+			if (atomic_load_explicit(&L->stop, memory_order_relaxed))
+				return false;
+		}
+	if (L->fifo)
+		fifo_cta_begin(L->fifo, &c->pf, c->linear);
+	return true;
+}
+
 static void *worker(void *arg)
 {
 	Worker *wk = arg;
 	Launch *L = wk->L;
-	Cta c = { .L = L, .worker = wk->idx, .nwarps = L->nwarps };
-	c.shared = calloc(L->shared_bytes + 1, 1);
-	c.local = calloc((size_t)L->nthreads * L->local_bytes + 1, 1);
-	c.w = calloc(L->nwarps, sizeof *c.w);
-	if (!c.shared || !c.local || !c.w) {
+	Cluster cl = { .n = L->ncl };
+	cl.cta = calloc(L->ncl, sizeof *cl.cta);
+	bool ok = cl.cta != NULL;
+	for (uint32_t r = 0; ok && r < L->ncl; r++)
+		ok = cta_alloc(&cl.cta[r], L, &cl, wk->idx, r);
+	if (!ok) {
+		Cta c = { .L = L, .worker = wk->idx };
 		exec_fault(&c, NULL, NULL, -1, PTXVM_ERROR_OUT_OF_MEMORY,
-			   "no host memory for a CTA (%u bytes shared, %zu bytes local)", L->shared_bytes,
-			   (size_t)L->nthreads * L->local_bytes);
+			   "no host memory for a cluster of %u CTAs (%u bytes shared, %zu bytes local each)", L->ncl,
+			   L->shared_bytes, (size_t)L->nthreads * L->local_bytes);
 		goto done;
 	}
+	/* clusters in the grid's order; the CTAs of one by rank, x fastest */
+	uint32_t cg[3] = { L->grid[0] / L->cluster[0], L->grid[1] / L->cluster[1], L->grid[2] / L->cluster[2] };
+	uint64_t nclusters = L->ncta / L->ncl;
 	for (;;) {
 		if (atomic_load_explicit(&L->stop, memory_order_relaxed))
 			break;
-		uint64_t id = atomic_fetch_add(&L->next_cta, 1);
-		if (id >= L->ncta)
+		uint64_t k = atomic_fetch_add(&L->next_cta, 1);
+		if (k >= nclusters)
 			break;
-		c.linear = id;
-		c.id[0] = (uint32_t)(id % L->grid[0]);
-		c.id[1] = (uint32_t)(id / L->grid[0] % L->grid[1]);
-		c.id[2] = (uint32_t)(id / ((uint64_t)L->grid[0] * L->grid[1]));
-		/* shared memory and the kernel's own frame start zeroed, so that a
-		 * result never depends on which CTA ran on this worker before */
-		memset(c.shared, 0, L->shared_bytes);
+		uint32_t cid[3] = { (uint32_t)(k % cg[0]), (uint32_t)(k / cg[0] % cg[1]),
+				    (uint32_t)(k / ((uint64_t)cg[0] * cg[1])) };
 		bool stop = false;
-		if (L->k->frame_bytes)  /* up to 1024 frames: the watchdog may stop it */
-			for (uint32_t t = 0; t < L->nthreads && !stop; t++) {
-				memset(c.local + (size_t)t * L->local_bytes, 0, L->k->frame_bytes);
-				stop = atomic_load_explicit(&L->stop, memory_order_relaxed);
-			}
+		uint32_t r = 0;
+		for (; r < L->ncl; r++) {
+			uint32_t in[3] = { r % L->cluster[0], r / L->cluster[0] % L->cluster[1],
+					   r / (L->cluster[0] * L->cluster[1]) };
+			uint32_t id[3];
+			for (int d = 0; d < 3; d++)
+				id[d] = cid[d] * L->cluster[d] + in[d];
+			if ((stop = !cta_begin(&cl.cta[r], id)))
+				break;
+		}
+		if (!stop)
+			run_cluster(&cl);
+		if (L->fifo)
+			for (uint32_t q = 0; q < r; q++)
+				fifo_cta_end(L->fifo, &cl.cta[q].pf, cl.cta[q].linear);
 		if (stop)
 			break;
-		if (L->fifo)
-			fifo_cta_begin(L->fifo, &c.pf, id);
-		run_cta(&c);
-		if (L->fifo)
-			fifo_cta_end(L->fifo, &c.pf, id);
 	}
 done:
-	buf_free(&c.pf.recs);
-	buf_free(&c.rec);
-	free(c.shared);
-	free(c.local);
-	for (uint32_t i = 0; c.w && i < c.nwarps; i++)
-		warp_free(&c.w[i]);
-	free(c.w);
+	if (cl.cta)
+		for (uint32_t r = 0; r < L->ncl; r++)
+			cta_free(&cl.cta[r]);
+	free(cl.cta);
 	pthread_mutex_lock(&L->lock);
 	if (!--L->active)
 		pthread_cond_signal(&L->idle);
@@ -307,8 +440,8 @@ int launch_run(Launch *L)
 		L->fifo = &fifo;
 	}
 	unsigned n = L->workers;
-	if ((uint64_t)n > L->ncta)
-		n = (unsigned)L->ncta;
+	if ((uint64_t)n > L->ncta / L->ncl)
+		n = (unsigned)(L->ncta / L->ncl);
 	if (n < 1)
 		n = 1;
 	Worker *wk = calloc(n, sizeof *wk);

@@ -196,10 +196,26 @@ static uint8_t *xlate_span(Cta *c, Warp *w, const XIns *x, unsigned l, unsigned 
 		if (a <= L->p->const_bytes && n <= L->p->const_bytes - a && !wr)
 			return mem_host(L->mem, L->p->const_base + a, n);
 		break;
-	case XS_SHARED:
+	case XS_SHARED: {
+		/* the shared::cluster window: CTA rank r's memory at
+		 * (r + 1) << CLUSTER_SHIFT, mapa's results (docs/EXECUTION.md) */
+		const Cta *t = c;
+		if (a >> CLUSTER_SHIFT) {
+			uint64_t r = (a >> CLUSTER_SHIFT) - 1;
+			if (r >= c->cl->n) {
+				exec_fault(c, w, x, (int)l, PTXVM_ERROR_ILLEGAL_ADDRESS,
+					   "%s %s of %u bytes at 0x%llx: shared::cluster address of CTA rank %llu, in a "
+					   "cluster of %u CTAs", space_word[osp], wr ? "store" : "load", n,
+					   (unsigned long long)orig, (unsigned long long)r, c->cl->n);
+				return NULL;
+			}
+			t = &c->cl->cta[r];
+			a &= CLUSTER_OFFSET;
+		}
 		if (a <= L->shared_bytes && n <= L->shared_bytes - a)
-			return c->shared + a;
+			return t->shared + a;
 		break;
+	}
 	case XS_LOCAL:
 		if (a <= L->local_bytes && n <= L->local_bytes - a)
 			return c->local + (size_t)(w->idx * 32 + l) * L->local_bytes + a;
@@ -423,12 +439,13 @@ static uint64_t sreg_value(const Cta *c, unsigned sreg, unsigned comp, uint32_t 
 	case SREG_smid: return c->worker;
 	case SREG_nsmid: return L->workers;
 	case SREG_gridid: return L->grid_id;
-	case SREG_clusterid: return comp < 3 ? c->id[comp] : 0;
-	case SREG_nclusterid: return comp < 3 ? L->grid[comp] : 0;
-	case SREG_cluster_ctaid: return 0;
-	case SREG_cluster_nctaid: return comp < 3 ? 1 : 0;
-	case SREG_cluster_ctarank: return 0;
-	case SREG_cluster_nctarank: return 1;
+	case SREG_clusterid: return comp < 3 ? c->id[comp] / L->cluster[comp] : 0;
+	case SREG_nclusterid: return comp < 3 ? L->grid[comp] / L->cluster[comp] : 0;
+	case SREG_cluster_ctaid: return comp < 3 ? c->id[comp] % L->cluster[comp] : 0;   /* fixed by rank */
+	case SREG_cluster_nctaid: return comp < 3 ? L->cluster[comp] : 0;
+	case SREG_cluster_ctarank: return c->rank;      /* a Cta of a worker keeps its rank */
+	case SREG_cluster_nctarank: return L->ncl;
+	case SREG_is_explicit_cluster: return L->explicit_cluster;
 	case SREG_total_smem_size: return L->shared_bytes - XSMEM_RESERVED;
 	case SREG_aggr_smem_size: return L->shared_bytes;
 	case SREG_dynamic_smem_size: return L->dyn_shared;
@@ -576,7 +593,8 @@ typedef struct Ctx {
 static inline uint32_t pred_read(const Ctx *X, const XOpd *o)
 {
 	uint32_t v = o->kind == XK_PRED ? X->f->p[o->idx] : o->kind == XK_CONST
-		     ? (X->f->fn->konst[(size_t)o->idx * 32] ? FULL : 0) : 0;
+		     ? (X->f->fn->konst[(size_t)o->idx * 32] ? FULL : 0)
+		     : o->kind == XK_SREG ? (X->base[XK_SREG][(size_t)o->idx * 32] ? FULL : 0) : 0;    /* %is_explicit_cluster */
 	return o->neg ? ~v : v;
 }
 

@@ -31,6 +31,9 @@ typedef struct Launch {
 	const XFunc *k;
 	const MemView *mem;             /* the device memory the launch sees (pinned) */
 	uint32_t grid[3], block[3];
+	uint32_t cluster[3];            /* CTAs per cluster, dividing grid */
+	uint32_t ncl;                   /* their product */
+	bool explicit_cluster;          /* %is_explicit_cluster */
 	uint32_t nthreads, nwarps;      /* per CTA */
 	uint64_t ncta;
 	uint32_t dyn_shared;            /* dynamic shared bytes */

@@ -25,7 +25,7 @@ typedef struct Frame {
 	uint32_t mask;          /* the lanes that called */
 } Frame;
 
-enum { W_RUN, W_BAR, W_DONE };
+enum { W_RUN, W_BAR, W_CLUSTER, W_DONE };     /* W_CLUSTER: at barrier.cluster.wait */
 /* What running a warp (or one of its instructions) came to; RUN_GO: go on. */
 enum { RUN_BLOCK, RUN_YIELD, RUN_DONE, RUN_FAULT, RUN_GO };
 
@@ -39,6 +39,8 @@ typedef struct Warp {
 	uint8_t bar_id;
 	uint32_t bar_count;     /* thread count of the barrier, 0 = all */
 	uint32_t bar_mask;      /* lanes that arrived */
+	uint32_t cl_phase;      /* barrier.cluster: the cluster's phase + 1 when the
+				   warp last arrived, 0 before */
 	uint32_t bar_pred;      /* bar.red: lanes whose predicate is true */
 	const XIns *bar_ins;    /* bar.red: the instruction, for its result */
 	Entry *st;
@@ -64,8 +66,26 @@ typedef struct Barrier {
 
 #define NBARRIERS 16
 
+/* A shared::cluster address: CTA rank r's shared offset o is
+ * ((r + 1) << CLUSTER_SHIFT) | o; offsets below 1 << CLUSTER_SHIFT are the
+ * running CTA's own (the shared::cta window within shared::cluster). */
+#define CLUSTER_SHIFT 24
+#define CLUSTER_OFFSET ((1u << CLUSTER_SHIFT) - 1)
+
+/* The CTAs of one cluster, which one worker runs together (cta.c), and
+ * their barrier.cluster: a phase counter and the threads that arrived in
+ * the current phase. */
+typedef struct Cluster {
+	struct Cta *cta;        /* by rank */
+	uint32_t n;             /* L->ncl */
+	uint32_t phase;
+	uint64_t arrived;
+} Cluster;
+
 typedef struct Cta {
 	Launch *L;
+	Cluster *cl;
+	uint32_t rank;          /* %cluster_ctarank */
 	uint32_t id[3];
 	uint64_t linear;
 	unsigned worker;
@@ -73,7 +93,7 @@ typedef struct Cta {
 	uint8_t *local;         /* nthreads * L->local_bytes */
 	Warp *w;
 	uint32_t nwarps;
-	Barrier bar[NBARRIERS + 1];    /* the last: barrier.cluster */
+	Barrier bar[NBARRIERS];
 	FifoCta pf;             /* device printf records */
 	Buf rec;                /* one printf call's text */
 	const Alloc *last;      /* the allocation the last global access hit */
@@ -95,6 +115,11 @@ void exec_fault(Cta *c, const Warp *w, const XIns *x, int lane, int code, const 
 /* Warp w arrives at barrier w->bar_id (with w->bar_count, w->bar_mask);
  * wait: it blocks until the barrier completes. */
 void cta_arrive(struct Cta *c, Warp *w, bool wait);
+/* barrier.cluster.arrive by the lanes act of w. */
+void cluster_arrive(struct Cta *c, Warp *w, uint32_t act);
+/* barrier.cluster.wait: true if w must block until the phase it arrived
+ * in completes. */
+bool cluster_wait(struct Cta *c, Warp *w);
 /* bar.red: writes the reduction's result to each lane that arrived. */
 void warp_bar_red_done(Warp *w, const Barrier *b);
 

@@ -415,28 +415,6 @@ static char *why_not(const Prog *p, const XFunc *f, uint8_t *seen)
 	return NULL;
 }
 
-/* A kernel that asks for clusters of several CTAs: ptxvm runs every
- * cluster as one CTA, which such a kernel would notice. */
-static char *cluster_why(const Prog *p, const XFunc *f)
-{
-	const Func *a = f->ast;
-	for (uint32_t i = 0; i < a->nperf; i++) {
-		const PerfDir *d = &a->perf[i];
-		uint64_t n = 1;
-		for (unsigned k = 0; k < d->n; k++)
-			n *= d->v[k] ? d->v[k] : 1;
-		if (d->kind == PD_EXPLICITCLUSTER || (d->kind == PD_REQNCTAPERCLUSTER && n > 1)) {
-			char *s = NULL;
-			if (asprintf(&s, "%s:%u:%u: error: kernel '%s' asks for clusters of several CTAs (.%s), "
-				     "which are not executable yet", p->file, d->pos.line, d->pos.col, f->name,
-				     perf_name[d->kind]) < 0)
-				s = NULL;
-			return s;
-		}
-	}
-	return NULL;
-}
-
 /* A .global .surfref with a static initializer starts out holding a
  * description-only surface object, so that suq answers from its fields
  * until the host binds the variable.  The program frees them. */
@@ -561,9 +539,7 @@ ptxvm_result ptxvm_program_load(ptxvm_device *d, const ptxvm_module *m, ptxvm_pr
 	for (uint32_t i = 0; i < pg->nfn; i++)
 		if (pg->fn[i].entry) {
 			memset(seen, 0, pg->nfn);
-			char *why = cluster_why(pg, &pg->fn[i]);
-			if (!why)
-				why = why_not(pg, &pg->fn[i], seen);
+			char *why = why_not(pg, &pg->fn[i], seen);
 			p->k[p->nk++] = (Kernel){ .o.owner = &p->o, .p = p, .f = &pg->fn[i], .why = why };
 		}
 	free(seen);
@@ -768,6 +744,49 @@ ptxvm_result ptxvm_kernel_attributes(const ptxvm_kernel *h, ptxvm_kernel_attrs *
 /* ---- launches ----------------------------------------------------------- */
 /* Checks a launch's shape and resources in 64-bit arithmetic before any is
  * taken; fills L.  0, or the result with the message said. */
+/* The launch's cluster shape: the configuration's, else the kernel's
+ * .reqnctapercluster, else one CTA.  As the CUDA driver has it, a shape
+ * other than the kernel's .reqnctapercluster, one over .maxclusterrank or
+ * over 8 CTAs (the portable size), or one that does not divide the grid,
+ * is an invalid value, and so is no shape for an .explicitcluster kernel. */
+static ptxvm_result cluster_shape(ptxvm_device *d, const XFunc *f, const ptxvm_launch_config *cfg,
+				  const uint32_t g[3], uint32_t cl[3], bool *explicit_cluster)
+{
+	const Func *a = f->ast;
+	uint32_t req[3] = { 0, 0, 0 }, maxrank = 8;
+	bool must = false;
+	for (uint32_t i = 0; i < a->nperf; i++) {
+		const PerfDir *p = &a->perf[i];
+		if (p->kind == PD_REQNCTAPERCLUSTER)
+			for (unsigned k = 0; k < 3; k++)
+				req[k] = k < p->n && p->v[k] ? p->v[k] : 1;
+		else if (p->kind == PD_EXPLICITCLUSTER)
+			must = true;
+		else if (p->kind == PD_MAXCLUSTERRANK && p->n && p->v[0] < maxrank)
+			maxrank = p->v[0];
+	}
+	bool given = cfg->cluster[0] || cfg->cluster[1] || cfg->cluster[2];
+	for (int k = 0; k < 3; k++)
+		cl[k] = given ? (cfg->cluster[k] ? cfg->cluster[k] : 1) : req[k] ? req[k] : 1;
+	*explicit_cluster = given || req[0];
+	if (must && !*explicit_cluster)
+		return say(d, PTXVM_ERROR_INVALID_VALUE, "kernel '%s' is .explicitcluster: the launch must give its "
+			   "cluster dimensions", f->name);
+	if (req[0] && (cl[0] != req[0] || cl[1] != req[1] || cl[2] != req[2]))
+		return say(d, PTXVM_ERROR_INVALID_VALUE, "kernel '%s' requires clusters of %ux%ux%u CTAs "
+			   "(.reqnctapercluster), not %ux%ux%u", f->name, req[0], req[1], req[2], cl[0], cl[1], cl[2]);
+	uint64_t n = (uint64_t)cl[0] * cl[1] * cl[2];
+	if (n > maxrank)
+		return say(d, PTXVM_ERROR_INVALID_VALUE, "kernel '%s': a cluster of %ux%ux%u CTAs; at most %u (%s)",
+			   f->name, cl[0], cl[1], cl[2], maxrank, maxrank < 8 ? ".maxclusterrank" :
+			   "the portable cluster size");
+	for (int k = 0; k < 3; k++)
+		if (g[k] % cl[k])
+			return say(d, PTXVM_ERROR_INVALID_VALUE, "kernel '%s': a grid of %ux%ux%u CTAs is not made of "
+				   "clusters of %ux%ux%u", f->name, g[0], g[1], g[2], cl[0], cl[1], cl[2]);
+	return PTXVM_SUCCESS;
+}
+
 static ptxvm_result launch_shape(ptxvm_device *d, const Kernel *k, const ptxvm_launch_config *cfg, int coop,
 				 Launch *L)
 {
@@ -799,9 +818,16 @@ static ptxvm_result launch_shape(ptxvm_device *d, const Kernel *k, const ptxvm_l
 			   "kernel '%s': %llu bytes of local variables and a %zu-byte call stack exceed the %u bytes "
 			   "of local memory a thread can have", f->name, (unsigned long long)f->frame_bytes,
 			   d->stack_bytes, EXEC_MAX_LOCAL);
+	uint32_t cl[3];
+	bool explicit_cluster;
+	ptxvm_result r = cluster_shape(d, f, cfg, g, cl, &explicit_cluster);
+	if (r)
+		return r;
 	*L = (Launch){
 		.p = pg, .k = f,
 		.grid = { g[0], g[1], g[2] }, .block = { b[0], b[1], b[2] },
+		.cluster = { cl[0], cl[1], cl[2] }, .ncl = cl[0] * cl[1] * cl[2],
+		.explicit_cluster = explicit_cluster,
 		.nthreads = (uint32_t)nthreads, .nwarps = (uint32_t)((nthreads + 31) / 32),
 		.ncta = (uint64_t)g[0] * g[1] * g[2],
 		.dyn_shared = (uint32_t)cfg->shared_bytes,
@@ -815,7 +841,7 @@ static ptxvm_result launch_shape(ptxvm_device *d, const Kernel *k, const ptxvm_l
 			return say(d, PTXVM_ERROR_LAUNCH_OUT_OF_RESOURCES, "kernel '%s': a cooperative launch of %llu CTAs; "
 				   "at most 1024 run at once", f->name, (unsigned long long)L->ncta);
 		L->coop = true;
-		L->workers = (unsigned)L->ncta;
+		L->workers = (unsigned)(L->ncta / L->ncl);     /* a cluster's CTAs share one */
 	}
 	char why[256];
 	if (exec_resources(L, why, sizeof why))

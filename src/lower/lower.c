@@ -595,8 +595,6 @@ static XOpd opnd(Lw *w, const Instr *in, const Opnd *o, unsigned ty)
 					.sub2 = s == SREG_clock_hi });
 			return t;
 		}
-		if (s == SREG_is_explicit_cluster)
-			return (XOpd){ XK_CONST, 0, 0, konst(w, 0).idx };
 		return (XOpd){ XK_SREG, 0, 4, sreg_slot(w, s, o->comp) };
 	}
 	case R_VAR:
@@ -979,7 +977,7 @@ static void lower_instr(Lw *w, const Stmt *st)
 	case OPC_bar: case OPC_barrier:
 		x.sub = pick(in, sel_bar);
 		x.sub2 = pick(in, sel_atom);
-		if (has(in, MOD_cluster))       /* clusters of one CTA */
+		if (has(in, MOD_cluster))       /* barrier.cluster.arrive, .wait */
 			x.sub = has(in, MOD_arrive) ? MOD_cluster : MOD_NONE;
 		if (has(in, MOD_warp))
 			x.sub = MOD_warp;

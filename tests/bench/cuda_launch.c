@@ -42,7 +42,7 @@ int main(int argc, char **argv)
 	if (!d || !pm || ptxvm_program_load(d, pm, &p))
 		return 1;
 	const ptxvm_kernel *k = ptxvm_kernel_find(p, "empty");
-	ptxvm_launch_config cfg = { { 1, 1, 1 }, { 1, 1, 1 }, 0 };
+	ptxvm_launch_config cfg = { { 1, 1, 1 }, { 1, 1, 1 }, 0, { 0, 0, 0 } };
 	double best_c = 1e9, best_cu = 1e9;
 	for (int rep = 0; rep < 3; rep++) {     /* best of three, alternating */
 		double t0 = now();
@@ -81,7 +81,7 @@ int main(int argc, char **argv)
 	uint64_t a, b, c;
 	if (!vk || ptxvm_mem_alloc(d, n * 4, &a) || ptxvm_mem_alloc(d, n * 4, &b) || ptxvm_mem_alloc(d, n * 4, &c))
 		return 1;
-	ptxvm_launch_config vc = { { n / 256, 1, 1 }, { 256, 1, 1 }, 0 };
+	ptxvm_launch_config vc = { { n / 256, 1, 1 }, { 256, 1, 1 }, 0, { 0, 0, 0 } };
 	void *args[] = { &a, &b, &c, &n };
 	double best = 1e9;
 	for (int rep = 0; rep < 5; rep++) {

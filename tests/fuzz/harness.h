@@ -108,7 +108,7 @@ static int harness_run(const char *text, size_t size, HarnessRun *out)
 			memcpy(params + pi.offset, &v, pi.size);
 	}
 	if (!rc) {
-		ptxvm_launch_config cfg = { { 2, 1, 1 }, { 32, 2, 1 }, 64 };
+		ptxvm_launch_config cfg = { { 2, 1, 1 }, { 32, 2, 1 }, 64, { 0, 0, 0 } };
 		out->launched = 1;
 		out->result = ptxvm_launch_packed(d, k, &cfg, params, n, NULL);
 		snprintf(out->message, sizeof out->message, "%s", ptxvm_device_message(d));
