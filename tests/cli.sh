@@ -184,6 +184,12 @@ grep_in "$T/err" "CUDA_ERROR_ILLEGAL_ADDRESS: .*mapa to CTA rank 2 of a cluster 
 expect 2 "run: --cluster not dividing the grid" -- "$X" run tests/ptx/cluster.ptx --kernel cluster_peek --grid 3 \
 	--block 32 --cluster 2 --arg buf:128 --arg u32:0
 grep_in "$T/err" "not made of clusters of 2x1x1" "run: the cluster shape report"
+# device launches: relocatable code runs with -c; a child's fault names both kernels
+expect 3 "run -c: a fault in a grid launched from a kernel" -- "$X" run -c tests/ptx/cdp.rdc.ptx --kernel cdp_parent \
+	--grid 1 --block 32 --arg u64:16 --arg buf:64 --arg s32:64
+grep_in "$T/err" "CUDA_ERROR_ILLEGAL_ADDRESS: kernel 'cdp_add'.*launched from kernel 'cdp_parent'" "run -c: the child's report"
+expect 1 "run: relocatable code without -c" -- "$X" run tests/ptx/cdp.rdc.ptx --kernel cdp_parent \
+	--grid 1 --block 32 --arg u64:16 --arg buf:64 --arg s32:64
 expect 2 "run: bad --cluster" -- "$X" run tests/ptx/cluster.ptx --kernel cluster_peek --grid 2 --block 32 \
 	--cluster 0 --arg buf:128 --arg u32:0
 expect 2 "run: too many threads" -- "$X" run "$T/vadd.ptx" --kernel oob --grid 1 --block 2048 --arg buf:4
@@ -398,6 +404,27 @@ grep_in "$T/err" "no --buf named 'y'" "run: the missing buffer is named"
 expect 2 "run: a launch without --grid" -- "$X" run "$T/cxx.ptx" --kernel bump --grid 1 --block 1 --launch --kernel bump --block 1
 grep_in "$T/err" "each launch (between --launch options) needs --grid and --block" "run: the incomplete launch is named"
 expect 0 "run: device malloc" -- "$X" run "$T/cxx.ptx" --kernel heap --grid 1 --block 1
+cat >"$T/event.ptx" <<'P'
+.version 8.0
+.target sm_90
+.address_size 64
+.extern .func (.param .b32 r) __cudaCDP2EventCreateWithFlags(.param .b64 e, .param .b32 f);
+.visible .entry k()
+{
+	.local .b64 e;
+	.reg .b64 %rd;
+	.param .b64 pe;
+	.param .b32 pf;
+	.param .b32 r;
+	mov.u64 %rd, e;
+	st.param.b64 [pe], %rd;
+	st.param.b32 [pf], 0;
+	call.uni (r), __cudaCDP2EventCreateWithFlags, (pe, pf);
+	ret;
+}
+P
+expect 4 "run: valid PTX ptxvm cannot run yet" -- "$X" run -c "$T/event.ptx" --grid 1 --block 1
+grep_in "$T/err" "CUDA_ERROR_NOT_SUPPORTED: .*__cudaCDP2EventCreateWithFlags" "run: exit 4 says CUDA_ERROR_NOT_SUPPORTED"
 
 # ---- examples/host.c, the C interface's example, built as its comment says ----
 section host

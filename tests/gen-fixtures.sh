@@ -3,6 +3,7 @@
 # tests/cuda/, then check every fixture with ptxas.
 #
 #   tests/cuda/NAME.cu  --nvcc -arch=sm_90 -ptx-->  tests/ptx/NAME.ptx
+#   (NAME.rdc.cu with -rdc=true, checked with ptxas -c)
 #   examples/NAME.cu    --nvcc -arch=sm_90 -ptx-->  examples/NAME.ptx
 #
 # Run from the repository root (the script also cds there itself).
@@ -46,8 +47,12 @@ for src in tests/cuda/*.cu; do
     name=$(basename "$src" .cu)
     out="tests/ptx/$name.ptx"
     tmp="tests/ptx/.$name.ptx.tmp"
-    echo "gen-fixtures: nvcc $src -> $out"
-    if "$NVCC" -arch="$ARCH" -ptx -o "$tmp" "$src"; then
+    # NAME.rdc.cu: relocatable device code (device launches), judged by
+    # ptxas --compile-only
+    rdc=""
+    case "$name" in *.rdc) rdc="-rdc=true" ;; esac
+    echo "gen-fixtures: nvcc $rdc $src -> $out"
+    if "$NVCC" -arch="$ARCH" -ptx $rdc -o "$tmp" "$src"; then
         mv -f "$tmp" "$out"
         produced="$produced $out"
     else
@@ -62,8 +67,12 @@ for src in examples/*.cu; do
     [ -e "$src" ] || continue
     out="${src%.cu}.ptx"
     tmp="$out.tmp"
-    echo "gen-fixtures: nvcc $src -> $out"
-    if "$NVCC" -arch="$ARCH" -ptx -o "$tmp" "$src"; then
+    # NAME.rdc.cu: relocatable device code (device launches), judged by
+    # ptxas --compile-only
+    rdc=""
+    case "$name" in *.rdc) rdc="-rdc=true" ;; esac
+    echo "gen-fixtures: nvcc $rdc $src -> $out"
+    if "$NVCC" -arch="$ARCH" -ptx $rdc -o "$tmp" "$src"; then
         mv -f "$tmp" "$out"
         produced="$produced $out"
     else
@@ -91,7 +100,9 @@ for spec in surfaces:-lineinfo:lineinfo functions:-G:debug; do
 done
 
 for ptx in $produced; do
-    if "$PTXAS" -arch="$ARCH" -o /dev/null "$ptx"; then
+    c=""
+    case "$ptx" in *.rdc.ptx) c="-c" ;; esac
+    if "$PTXAS" -arch="$ARCH" $c -o /dev/null "$ptx"; then
         echo "gen-fixtures: ptxas ok   $ptx"
     else
         echo "gen-fixtures: ptxas REJECTED $ptx" >&2

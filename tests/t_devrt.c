@@ -1,7 +1,9 @@
 /* t_devrt.c: the device runtime that ptxvm provides to kernels: the
  * malloc heap (tests/cuda/malloc.cu), its limit and its faults; thread-block
  * clusters (tests/cuda/cluster.cu): their registers, distributed shared
- * memory, barrier.cluster and the launch's shape rules.
+ * memory, barrier.cluster and the launch's shape rules; grids launched from
+ * kernels (tests/cuda/cdp.rdc.cu, relocatable code): their order, the
+ * tail launch, nesting, and the device runtime's answers.
  *
  * References are what the CUDA programming guide says of the calls:
  * blocks persist across launches until freed, are 16-byte aligned (or as
@@ -415,8 +417,128 @@ static void t_cluster_faults(const char *root)
 	ptxvm_device_destroy(d);
 }
 
+/* A relocatable module (nvcc -rdc=true) onto d. */
+static ptxvm_program *open_rdc(const char *root, const char *name, ptxvm_device *d)
+{
+	char path[4096];
+	size_t len;
+	snprintf(path, sizeof path, "%s/tests/ptx/%s.ptx", root, name);
+	char *text = slurp(path, &len);
+	if (!text) {
+		fail("devrt: %s unreadable", path);
+		return NULL;
+	}
+	ptxvm_check_opts o = { "sm_90", 1 };
+	ptxvm_module *m = ptxvm_module_load(path, text, len, &o);
+	free(text);
+	ptxvm_program *p = NULL;
+	if (ptxvm_program_load(d, m, &p) != PTXVM_SUCCESS) {
+		fail("devrt: %s: %s", path, ptxvm_device_message(d));
+		p = NULL;
+	}
+	ptxvm_module_free(m);
+	return p;
+}
+
+static void t_cdp(const char *root, unsigned workers)
+{
+	ptxvm_device_opts o = { 0 };
+	o.workers = workers;
+	ptxvm_device *d = ptxvm_device_create(&o);
+	ptxvm_program *p = open_rdc(root, "cdp.rdc", d);
+	if (!p) {
+		ptxvm_device_destroy(d);
+		return;
+	}
+	enum { G = 5, N = G * 64 };
+	static int a[N];
+	int info[9];
+	for (int i = 0; i < N; i++)
+		a[i] = i;
+	uint64_t da, di;
+	ptxvm_mem_alloc(d, sizeof a, &da);
+	ptxvm_mem_alloc(d, sizeof info, &di);
+	ptxvm_memcpy_htod(d, da, a, sizeof a);
+	int n = N;
+	void *args[] = { &da, &di, &n };
+	ptxvm_result r = run(d, p, "cdp_parent", G, 64, args);
+	if (r)
+		fail("devrt: cdp_parent: %s: %s", ptxvm_result_name(r), ptxvm_device_message(d));
+	ptxvm_memcpy_dtoh(d, a, da, sizeof a);
+	ptxvm_memcpy_dtoh(d, info, di, sizeof info);
+	/* each slice: + 10 (b + 1) from the default stream, + 1 twice from the
+	 * nested grids of the other stream; then the tail launch doubles all */
+	int good = r == PTXVM_SUCCESS;
+	for (int i = 0; i < N && good; i++) {
+		int want = 2 * (i + 10 * (i / 64 + 1) + 2);
+		if (a[i] != want) {
+			fail("devrt: cdp_parent (workers %u): a[%d] = %d, expected %d", workers, i, a[i], want);
+			good = 0;
+		}
+	}
+	if (good)
+		passed++;
+	static const int want_info[9] = { 0, 1024, 32, 9, 0, 0, 9, 9, 0 };
+	good = r == PTXVM_SUCCESS;
+	for (int i = 0; i < 9; i++)
+		if (info[i] != want_info[i] && good) {
+			fail("devrt: cdp_parent: info[%d] = %d, expected %d", i, info[i], want_info[i]);
+			good = 0;
+		}
+	if (good)
+		passed++;
+
+	/* nesting: 24 levels run, the 25th launch fails with
+	 * cudaErrorLaunchMaxDepthExceeded (65) */
+	uint64_t dd, de;
+	ptxvm_mem_alloc(d, 4, &dd);
+	ptxvm_mem_alloc(d, 4, &de);
+	ptxvm_memset_d8(d, dd, 0, 4);
+	ptxvm_memset_d8(d, de, 0, 4);
+	int depth = 0;
+	void *a2[] = { &dd, &de, &depth };
+	r = run(d, p, "cdp_deep", 1, 1, a2);
+	int reached = -1, err = -1;
+	ptxvm_memcpy_dtoh(d, &reached, dd, 4);
+	ptxvm_memcpy_dtoh(d, &err, de, 4);
+	check(r == PTXVM_SUCCESS && reached == 23 && err == 65,
+	      "device launches nest 24 levels deep; the next fails with cudaErrorLaunchMaxDepthExceeded");
+	/* a fault in a child grid fails the host's launch, naming both */
+	uint64_t bad = 0x10;
+	void *a3[] = { &bad, &di, &n };
+	r = run(d, p, "cdp_parent", 1, 32, a3);
+	check(r == PTXVM_ERROR_ILLEGAL_ADDRESS && strstr(ptxvm_device_message(d), "kernel 'cdp_add' launched from "
+							 "kernel 'cdp_parent'"),
+	      "a fault in a grid launched from a kernel fails the launch and names both kernels");
+	ptxvm_program_unload(p);
+
+	/* an entry point of the device runtime that ptxvm does not provide */
+	static const char *const ev =
+		".version 8.0\n.target sm_90\n.address_size 64\n"
+		".extern .func (.param .b32 r) __cudaCDP2EventCreateWithFlags(.param .b64 e, .param .b32 f);\n"
+		".visible .entry k()\n{\n\t.local .b64 e;\n\t.reg .b64 %rd;\n\t.param .b64 pe;\n\t.param .b32 pf;\n"
+		"\t.param .b32 r;\n\tmov.u64 %rd, e;\n\tst.param.b64 [pe], %rd;\n\tst.param.b32 [pf], 0;\n"
+		"\tcall.uni (r), __cudaCDP2EventCreateWithFlags, (pe, pf);\n\tret;\n}\n";
+	ptxvm_check_opts co = { "sm_90", 1 };
+	ptxvm_module *m = ptxvm_module_load("ev.ptx", ev, strlen(ev), &co);
+	if (ptxvm_module_errors(m) || ptxvm_program_load(d, m, &p) != PTXVM_SUCCESS) {
+		char *diag = ptxvm_module_diagnostics(m);
+		fail("devrt: ev.ptx: %s", diag);
+		free(diag);
+	} else {
+		r = run(d, p, "k", 1, 1, NULL);
+		check(r == PTXVM_ERROR_NOT_SUPPORTED && strstr(ptxvm_device_message(d), "__cudaCDP2EventCreateWithFlags"),
+		      "a device-runtime call ptxvm does not provide fails the launch, naming it");
+		ptxvm_program_unload(p);
+	}
+	ptxvm_module_free(m);
+	ptxvm_device_destroy(d);
+}
+
 void test_devrt(const char *root)
 {
+	t_cdp(root, 1);
+	t_cdp(root, 4);
 	t_cluster_ids(root);
 	t_cluster_ring(root, 1);
 	t_cluster_ring(root, 3);

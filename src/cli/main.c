@@ -89,6 +89,8 @@ static const struct { const char *cmd, *text; } helps[] = {
 	  "  --workers N                host threads running CTAs (default: one per core)\n"
 	  "  --timeout SECONDS          the launch may run 60 s unless --timeout says (0: no limit)\n"
 	  "  --printf-fifo BYTES        device printf output kept per launch (default 1 MiB)\n"
+	  "  -c                         relocatable code (nvcc -rdc=true): its kernels may\n"
+	  "                             launch grids through the device runtime\n"
 	  "  --stats                    a JSON line per launch on stderr\n"
 	  "Exit status: 0 success, 1 invalid PTX, 2 usage error or unreadable file,\n"
 	  "3 the launch failed (the CUDA error name and a report on stderr), 4 valid PTX\n"

@@ -939,6 +939,7 @@ int cmd_run(int argc, char **argv)
 	const char *file = NULL;
 	bool stats = false, list = false;
 	uint64_t workers = 0, fifo_arg = 0;
+	int rdc = 0;            /* relocatable code (nvcc -rdc=true), as check -c */
 	double timeout = DEFAULT_TIMEOUT;
 	Launch *launches = calloc((size_t)argc + 1, sizeof *launches);
 	int nl = 1;
@@ -1011,6 +1012,9 @@ int cmd_run(int argc, char **argv)
 		} else if (!strcmp(o, "--list")) {
 			list = true;
 			continue;
+		} else if (!strcmp(o, "-c") || !strcmp(o, "--compile-only")) {
+			rdc = 1;
+			continue;
 		} else if (o[0] == '-' && o[1]) {
 			USAGE("unknown option '%s' (`ptxvm run --help` lists them)", o);
 		} else if (!file) {
@@ -1028,7 +1032,7 @@ int cmd_run(int argc, char **argv)
 			USAGE("%s%s needs --grid and --block", nl > 1 ? "each launch" : "the launch",
 			      nl > 1 ? " (between --launch options)" : "");
 
-	ptxvm_check_opts co = { 0 };
+	ptxvm_check_opts co = { NULL, rdc };
 	int st = 0;
 	ptxvm_module *m = load(file, &co, &st);
 	if (st == 1)

@@ -412,6 +412,14 @@ bool launch_uses_heap(const Prog *p)
 	return false;
 }
 
+bool launch_uses_cdp(const Prog *p)
+{
+	for (uint32_t i = 0; i < p->nfn; i++)
+		if (!(p->fn[i].ast && p->fn[i].ast->has_body) && strstr(p->fn[i].name, "LaunchDevice"))
+			return true;
+	return false;
+}
+
 int launch_run(Launch *L)
 {
 	atomic_init(&L->stop, 0);

@@ -903,7 +903,23 @@ static bool sync_ok(Ctx *X, uint32_t act, uint32_t member)
 }
 
 /* ---- calls -------------------------------------------------------------- */
-enum { BI_NONE, BI_VPRINTF, BI_ASSERT, BI_MALLOC, BI_ALIGNED_MALLOC, BI_FREE };
+enum {
+	BI_NONE, BI_VPRINTF, BI_ASSERT, BI_MALLOC, BI_ALIGNED_MALLOC, BI_FREE,
+	/* the device runtime (cudadevrt), as nvcc 12+ names it (__cudaCDP2...) or
+	 * as earlier ones did (cuda...) */
+	BI_PARAMBUF, BI_LAUNCH, BI_LASTERR, BI_PEEKERR, BI_GETDEVICE, BI_ATTR, BI_STREAM_NEW, BI_STREAM_DEL,
+};
+
+static const struct { const char *name; int bi; } devrt_fn[] = {
+	{ "GetParameterBufferV2", BI_PARAMBUF }, { "LaunchDeviceV2", BI_LAUNCH },
+	{ "GetLastError", BI_LASTERR }, { "PeekAtLastError", BI_PEEKERR }, { "GetDevice", BI_GETDEVICE },
+	{ "DeviceGetAttribute", BI_ATTR }, { "StreamCreateWithFlags", BI_STREAM_NEW },
+	{ "StreamDestroy", BI_STREAM_DEL },
+};
+
+/* cudaError_t values the device runtime returns */
+enum { CE_INVALID_VALUE = 1, CE_INVALID_CONFIGURATION = 9, CE_MAX_DEPTH = 65, CE_PENDING_COUNT = 69 };
+#define STREAM_TAIL 3                   /* cudaStreamTailLaunch */
 
 static int builtin_of(const XFunc *f)
 {
@@ -919,6 +935,10 @@ static int builtin_of(const XFunc *f)
 		return BI_ALIGNED_MALLOC;      /* what __nv_aligned_device_malloc compiles to */
 	if (!strcmp(f->name, "free"))
 		return BI_FREE;
+	const char *n = !strncmp(f->name, "__cudaCDP2", 10) ? f->name + 10 : !strncmp(f->name, "cuda", 4) ? f->name + 4 : NULL;
+	for (size_t i = 0; n && i < sizeof devrt_fn / sizeof *devrt_fn; i++)
+		if (!strcmp(n, devrt_fn[i].name))
+			return devrt_fn[i].bi;
 	return BI_NONE;
 }
 
@@ -984,6 +1004,189 @@ static uint64_t param_arg(Ctx *X, unsigned lane, const uint64_t *slot)
 	return v;
 }
 
+/* The attributes cudaDeviceGetAttribute answers in kernels, as the device
+ * is: sm_90 with ptxvm's limits; -1 for others. */
+static int64_t device_attr(const Launch *L, unsigned a)
+{
+	switch (a) {
+	case 1: return EXEC_MAX_THREADS;        /* cudaDevAttrMaxThreadsPerBlock */
+	case 2: case 3: return 1024;            /* MaxBlockDimX, Y */
+	case 4: return 64;                      /* MaxBlockDimZ */
+	case 5: return 0x7fffffff;              /* MaxGridDimX */
+	case 6: case 7: return 65535;           /* MaxGridDimY, Z */
+	case 8: return 49152;                   /* MaxSharedMemoryPerBlock (static) */
+	case 10: return 32;                     /* WarpSize */
+	case 16: return L->workers;             /* MultiProcessorCount: %nsmid */
+	case 75: return 9;                      /* ComputeCapabilityMajor */
+	case 76: return 0;                      /* ComputeCapabilityMinor */
+	case 97: return EXEC_MAX_SHARED;        /* MaxSharedMemoryPerBlockOptin */
+	}
+	return -1;
+}
+
+/* The bytes of a lane's .param argument i (a struct such as dim3), or NULL. */
+static const uint8_t *param_bytes(Ctx *X, unsigned lane, const uint64_t *slot, unsigned n)
+{
+	return peek(X, lane, MEM_LOCAL_BASE + slot[lane], n);
+}
+
+static bool cdp_shape_ok(const uint32_t g[3], const uint32_t b[3])
+{
+	for (int i = 0; i < 3; i++)
+		if (!g[i] || !b[i])
+			return false;
+	return (uint64_t)b[0] * b[1] * b[2] <= EXEC_MAX_THREADS && b[2] <= 64 && g[0] <= 0x7fffffffu &&
+	       g[1] <= 65535 && g[2] <= 65535;
+}
+
+/* cudaGetParameterBufferV2 and cudaLaunchDeviceV2 (dynamic parallelism),
+ * and the other entry points of the device runtime, lane by lane. */
+static int call_devrt(Ctx *X, int bi, uint32_t act, unsigned nret, unsigned narg)
+{
+	const XIns *x = X->x;
+	Cta *c = X->c;
+	Launch *L = c->L;
+	Cdp *cd = L->cdp;
+	const Prog *p = L->p;
+	uint64_t *rs = nret ? SLOT(0) : NULL;
+	LANES(act, {
+		uint64_t a0 = narg > 0 ? param_arg(X, l, SLOT(nret)) : 0, r = 0;
+		uint16_t *err = &X->w->cdp_err[l];
+		switch (bi) {
+		case BI_PARAMBUF: {
+			/* (kernel address, dim3 grid, dim3 block, shared bytes) */
+			uint64_t fi = a0 - MEM_FUNC_BASE;
+			const uint8_t *gp = narg > 2 ? param_bytes(X, l, SLOT(nret + 1), 12) : NULL;
+			const uint8_t *bp = narg > 2 ? param_bytes(X, l, SLOT(nret + 2), 12) : NULL;
+			if (fi >= p->nfn || !p->fn[fi].entry || !gp || !bp) {
+				exec_fault(c, X->w, x, (int)l, PTXVM_ERROR_ILLEGAL_ADDRESS,
+					   "cudaGetParameterBufferV2 of 0x%llx, which is no kernel of the program",
+					   (unsigned long long)a0);
+				return -1;
+			}
+			CdpBuf b = { .k = &p->fn[fi], .shared = narg > 3 ? (uint32_t)param_arg(X, l, SLOT(nret + 3)) : 0 };
+			memcpy(b.grid, gp, 12);
+			memcpy(b.block, bp, 12);
+			uint64_t need = (b.k->param_bytes + 15) & ~15ull;
+			bool nomem = false;
+			pthread_mutex_lock(&cd->lock);
+			if (cd->used + (need ? need : 16) <= cd->pool_bytes && cd->nbuf == cd->capbuf) {
+				CdpBuf *nb = realloc(cd->buf, (cd->capbuf * 2 + 16) * sizeof *nb);
+				if (nb)
+					cd->buf = nb, cd->capbuf = cd->capbuf * 2 + 16;
+				nomem = !nb;
+			}
+			if (!nomem && cd->used + (need ? need : 16) <= cd->pool_bytes) {
+				b.addr = cd->pool + cd->used;
+				cd->used += need ? need : 16;
+				cd->buf[cd->nbuf++] = b;
+				r = b.addr;
+			}
+			pthread_mutex_unlock(&cd->lock);
+			if (nomem) {
+				exec_fault(c, X->w, x, (int)l, PTXVM_ERROR_OUT_OF_MEMORY, "no host memory for device launches");
+				return -1;
+			}
+			break;
+		}
+		case BI_LAUNCH: {
+			/* (parameter buffer, stream): the grid joins this one's children */
+			uint64_t stream = narg > 1 ? param_arg(X, l, SLOT(nret + 1)) : 0;
+			pthread_mutex_lock(&cd->lock);
+			size_t lo = 0, hi = cd->nbuf;
+			while (lo < hi) {
+				size_t mid = (lo + hi) / 2;
+				if (cd->buf[mid].addr < a0)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			CdpBuf *b = lo < cd->nbuf && cd->buf[lo].addr == a0 && !cd->buf[lo].launched ? &cd->buf[lo] : NULL;
+			uint8_t *pb = b ? mem_host(L->mem, a0, b->k->param_bytes ? b->k->param_bytes : 1) : NULL;
+			if (!pb)
+				r = CE_INVALID_VALUE;
+			else if (!cdp_shape_ok(b->grid, b->block))
+				r = CE_INVALID_CONFIGURATION;
+			else if (L->depth + 1 >= CDP_MAX_DEPTH)
+				r = CE_MAX_DEPTH;
+			else if (cd->pending >= CDP_MAX_PENDING)
+				r = CE_PENDING_COUNT;
+			if (!r) {
+				Child k = { .k = b->k, .shared = b->shared, .tail = stream == STREAM_TAIL,
+					    .params = malloc(b->k->param_bytes + 1) };
+				memcpy(k.grid, b->grid, sizeof k.grid);
+				memcpy(k.block, b->block, sizeof k.block);
+				if (k.params && L->nkids == L->capkids) {
+					Child *nk = realloc(L->kids, (L->capkids * 2 + 8) * sizeof *nk);
+					if (nk)
+						L->kids = nk, L->capkids = L->capkids * 2 + 8;
+				}
+				if (k.params && L->nkids < L->capkids) {
+					memcpy(k.params, pb, b->k->param_bytes);
+					L->kids[L->nkids++] = k;
+					b->launched = true;
+					cd->pending++;
+				} else {
+					free(k.params);
+					r = (uint64_t)-1;
+				}
+			}
+			pthread_mutex_unlock(&cd->lock);
+			if (r == (uint64_t)-1) {
+				exec_fault(c, X->w, x, (int)l, PTXVM_ERROR_OUT_OF_MEMORY, "no host memory for a device launch");
+				return -1;
+			}
+			break;
+		}
+		case BI_LASTERR:
+		case BI_PEEKERR:
+			r = *err;
+			if (bi == BI_LASTERR)
+				*err = 0;
+			break;
+		case BI_GETDEVICE:
+		case BI_STREAM_NEW: {
+			/* (int *device) -> 0; (cudaStream_t *, flags) -> a handle, only
+			 * non-blocking streams existing in kernels */
+			unsigned n = bi == BI_GETDEVICE ? 4 : 8;
+			uint32_t flags = narg > 1 ? (uint32_t)param_arg(X, l, SLOT(nret + 1)) : 0;
+			if (bi == BI_STREAM_NEW && flags != 1) {
+				r = CE_INVALID_VALUE;
+				break;
+			}
+			uint8_t *q = xlate(c, X->w, x, l, XS_GENERIC, a0, n, true);
+			if (!q)
+				return -1;
+			store_le(q, bi == BI_GETDEVICE ? 0 : 0x100 + (uint64_t)l, n);
+			break;
+		}
+		case BI_ATTR: {
+			/* (int *value, attribute, device) */
+			unsigned at = narg > 1 ? (uint32_t)param_arg(X, l, SLOT(nret + 1)) : 0;
+			int64_t v = device_attr(L, at);
+			if (v < 0) {
+				exec_fault(c, X->w, x, (int)l, PTXVM_ERROR_NOT_SUPPORTED,
+					   "cudaDeviceGetAttribute: attribute %u is not provided in kernels", at);
+				return -1;
+			}
+			uint8_t *q = xlate(c, X->w, x, l, XS_GENERIC, a0, 4, true);
+			if (!q)
+				return -1;
+			store_le(q, (uint64_t)v, 4);
+			break;
+		}
+		case BI_STREAM_DEL:
+			break;
+		}
+		if (bi != BI_PARAMBUF && bi != BI_LASTERR && bi != BI_PEEKERR && r)
+			*err = (uint16_t)r;
+		uint8_t *q = rs ? (uint8_t *)peek(X, l, MEM_LOCAL_BASE + rs[l], bi == BI_PARAMBUF ? 8 : 4) : NULL;
+		if (q)
+			store_le(q, r, bi == BI_PARAMBUF ? 8 : 4);
+	});
+	return 0;
+}
+
 static int call_builtin(Ctx *X, int bi, uint32_t act, unsigned nret, unsigned narg)
 {
 	const XIns *x = X->x;
@@ -1038,6 +1241,8 @@ static int call_builtin(Ctx *X, int bi, uint32_t act, unsigned nret, unsigned na
 		buf_free(&file);
 		return -1;
 	}
+	if (bi >= BI_PARAMBUF)
+		return call_devrt(X, bi, act, nret, narg);
 	/* malloc, __nv_aligned_device_malloc and free: the device heap, lane
 	 * by lane in lane order (heap.h) */
 	Heap *h = c->L->heap;

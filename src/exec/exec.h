@@ -26,6 +26,38 @@
 #define EXEC_MAX_LOCAL (512u * 1024)            /* local memory per thread: frame + call stack (CUDA) */
 #define EXEC_MAX_REGS (1ull << 30)              /* host bytes of a CTA's registers, call frames included */
 
+/* A grid a kernel launched (dynamic parallelism, docs/EXECUTION.md): it
+ * runs once its parent grid has finished, before the parent counts as
+ * complete. */
+typedef struct Child {
+	const XFunc *k;
+	uint32_t grid[3], block[3], shared;
+	uint8_t *params;                /* k->param_bytes, malloc'd */
+	bool tail;                      /* cudaStreamTailLaunch: after the other children */
+} Child;
+
+/* The parameter buffers that cudaGetParameterBufferV2 handed out in one
+ * host launch's tree of grids: device memory taken in order from a pool,
+ * each with the launch it was asked for. */
+typedef struct CdpBuf {
+	uint64_t addr;
+	const XFunc *k;
+	uint32_t grid[3], block[3], shared;
+	bool launched;
+} CdpBuf;
+
+typedef struct Cdp {
+	pthread_mutex_t lock;           /* everything below, and every grid's kids */
+	uint64_t pool, pool_bytes, used;
+	CdpBuf *buf;                    /* by addr */
+	size_t nbuf, capbuf;
+	uint64_t pending;               /* grids launched, not yet run */
+} Cdp;
+
+#define CDP_POOL_BYTES (1u << 20)       /* parameter buffers per host launch */
+#define CDP_MAX_DEPTH 24                /* CUDA's nesting limit */
+#define CDP_MAX_PENDING 2048            /* cudaLimitDevRuntimePendingLaunchCount's default */
+
 typedef struct Launch {
 	const Prog *p;
 	const XFunc *k;
@@ -52,6 +84,10 @@ typedef struct Launch {
 					   textures, samplers (pinned) */
 	uint64_t grid_id;
 	Heap *heap;                     /* the device heap; NULL if the program has no malloc */
+	Cdp *cdp;                       /* device launches; NULL if the program makes none */
+	unsigned depth;                 /* 0: launched by the host */
+	Child *kids;                    /* grids this one launched (cdp->lock) */
+	size_t nkids, capkids;
 
 	/* while running */
 	atomic_int stop;                /* a fault or the watchdog ended the launch */
@@ -76,6 +112,8 @@ int launch_run(Launch *L);
 bool launch_uses_printf(const Prog *p);
 /* Whether they can call malloc, __nv_aligned_device_malloc or free. */
 bool launch_uses_heap(const Prog *p);
+/* Whether they can launch grids (the device runtime's cudaLaunchDevice). */
+bool launch_uses_cdp(const Prog *p);
 
 /* Whether the launch's registers fit EXEC_MAX_REGS; if not, the reason in
  * msg and non-zero. */

@@ -39,6 +39,7 @@ typedef struct Warp {
 	uint8_t bar_id;
 	uint32_t bar_count;     /* thread count of the barrier, 0 = all */
 	uint32_t bar_mask;      /* lanes that arrived */
+	uint16_t cdp_err[32];   /* each thread's last device-runtime error (cudaGetLastError) */
 	uint32_t cl_phase;      /* barrier.cluster: the cluster's phase + 1 when the
 				   warp last arrived, 0 before */
 	uint32_t bar_pred;      /* bar.red: lanes whose predicate is true */

@@ -787,7 +787,8 @@ static ptxvm_result cluster_shape(ptxvm_device *d, const XFunc *f, const ptxvm_l
 	return PTXVM_SUCCESS;
 }
 
-static ptxvm_result launch_shape(ptxvm_device *d, const Kernel *k, const ptxvm_launch_config *cfg, int coop,
+static ptxvm_result launch_shape(ptxvm_device *d, const Prog *pg, const XFunc *f, const ptxvm_launch_config *cfg,
+				 int coop,
 				 Launch *L)
 {
 	uint32_t g[3], b[3];
@@ -802,8 +803,6 @@ static ptxvm_result launch_shape(ptxvm_device *d, const Kernel *k, const ptxvm_l
 	if (g[0] > 0x7fffffffu || g[1] > 65535 || g[2] > 65535)
 		return say(d, PTXVM_ERROR_INVALID_VALUE,
 			   "a grid of %ux%ux%u CTAs: x below 2^31, y and z at most 65535", g[0], g[1], g[2]);
-	const Prog *pg = k->p->prog;
-	const XFunc *f = k->f;
 	/* the shared window: the reserved kilobyte, then the CTA's own; a
 	 * request past the hardware's maximum is an invalid value, as the
 	 * CUDA driver has it */
@@ -849,6 +848,75 @@ static ptxvm_result launch_shape(ptxvm_device *d, const Kernel *k, const ptxvm_l
 	return PTXVM_SUCCESS;
 }
 
+static int run_children(ptxvm_device *d, const Program *prog, Launch *P);
+
+/* Runs grid ch, which a thread of grid P launched, then its own children;
+ * a failure becomes P's, naming both kernels. */
+static int run_child(ptxvm_device *d, const Program *prog, Launch *P, const Child *ch)
+{
+	const Kernel *k = NULL;
+	for (size_t i = 0; i < prog->nk && !k; i++)
+		if (prog->k[i].f == ch->k)
+			k = &prog->k[i];
+	ptxvm_launch_config cfg = { { ch->grid[0], ch->grid[1], ch->grid[2] },
+				    { ch->block[0], ch->block[1], ch->block[2] }, ch->shared, { 0, 0, 0 } };
+	Launch C;
+	int code = !k ? PTXVM_ERROR_INVALID_VALUE : k->why ? (int)say(d, PTXVM_ERROR_NOT_SUPPORTED, "%s", k->why)
+		   : (int)launch_shape(d, P->p, ch->k, &cfg, 0, &C);
+	char *why = NULL;
+	if (code) {
+		if (asprintf(&why, "%s", ptxvm_device_message(d)) < 0)
+			why = NULL;
+	} else {
+		C.mem = P->mem;
+		C.surf = P->surf;
+		C.heap = P->heap;
+		C.cdp = P->cdp;
+		C.depth = P->depth + 1;
+		C.printf_fifo = P->printf_fifo;
+		C.grid_id = atomic_fetch_add(&d->launches, 1) + 1;
+		C.params = ch->params;
+		C.param_bytes = ch->k->param_bytes;
+		code = launch_run(&C);
+		pthread_mutex_lock(&P->cdp->lock);
+		P->cdp->pending--;
+		pthread_mutex_unlock(&P->cdp->lock);
+		int later = run_children(d, prog, &C);
+		if (!code && later)
+			code = later;
+		atomic_fetch_add(&P->thread_ins, atomic_load(&C.thread_ins));
+		atomic_fetch_add(&P->warp_ins, atomic_load(&C.warp_ins));
+		why = C.report;
+	}
+	if (code) {
+		P->code = code;
+		if (asprintf(&P->report, "%s (in a grid of %ux%ux%u CTAs of kernel '%s' launched from kernel '%s')",
+			     why ? why : "", ch->grid[0], ch->grid[1], ch->grid[2], ch->k->name, P->k->name) < 0)
+			P->report = NULL;
+	}
+	free(why);
+	return code;
+}
+
+/* The grids that P's threads launched, depth first, in the order of their
+ * launches; those into cudaStreamTailLaunch after the others (their
+ * parent and its other work have completed).  Then P is complete.  After a
+ * failure the rest do not run. */
+static int run_children(ptxvm_device *d, const Program *prog, Launch *P)
+{
+	int code = P->code;
+	for (int tail = 0; tail < 2; tail++)
+		for (size_t i = 0; i < P->nkids && !code; i++)
+			if (P->kids[i].tail == tail)
+				code = run_child(d, prog, P, &P->kids[i]);
+	for (size_t i = 0; i < P->nkids; i++)
+		free(P->kids[i].params);
+	free(P->kids);
+	P->kids = NULL;
+	P->nkids = 0;
+	return code;
+}
+
 static ptxvm_result launch_packed(ptxvm_device *d, const ptxvm_kernel *kh, const ptxvm_launch_config *cfg,
 				  const void *params, size_t bytes, ptxvm_launch_stats *stats, int coop)
 {
@@ -868,7 +936,7 @@ static ptxvm_result launch_packed(ptxvm_device *d, const ptxvm_kernel *kh, const
 		r = say(d, PTXVM_ERROR_INVALID_VALUE, "kernel '%s' takes %u bytes of parameters, not %zu",
 			k->f->name, k->f->param_bytes, bytes);
 	else
-		r = launch_shape(d, k, cfg, coop, &L);
+		r = launch_shape(d, k->p->prog, k->f, cfg, coop, &L);
 	if (r) {
 		put(&k->o);
 		return r;
@@ -891,17 +959,42 @@ static ptxvm_result launch_packed(ptxvm_device *d, const ptxvm_kernel *kh, const
 	L.grid_id = atomic_fetch_add(&d->launches, 1) + 1;
 	if (L.coop && !mem_alloc(&d->mem, 8, ALLOC_GLOBAL, 0, &L.grid_ws))
 		L.grid_ws = 0;  /* no memory for the barrier: the launch does not run */
+	/* grids launched from the device take their parameter buffers from a
+	 * pool the whole tree of grids shares */
+	Cdp cdp = { .pool_bytes = CDP_POOL_BYTES };
+	bool dp = launch_uses_cdp(L.p);
+	if (dp && !mem_alloc(&d->mem, CDP_POOL_BYTES, ALLOC_GLOBAL, 0, &cdp.pool)) {
+		if (L.grid_ws)
+			mem_free(&d->mem, L.grid_ws, 0);
+		put(&k->o);
+		pthread_mutex_lock(&d->lock);
+		if (--d->busy == 0)
+			pthread_cond_broadcast(&d->idle);
+		pthread_mutex_unlock(&d->lock);
+		return say(d, PTXVM_ERROR_OUT_OF_MEMORY, "kernel '%s': no memory for device launches", k->f->name);
+	}
+	if (dp) {
+		pthread_mutex_init(&cdp.lock, NULL);
+		L.cdp = &cdp;
+	}
 	L.mem = mem_pin(&d->mem);
 	L.surf = surf_pin(&d->surf);
 	L.params = params;
 	L.param_bytes = (uint32_t)bytes;
 	double t0 = exec_now();
 	int code = L.coop && !L.grid_ws ? PTXVM_ERROR_OUT_OF_MEMORY : launch_run(&L);
+	if (dp)
+		code = run_children(d, k->p, &L);
 	double t1 = exec_now();
 	surf_unpin(&d->surf, L.surf);
 	mem_unpin(&d->mem, L.mem);
 	if (L.grid_ws)
 		mem_free(&d->mem, L.grid_ws, 0);
+	if (dp) {
+		mem_free(&d->mem, cdp.pool, 0);
+		pthread_mutex_destroy(&cdp.lock);
+		free(cdp.buf);
+	}
 	if (stats) {
 		stats->thread_instructions = atomic_load(&L.thread_ins);
 		stats->warp_instructions = atomic_load(&L.warp_ins);
