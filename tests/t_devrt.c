@@ -414,6 +414,26 @@ static void t_cluster_faults(const char *root)
 		      "ld.shared::cluster past the other CTA's shared memory fails the launch");
 		ptxvm_program_unload(p);
 	}
+	/* a cluster barrier that some threads never reach: rank 1's warp 0
+	 * waits at a CTA barrier for its warp 1, which waits at the cluster's */
+	static const char *const dead =
+		".version 8.0\n.target sm_90\n.address_size 64\n"
+		".visible .entry k()\n{\n\t.reg .b32 %r<3>;\n\t.reg .pred %p<3>;\n"
+		"\tmov.u32 %r1, %cluster_ctarank;\n\tmov.u32 %r2, %tid.x;\n"
+		"\tsetp.eq.u32 %p1, %r1, 1;\n\tsetp.lt.u32 %p2, %r2, 32;\n\tand.pred %p1, %p1, %p2;\n"
+		"\t@%p1 bar.sync 1, 64;\n\t@%p1 bra DONE;\n"
+		"\tbarrier.cluster.arrive;\n\tbarrier.cluster.wait;\nDONE:\n\tret;\n}\n";
+	p = load_ptx(d, "dead.ptx", dead, why, sizeof why);
+	if (!p) {
+		fail("devrt: dead.ptx: %s", why);
+	} else {
+		ptxvm_result r = run3(d, p, "k", (const unsigned[3]){ 2, 1, 1 }, 64, (const unsigned[3]){ 2, 1, 1 }, NULL);
+		check(r == PTXVM_ERROR_ILLEGAL_INSTRUCTION && strstr(ptxvm_device_message(d), "can never complete"),
+		      "a cluster barrier that cannot complete is reported as a deadlock");
+		r = run3(d, p, "k", (const unsigned[3]){ 2, 1, 1 }, 64, (const unsigned[3]){ 1, 1, 1 }, NULL);
+		check(r == PTXVM_SUCCESS, "with clusters of one CTA (no rank 1) the same kernel completes");
+		ptxvm_program_unload(p);
+	}
 	ptxvm_device_destroy(d);
 }
 
