@@ -47,7 +47,7 @@ static int launch(ptxvm_device *d, const char *name, const char *text, const voi
 	    (nin && ptxvm_memcpy_htod(d, din, in, nin)) || ptxvm_memset_d8(d, dout, 0xee, nout)) {
 		snprintf(why, nwhy, "%s: device memory: %s", name, ptxvm_device_message(d));
 	} else {
-		ptxvm_launch_config c = { { 1, 1, 1 }, { threads, 1, 1 }, 0 };
+		ptxvm_launch_config c = { { 1, 1, 1 }, { threads, 1, 1 }, 0, { 0, 0, 0 } };
 		void *args[] = { &din, &dout };
 		r = ptxvm_launch(d, ptxvm_kernel_find(p, "k"), &c, args, NULL);
 		if (r)
