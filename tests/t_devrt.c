@@ -379,12 +379,12 @@ static void t_cluster_faults(const char *root)
 		ptxvm_mem_alloc(d, 32 * 4, &out);
 		unsigned rank = 2;
 		void *args[] = { &out, &rank };
-		ptxvm_result r = run3(d, p, "cluster_peek", (const unsigned[3]){ 4, 1, 1 }, 32,
+		ptxvm_result r = run3(d, p, "cluster_peek", (const unsigned[3]){ 2, 1, 1 }, 32,
 				      (const unsigned[3]){ 2, 1, 1 }, args);
 		check(r == PTXVM_ERROR_ILLEGAL_ADDRESS && strstr(ptxvm_device_message(d), "CTA rank 2 of a cluster of 2"),
 		      "mapa to a rank outside the cluster fails the launch");
 		rank = 1;
-		r = run3(d, p, "cluster_peek", (const unsigned[3]){ 4, 1, 1 }, 32, (const unsigned[3]){ 2, 1, 1 }, args);
+		r = run3(d, p, "cluster_peek", (const unsigned[3]){ 2, 1, 1 }, 32, (const unsigned[3]){ 2, 1, 1 }, args);
 		int got[32];
 		ptxvm_memcpy_dtoh(d, got, out, sizeof got);
 		int good = r == PTXVM_SUCCESS;
