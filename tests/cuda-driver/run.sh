@@ -41,7 +41,7 @@ fi
 
 mkdir -p "$B/tests"
 if ${CC:-cc} -std=gnu11 -Wall -Werror -I"$CUDA_INC" -o "$B/tests/cuda-driver" tests/cuda-driver/driver.c \
-	-L"$B/lib" -lcuda -ldl; then
+	-L"$B/lib" -lcuda -ldl $HOST_LDFLAGS; then
 	ok
 	LD_LIBRARY_PATH="$B/lib" PTXVM_LOG=1 "$B/tests/cuda-driver" >"$tmp/out" 2>"$tmp/err"
 	st=$?

@@ -35,6 +35,13 @@ if [ "$1" = --one ]; then
 		fi
 		mv "$bin.tmp" "$bin"
 	fi
+	# A sanitizer build's libcuda.so.1 needs the sanitizer's runtime, which
+	# nvcc's programs do not carry: it is preloaded (their leaks are not ours).
+	pre=""
+	case " $HOST_LDFLAGS " in *-fsanitize=address*)
+		pre=$(${CC:-cc} -print-file-name=libclang_rt.asan-x86_64.so) ;;
+	esac
+	LD_PRELOAD=$pre ASAN_OPTIONS=detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS} \
 	LD_LIBRARY_PATH=$(cd "$B/lib" && pwd)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} timeout 120 "$bin" \
 		>"$OUT/$name.$link.out" 2>&1
 	echo $? >"$OUT/$name.$link.rc"

@@ -67,7 +67,7 @@ if [ -z "$LIB" ]; then
 	echo "hw: skipped: ptxvm's libcuda.so.1 is not built ($B/libcuda.so.1): the probe cannot run on ptxvm"
 	done_
 fi
-if ! $CC -std=gnu11 -O2 -I"$CUDA_HOME/include" -o "$T/probe" tests/hw/probe.c -L"$LIB" -l:libcuda.so.1 -lm \
+if ! $CC -std=gnu11 -O2 -I"$CUDA_HOME/include" -o "$T/probe" tests/hw/probe.c -L"$LIB" -l:libcuda.so.1 -lm $HOST_LDFLAGS \
 	-Wl,-rpath,"$(cd "$LIB" && pwd)" 2>"$T/err"; then
 	echo "FAIL hw: the probe does not build against $LIB/libcuda.so.1:"
 	sed 's/^/    /' "$T/err" | head -5
