@@ -168,7 +168,17 @@ expect 0 "run writes c = 2a + b" -- python3 -c 'import struct,sys; c = struct.un
 expect 0 "run with one worker" -- "$X" run "$T/vadd.ptx" --kernel vadd --grid 2 --block 64 --workers 1 \
 	--arg buf:400:in="$T/a.bin" --arg buf:400 --arg buf:400:out="$T/c1.bin" --arg u32:100 --arg f32:2
 expect 3 "run: out of bounds" -- "$X" run "$T/vadd.ptx" --kernel oob --grid 1 --block 1 --arg buf:64
-grep_in "$T/err" "CUDA_ERROR_ILLEGAL_ADDRESS: kernel 'oob', CTA (0,0,0), thread (0,0,0), ld.global.u32 at .*vadd.ptx:37: global load of 4 bytes at 0x[0-9a-f]* is outside every allocation" "run: the fault report"
+grep_in "$T/err" "CUDA_ERROR_ILLEGAL_ADDRESS: kernel 'oob', CTA (0,0,0), thread (0,0,0), ld.global.u32 at .*vadd.ptx:37: global load of 4 bytes at 0x[0-9a-f]* is 4 bytes past the end of a 64-byte allocation at 0x[0-9a-f]*$" "run: the fault report"
+# Fault reports name the CUDA source line when the PTX carries line info
+# (nvcc -lineinfo), and the allocation the access missed
+S=tests/ptx/sanitize.lineinfo.ptx
+expect 3 "run: past the end, with line info" -- "$X" run $S --kernel _Z8past_endPfi --grid 1 --block 96 --arg buf:256 --arg s32:64
+grep_in "$T/err" "thread (64,0,0), ld.global.f32 at .*sanitize.lineinfo.ptx:[0-9]* (.*tests/cuda/sanitize.cu:11): global load of 4 bytes at 0x[0-9a-f]* is 4 bytes past the end of a 256-byte allocation at 0x" "run: the source line and the nearest allocation"
+expect 3 "run: extern shared never sized" -- "$X" run $S --kernel _Z7reversePf --grid 1 --block 64 --arg buf:256
+grep_in "$T/err" "st.shared.f32 at .*(.*sanitize.cu:19): shared store of 4 bytes at 0x[0-9a-f]* is 4 bytes past the end of the CTA's [0-9]* bytes of shared memory (1024 reserved, [0-9]* static, 0 dynamic); the launch gave no dynamic shared memory" "run: the hint for unsized shared memory"
+expect 0 "run: extern shared sized" -- "$X" run $S --kernel _Z7reversePf --grid 1 --block 64 --arg buf:256 --shared 256
+expect 3 "run: no line info, no source line" -- "$X" run tests/ptx/sanitize.ptx --kernel _Z8past_endPfi --grid 1 --block 96 --arg buf:256 --arg s32:64
+grep_in "$T/err" "ld.global.f32 at .*sanitize.ptx:[0-9]*: global load" "run: without .loc the PTX line alone"
 expect 2 "run: two kernels, none named" -- "$X" run "$T/vadd.ptx" --grid 1 --block 1
 grep_in "$T/err" "name one with --kernel: vadd oob" "run: the kernels are listed"
 expect 2 "run: no such kernel" -- "$X" run "$T/vadd.ptx" --kernel nope --grid 1 --block 1

@@ -118,7 +118,7 @@ void exec_fault(Cta *c, const Warp *w, const XIns *x, int lane, int code, const 
 	Launch *L = c->L;
 	pthread_mutex_lock(&L->lock);
 	if (!L->code) {
-		char msg[512], ins[128] = "";
+		char msg[1024], ins[128] = "";
 		va_list ap;
 		va_start(ap, fmt);
 		vsnprintf(msg, sizeof msg, fmt, ap);
@@ -135,6 +135,10 @@ void exec_fault(Cta *c, const Warp *w, const XIns *x, int lane, int code, const 
 			instr_text(x, ins, sizeof ins);
 			const XFunc *fn = w && w->nfr ? w->fr[w->nfr - 1].fn : L->k;
 			buf_printf(&b, ", %s at %s:%u", ins, L->p->file, x->line);
+			uint32_t line;
+			const char *src = prog_source(L->p, fn, (uint32_t)(x - fn->code), &line);
+			if (src)
+				buf_printf(&b, " (%s:%u)", src, line);
 			if (fn != L->k)
 				buf_printf(&b, " (in function '%s')", fn->name);
 		}
@@ -148,6 +152,35 @@ void exec_fault(Cta *c, const Warp *w, const XIns *x, int lane, int code, const 
 
 /* ---- memory ------------------------------------------------------------- */
 static const char *space_word[] = { "", "global", "shared", "local", "const", "param", "local", "generic" };
+
+/* Where an access of n bytes at a (in space sp, the window's offset for
+ * shared and local memory) falls, for a fault report: how far past the
+ * end of the nearest allocation or before its start, and why shared
+ * memory may be too small. */
+static void out_of_bounds(const Cta *c, unsigned sp, uint64_t a, unsigned n, char *buf, size_t len)
+{
+	const Launch *L = c->L;
+	const Alloc *al = sp == XS_GLOBAL ? mem_nearest(L->mem, a) : NULL;
+	if (al && a >= al->base) {
+		snprintf(buf, len, "is %llu bytes past the end of a %llu-byte allocation at 0x%llx",
+			 (unsigned long long)(a + n - al->base - al->size), (unsigned long long)al->size,
+			 (unsigned long long)al->base);
+	} else if (al) {
+		snprintf(buf, len, "is %llu bytes before a %llu-byte allocation at 0x%llx",
+			 (unsigned long long)(al->base - a), (unsigned long long)al->size, (unsigned long long)al->base);
+	} else if (sp == XS_SHARED) {
+		uint64_t own = L->shared_bytes - XSMEM_RESERVED - L->dyn_shared;
+		int k = snprintf(buf, len, "is %llu bytes past the end of the CTA's %u bytes of shared memory (%u "
+				 "reserved, %llu static, %u dynamic)", (unsigned long long)(a + n - L->shared_bytes),
+				 L->shared_bytes, XSMEM_RESERVED, (unsigned long long)own, L->dyn_shared);
+		if (!L->dyn_shared && k > 0 && (size_t)k < len)
+			snprintf(buf + k, len - (size_t)k, "; the launch gave no dynamic shared memory: an extern "
+				 "__shared__ array has 0 bytes unless the launch sizes it (--shared BYTES, "
+				 "ptxvm_launch_config.shared_bytes, the third <<<>>> argument)");
+	} else {
+		snprintf(buf, len, "is outside every allocation");
+	}
+}
 
 /* The host address of an access of n bytes aligned to align (a power of
  * two) by lane l, or NULL after a fault. */
@@ -209,9 +242,10 @@ static uint8_t *xlate_span(Cta *c, Warp *w, const XIns *x, unsigned l, unsigned 
 			return (uint8_t *)L->params + a;
 		break;
 	}
-	exec_fault(c, w, x, (int)l, PTXVM_ERROR_ILLEGAL_ADDRESS,
-		   "%s %s of %u bytes at 0x%llx is outside every allocation", space_word[osp],
-		   wr ? "store" : "load", n, (unsigned long long)orig);
+	char where[512];
+	out_of_bounds(c, sp, a, n, where, sizeof where);
+	exec_fault(c, w, x, (int)l, PTXVM_ERROR_ILLEGAL_ADDRESS, "%s %s of %u bytes at 0x%llx %s", space_word[osp],
+		   wr ? "store" : "load", n, (unsigned long long)orig, where);
 	return NULL;
 }
 

@@ -58,6 +58,16 @@ const Alloc *mem_find(const MemView *v, uint64_t addr, uint64_t len)
 	return a;
 }
 
+const Alloc *mem_nearest(const MemView *v, uint64_t addr)
+{
+	size_t i = find_index(v, addr);
+	const Alloc *below = i > 0 ? v->item[i - 1] : NULL, *above = i < v->n ? v->item[i] : NULL;
+	if (!below || !above)
+		return below ? below : above;
+	uint64_t end = below->base + below->size;
+	return addr < end || addr - end <= above->base - addr ? below : above;
+}
+
 /* What of the table or of the retired allocations still held by a launch
  * meets [base, end); NULL when nothing does.  Generated allocations count
  * their gap. */

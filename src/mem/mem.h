@@ -89,6 +89,9 @@ const MemView *mem_pin(DevMem *m);
 void mem_unpin(DevMem *m, const MemView *v);
 /* The allocation of v holding [addr, addr+len), or NULL. */
 const Alloc *mem_find(const MemView *v, uint64_t addr, uint64_t len);
+/* The allocation of v nearest to addr (the one it follows or the one
+ * it precedes, whichever is closer), or NULL when v has none. */
+const Alloc *mem_nearest(const MemView *v, uint64_t addr);
 /* Host pointer to [addr, addr+len) inside one allocation of v, or NULL. */
 static inline uint8_t *mem_host(const MemView *v, uint64_t addr, uint64_t len)
 {
