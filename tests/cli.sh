@@ -175,7 +175,7 @@ S=tests/ptx/sanitize.lineinfo.ptx
 expect 3 "run: past the end, with line info" -- "$X" run $S --kernel _Z8past_endPfi --grid 1 --block 96 --arg buf:256 --arg s32:64
 grep_in "$T/err" "thread (64,0,0), ld.global.f32 at .*sanitize.lineinfo.ptx:[0-9]* (.*tests/cuda/sanitize.cu:11): global load of 4 bytes at 0x[0-9a-f]* is 4 bytes past the end of a 256-byte allocation at 0x" "run: the source line and the nearest allocation"
 expect 3 "run: extern shared never sized" -- "$X" run $S --kernel _Z7reversePf --grid 1 --block 64 --arg buf:256
-grep_in "$T/err" "st.shared.f32 at .*(.*sanitize.cu:19): shared store of 4 bytes at 0x[0-9a-f]* is 4 bytes past the end of the CTA's [0-9]* bytes of shared memory (1024 reserved, [0-9]* static, 0 dynamic); the launch gave no dynamic shared memory" "run: the hint for unsized shared memory"
+grep_in "$T/err" "st.shared.f32 at .*(.*sanitize.cu:19): shared store of 4 bytes at 0x[0-9a-f]* is 4 bytes past the end of the CTA's [0-9]* bytes of shared memory (1024 reserved, [0-9]* static, 0 dynamic); the launch gave no dynamic shared memory: the module.s extern __shared__ array has 0 bytes unless the launch sizes it" "run: the hint for unsized shared memory"
 expect 0 "run: extern shared sized" -- "$X" run $S --kernel _Z7reversePf --grid 1 --block 64 --arg buf:256 --shared 256
 expect 3 "run: no line info, no source line" -- "$X" run tests/ptx/sanitize.ptx --kernel _Z8past_endPfi --grid 1 --block 96 --arg buf:256 --arg s32:64
 grep_in "$T/err" "ld.global.f32 at .*sanitize.ptx:[0-9]*: global load" "run: without .loc the PTX line alone"

@@ -173,9 +173,9 @@ static void out_of_bounds(const Cta *c, unsigned sp, uint64_t a, unsigned n, cha
 		int k = snprintf(buf, len, "is %llu bytes past the end of the CTA's %u bytes of shared memory (%u "
 				 "reserved, %llu static, %u dynamic)", (unsigned long long)(a + n - L->shared_bytes),
 				 L->shared_bytes, XSMEM_RESERVED, (unsigned long long)own, L->dyn_shared);
-		if (!L->dyn_shared && k > 0 && (size_t)k < len)
-			snprintf(buf + k, len - (size_t)k, "; the launch gave no dynamic shared memory: an extern "
-				 "__shared__ array has 0 bytes unless the launch sizes it (--shared BYTES, "
+		if (!L->dyn_shared && L->p->dyn_shared && k > 0 && (size_t)k < len)
+			snprintf(buf + k, len - (size_t)k, "; the launch gave no dynamic shared memory: the module's "
+				 "extern __shared__ array has 0 bytes unless the launch sizes it (--shared BYTES, "
 				 "ptxvm_launch_config.shared_bytes, the third <<<>>> argument)");
 	} else {
 		snprintf(buf, len, "is outside every allocation");

@@ -405,12 +405,16 @@ static void place_vars(Lw *w)
 	for (uint32_t i = 0; i < m->ntop; i++) {
 		const Func *f = m->top[i].kind == TOP_FUNC ? m->top[i].func : NULL;
 		const Decl *d = m->top[i].kind == TOP_DECL ? m->top[i].decl : NULL;
-		if (d && d->space == SP_SHARED && d->linkage & L_EXTERN)
+		if (d && d->space == SP_SHARED && d->linkage & L_EXTERN) {
 			pmap_put(&w->map, d, LV(LV_SHARED, sbytes));
+			w->p->dyn_shared = 1;
+		}
 		for (uint32_t k = 0; f && k < f->nbody; k++) {
 			d = f->body[k].kind == ST_DECL ? f->body[k].decl : NULL;
-			if (d && d->space == SP_SHARED && d->linkage & L_EXTERN)
+			if (d && d->space == SP_SHARED && d->linkage & L_EXTERN) {
 				pmap_put(&w->map, d, LV(LV_SHARED, sbytes));
+				w->p->dyn_shared = 1;
+			}
 		}
 	}
 	w->p->shared_bytes = sbytes;

@@ -187,6 +187,7 @@ typedef struct Prog {
 	uint32_t nsregs;
 	uint64_t shared_bytes;  /* the reserved window, then the static .shared of the module */
 	uint32_t shared_align;
+	uint8_t dyn_shared;     /* the module declares an .extern .shared array */
 	uint64_t const_base;    /* device address of the .const bank */
 	uint64_t const_bytes;
 	uint64_t global_base;   /* device allocation of the .global variables */
