@@ -87,9 +87,12 @@ static const struct { const char *cmd, *text; } helps[] = {
 	  "  --timeout SECONDS          the launch may run 60 s unless --timeout says (0: no limit)\n"
 	  "  --printf-fifo BYTES        device printf output kept per launch (default 1 MiB)\n"
 	  "  --stats                    a JSON line per launch on stderr\n"
+	  "  --check LIST               compute-sanitizer's checks: memcheck, racecheck,\n"
+	  "                             initcheck, synccheck (comma-separated) or all;\n"
+	  "                             PTXVM_CHECK=LIST does the same (docs/CHECKS.md)\n"
 	  "Exit status: 0 success, 1 invalid PTX, 2 usage error or unreadable file,\n"
 	  "3 the launch failed (the CUDA error name and a report on stderr), 4 valid PTX\n"
-	  "that ptxvm cannot run yet (CUDA_ERROR_NOT_SUPPORTED).\n" },
+	  "that ptxvm cannot run yet (CUDA_ERROR_NOT_SUPPORTED), 5 a check found errors.\n" },
 	{ "sass",
 	  "usage: ptxvm sass FILE\n"
 	  "\n"

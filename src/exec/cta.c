@@ -13,6 +13,7 @@
  * within one instruction of the deadline whatever the kernel does.
  */
 #include "warp.h"
+#include "san.h"
 #include "../../include/ptxvm.h"
 
 #include <errno.h>
@@ -68,6 +69,8 @@ static bool release(Cta *c, uint32_t live)
 			}
 		}
 		memset(b, 0, sizeof *b);
+		if (c->chk)
+			san_barrier(c->chk);
 		any = true;
 	}
 	return any;
@@ -178,6 +181,7 @@ static void *worker(void *arg)
 	c.shared = calloc(L->shared_bytes + 1, 1);
 	c.local = calloc((size_t)L->nthreads * L->local_bytes + 1, 1);
 	c.w = calloc(L->nwarps, sizeof *c.w);
+	c.chk = san_cta_new(L);
 	if (!c.shared || !c.local || !c.w) {
 		exec_fault(&c, NULL, NULL, -1, PTXVM_ERROR_OUT_OF_MEMORY,
 			   "no host memory for a CTA (%u bytes shared, %zu bytes local)", L->shared_bytes,
@@ -205,6 +209,8 @@ static void *worker(void *arg)
 			}
 		if (stop)
 			break;
+		if (c.chk)
+			san_cta_begin(c.chk);
 		if (L->fifo)
 			fifo_cta_begin(L->fifo, &c.pf, id);
 		run_cta(&c);
@@ -219,6 +225,7 @@ done:
 	for (uint32_t i = 0; c.w && i < c.nwarps; i++)
 		warp_free(&c.w[i]);
 	free(c.w);
+	san_cta_free(c.chk);
 	pthread_mutex_lock(&L->lock);
 	if (!--L->active)
 		pthread_cond_signal(&L->idle);
@@ -291,6 +298,7 @@ int launch_run(Launch *L)
 	clock_gettime(CLOCK_REALTIME, &rt);
 	L->gtimer0 = (uint64_t)rt.tv_sec * 1000000000ull + (uint64_t)rt.tv_nsec;
 	bool watchdog = L->timeout > 0 && L->timeout <= MAX_TIMEOUT;
+	san_launch_begin(L->san, L);
 	Fifo fifo;
 	L->fifo = NULL;
 	if (launch_uses_printf(L->p)) {
@@ -344,6 +352,7 @@ out:
 	if (L->fifo)
 		L->printf_dropped = fifo_finish(L->fifo, L->out ? L->out : stdout);
 	L->fifo = NULL;
+	san_launch_end(L);
 	pthread_cond_destroy(&L->idle);
 	pthread_mutex_destroy(&L->lock);
 	return L->code;

@@ -10,6 +10,7 @@
 #include "fp.h"
 #include "mma.h"
 #include "printf.h"
+#include "san.h"
 #include "../atom/atom.h"
 #include "../surf/surf.h"
 #include "../tex/tex.h"
@@ -204,6 +205,8 @@ static uint8_t *xlate_span(Cta *c, Warp *w, const XIns *x, unsigned l, unsigned 
 			sp = XS_GLOBAL;
 	}
 	if (a & (align - 1)) {
+		if (L->chk)
+			san_invalid(c, w, x, l, osp, orig, n, wr, true, NULL);
 		exec_fault(c, w, x, (int)l, PTXVM_ERROR_MISALIGNED_ADDRESS,
 			   "%s address 0x%llx is not aligned to the %u-byte %s", space_word[osp],
 			   (unsigned long long)orig, align, align == n ? "access" : "boundary it needs");
@@ -223,6 +226,8 @@ static uint8_t *xlate_span(Cta *c, Warp *w, const XIns *x, unsigned l, unsigned 
 				   "store to constant memory at 0x%llx", (unsigned long long)orig);
 			return NULL;
 		}
+		if (c->chk)
+			san_access(c, w, x, l, al, a - al->base, n, wr);
 		return al->host + (a - al->base);
 	}
 	case XS_CONST:
@@ -230,8 +235,11 @@ static uint8_t *xlate_span(Cta *c, Warp *w, const XIns *x, unsigned l, unsigned 
 			return mem_host(L->mem, L->p->const_base + a, n);
 		break;
 	case XS_SHARED:
-		if (a <= L->shared_bytes && n <= L->shared_bytes - a)
+		if (a <= L->shared_bytes && n <= L->shared_bytes - a) {
+			if (c->chk)
+				san_access(c, w, x, l, NULL, a, n, wr);
 			return c->shared + a;
+		}
 		break;
 	case XS_LOCAL:
 		if (a <= L->local_bytes && n <= L->local_bytes - a)
@@ -244,6 +252,8 @@ static uint8_t *xlate_span(Cta *c, Warp *w, const XIns *x, unsigned l, unsigned 
 	}
 	char where[512];
 	out_of_bounds(c, sp, a, n, where, sizeof where);
+	if (L->chk)
+		san_invalid(c, w, x, l, sp, orig, n, wr, false, where);
 	exec_fault(c, w, x, (int)l, PTXVM_ERROR_ILLEGAL_ADDRESS, "%s %s of %u bytes at 0x%llx %s", space_word[osp],
 		   wr ? "store" : "load", n, (unsigned long long)orig, where);
 	return NULL;

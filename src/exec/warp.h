@@ -78,6 +78,7 @@ typedef struct Cta {
 	Buf rec;                /* one printf call's text */
 	const Alloc *last;      /* the allocation the last global access hit */
 	uint64_t reg_bytes;     /* host bytes of the warps' register frames */
+	struct SanCta *chk;     /* the checks' shadow of shared memory; NULL: no check is on */
 } Cta;
 
 /* Runs warp w until it blocks, yields, finishes or faults. */
