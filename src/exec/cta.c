@@ -182,6 +182,7 @@ static void *worker(void *arg)
 	c.local = calloc((size_t)L->nthreads * L->local_bytes + 1, 1);
 	c.w = calloc(L->nwarps, sizeof *c.w);
 	c.chk = san_cta_new(L);
+	c.shared_lim = c.chk ? 0 : L->shared_bytes;
 	if (!c.shared || !c.local || !c.w) {
 		exec_fault(&c, NULL, NULL, -1, PTXVM_ERROR_OUT_OF_MEMORY,
 			   "no host memory for a CTA (%u bytes shared, %zu bytes local)", L->shared_bytes,

@@ -183,8 +183,40 @@ static void out_of_bounds(const Cta *c, unsigned sp, uint64_t a, unsigned n, cha
 	}
 }
 
+/* Why xlate_span refuses an access. */
+enum { XF_MISALIGNED, XF_CONST_STORE, XF_BOUNDS };
+
+/* Reports an access that xlate_span refuses; kept out of its path. */
+static __attribute__((noinline, cold)) uint8_t *xlate_fault(Cta *c, Warp *w, const XIns *x, unsigned l,
+							     unsigned osp, unsigned sp, uint64_t orig, uint64_t a,
+							     unsigned n, unsigned align, bool wr, int why)
+{
+	Launch *L = c->L;
+	if (why == XF_MISALIGNED) {
+		if (L->chk)
+			san_invalid(c, w, x, l, sp, orig, n, wr, true, NULL);
+		exec_fault(c, w, x, (int)l, PTXVM_ERROR_MISALIGNED_ADDRESS,
+			   "%s address 0x%llx is not aligned to the %u-byte %s", space_word[osp],
+			   (unsigned long long)orig, align, align == n ? "access" : "boundary it needs");
+	} else if (why == XF_CONST_STORE) {
+		exec_fault(c, w, x, (int)l, PTXVM_ERROR_ILLEGAL_ADDRESS,
+			   "store to constant memory at 0x%llx", (unsigned long long)orig);
+	} else {
+		char where[512];
+		out_of_bounds(c, sp, a, n, where, sizeof where);
+		if (L->chk)
+			san_invalid(c, w, x, l, sp, orig, n, wr, false, where);
+		exec_fault(c, w, x, (int)l, PTXVM_ERROR_ILLEGAL_ADDRESS, "%s %s of %u bytes at 0x%llx %s",
+			   space_word[osp], wr ? "store" : "load", n, (unsigned long long)orig, where);
+	}
+	return NULL;
+}
+
 /* The host address of an access of n bytes aligned to align (a power of
- * two) by lane l, or NULL after a fault. */
+ * two) by lane l, or NULL after a fault.  With checks on (c->chk), global
+ * and shared accesses leave the fast path (no allocation is cached in
+ * c->last, c->shared_lim is 0) and are shown to the checks (san.h); without
+ * them, the fast path is what it would be without checks at all. */
 static uint8_t *xlate_span(Cta *c, Warp *w, const XIns *x, unsigned l, unsigned sp, uint64_t a,
 			   unsigned n, unsigned align, bool wr)
 {
@@ -204,14 +236,8 @@ static uint8_t *xlate_span(Cta *c, Warp *w, const XIns *x, unsigned l, unsigned 
 		else
 			sp = XS_GLOBAL;
 	}
-	if (a & (align - 1)) {
-		if (L->chk)
-			san_invalid(c, w, x, l, osp, orig, n, wr, true, NULL);
-		exec_fault(c, w, x, (int)l, PTXVM_ERROR_MISALIGNED_ADDRESS,
-			   "%s address 0x%llx is not aligned to the %u-byte %s", space_word[osp],
-			   (unsigned long long)orig, align, align == n ? "access" : "boundary it needs");
-		return NULL;
-	}
+	if (a & (align - 1))
+		return xlate_fault(c, w, x, l, osp, sp, orig, a, n, align, wr, XF_MISALIGNED);
 	switch (sp) {
 	case XS_GLOBAL: {
 		const Alloc *al = c->last;
@@ -219,15 +245,13 @@ static uint8_t *xlate_span(Cta *c, Warp *w, const XIns *x, unsigned l, unsigned 
 			al = mem_find(L->mem, a, n);
 			if (!al)
 				break;
-			c->last = al;
+			if (!c->chk)
+				c->last = al;
+			else if (!wr || al->kind != ALLOC_CONST)  /* checks: every access comes this way */
+				san_access(c, w, x, l, al, a - al->base, n, wr);
 		}
-		if (wr && al->kind == ALLOC_CONST) {
-			exec_fault(c, w, x, (int)l, PTXVM_ERROR_ILLEGAL_ADDRESS,
-				   "store to constant memory at 0x%llx", (unsigned long long)orig);
-			return NULL;
-		}
-		if (c->chk)
-			san_access(c, w, x, l, al, a - al->base, n, wr);
+		if (wr && al->kind == ALLOC_CONST)
+			return xlate_fault(c, w, x, l, osp, sp, orig, a, n, align, wr, XF_CONST_STORE);
 		return al->host + (a - al->base);
 	}
 	case XS_CONST:
@@ -235,9 +259,10 @@ static uint8_t *xlate_span(Cta *c, Warp *w, const XIns *x, unsigned l, unsigned 
 			return mem_host(L->mem, L->p->const_base + a, n);
 		break;
 	case XS_SHARED:
-		if (a <= L->shared_bytes && n <= L->shared_bytes - a) {
-			if (c->chk)
-				san_access(c, w, x, l, NULL, a, n, wr);
+		if (a <= c->shared_lim && n <= c->shared_lim - a)
+			return c->shared + a;
+		if (c->chk && a <= L->shared_bytes && n <= L->shared_bytes - a) {
+			san_access(c, w, x, l, NULL, a, n, wr);         /* checks: every access comes this way */
 			return c->shared + a;
 		}
 		break;
@@ -250,13 +275,7 @@ static uint8_t *xlate_span(Cta *c, Warp *w, const XIns *x, unsigned l, unsigned 
 			return (uint8_t *)L->params + a;
 		break;
 	}
-	char where[512];
-	out_of_bounds(c, sp, a, n, where, sizeof where);
-	if (L->chk)
-		san_invalid(c, w, x, l, sp, orig, n, wr, false, where);
-	exec_fault(c, w, x, (int)l, PTXVM_ERROR_ILLEGAL_ADDRESS, "%s %s of %u bytes at 0x%llx %s", space_word[osp],
-		   wr ? "store" : "load", n, (unsigned long long)orig, where);
-	return NULL;
+	return xlate_fault(c, w, x, l, osp, sp, orig, a, n, align, wr, XF_BOUNDS);
 }
 
 /* A warp's access, translated once: the addresses a[l] of the lanes of act,

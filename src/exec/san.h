@@ -10,9 +10,10 @@
  * its findings, one per site (or pair of sites), and prints them when the
  * launch ends; each worker a SanCta with the shadow of its CTA's shared
  * memory.  The interpreter calls in here from three places only: the
- * translation of a guest address (exec.c, xlate_span), a barrier's
- * arrival (ops.inc, bar) and a barrier's release (cta.c).  Each call is
- * behind a test of Cta.chk, which is NULL when no check is on.
+ * translation of a guest address (exec.c, xlate_span: on its slow path,
+ * which a launch with checks takes for every global and shared access), a
+ * barrier's arrival (ops.inc, bar) and a barrier's release (cta.c).  Each
+ * call is behind a test of Cta.chk, which is NULL when no check is on.
  */
 #ifndef PTXVM_SAN_H
 #define PTXVM_SAN_H
