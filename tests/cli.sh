@@ -198,6 +198,8 @@ grep_in "$T/err" "^========= Uninitialized __global__ memory read of size 4 byte
 grep_in "$T/err" "^========= ERROR SUMMARY: 1 error$" "--check=initcheck: once"
 expect 5 "run --check=synccheck: a divergent barrier" -- "$X" run $S --kernel _Z17divergent_barrierPi --grid 1 --block 64 --arg buf:256 --check=synccheck
 grep_in "$T/err" "^========= Barrier error detected. Divergent thread(s) in warp$" "--check=synccheck: the report"
+expect 5 "run --check=synccheck: warps at different barriers" -- "$X" run $S --kernel _Z13split_barrierPi --grid 2 --block 64 --arg buf:256 --check=synccheck
+grep_in "$T/err" "^========= Barrier error detected. Divergent thread(s) in block$" "--check=synccheck: the block report"
 expect 5 "run: PTXVM_CHECK is read by the library" -- env PTXVM_CHECK=synccheck "$X" run $S --kernel _Z17divergent_barrierPi --grid 1 --block 64 --arg buf:256
 grep_in "$T/err" "^========= ERROR SUMMARY: 1 error$" "PTXVM_CHECK: the summary"
 expect 0 "run: without checks, no report" -- "$X" run $S --kernel _Z17divergent_barrierPi --grid 1 --block 64 --arg buf:256

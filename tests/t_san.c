@@ -297,6 +297,34 @@ static void others(void)
 	}
 	free(t);
 
+	/* synccheck: warps at two different barriers, in 2 CTAs */
+	if (!open_run(&r, PTXVM_CHECK_SYNCCHECK))
+		return;
+	dout = dalloc(&r, 256, NULL, 0);
+	void *a5[] = { &dout };
+	res = launch(&r, "_Z13split_barrierPi", 2, 1, 64, 1, a5);
+	int split[64];
+	ptxvm_memcpy_dtoh(r.d, split, dout, sizeof split);
+	ptxvm_mem_free(r.d, dout);
+	t = close_run(&r, &e);
+	{
+		const char *nd[] = { "========= Barrier error detected. Divergent thread(s) in block\n"
+				     "=========     at _Z13split_barrierPi in ", "sanitize.cu:142 (",
+				     "by thread (32,0,0) in block (0,0,0)",
+				     "=========     while other threads of the block wait at _Z13split_barrierPi in ",
+				     "sanitize.cu:139 (", "Divergent thread(s) in warp", "ERROR SUMMARY: 1 error\n", NULL };
+		const int c[] = { 1, 1, 1, 1, 1, 0, 1 };
+		expect("synccheck: warps at different barriers", t, e, 1, nd, c);
+		bool right = res == PTXVM_SUCCESS;
+		for (int i = 0; i < 64; i++)
+			right &= split[i] == 63 - i + (i >= 32);
+		if (!right)
+			fail("san: split_barrier: %s, or wrong results", ptxvm_result_name(res));
+		else
+			passed++;
+	}
+	free(t);
+
 	/* memcheck's leak check: one allocation of two never freed */
 	if (!open_run(&r, PTXVM_CHECK_MEMCHECK))
 		return;

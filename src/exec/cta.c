@@ -70,7 +70,7 @@ static bool release(Cta *c, uint32_t live)
 		}
 		memset(b, 0, sizeof *b);
 		if (c->chk)
-			san_barrier(c->chk);
+			san_barrier(c->chk, id);
 		any = true;
 	}
 	return any;

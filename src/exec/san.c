@@ -53,6 +53,7 @@ struct SanCta {
 	uint32_t epoch;
 	RaceCell *race;         /* racecheck */
 	uint8_t *init;          /* initcheck: a byte per shared byte, non-zero once written */
+	const XIns *bar_site[NBARRIERS + 1];    /* where the first warp arrived at each barrier */
 };
 
 San *san_create(unsigned checks, FILE *out)
@@ -392,15 +393,39 @@ static void sync_text(Buf *b, const void *arg)
 		   a->n, (unsigned)(a->addr >> 32));
 }
 
-void san_divergent(Cta *c, const Warp *w, const XIns *x, uint32_t act)
+typedef struct Split {
+	Access a;
+	const XIns *other;
+} Split;
+
+static void split_text(Buf *b, const void *arg)
 {
-	SanLaunch *sl = c->L->chk;
-	if (!sl || !(sl->s->checks & PTXVM_CHECK_SYNCCHECK))
+	const Split *s = arg;
+	buf_printf(b, BAR " Barrier error detected. Divergent thread(s) in block\n" BAR "     at ");
+	site(b, s->a.c->L->p, s->a.x);
+	buf_putc(b, '\n');
+	who(b, s->a.c, s->a.w, s->a.lane);
+	buf_printf(b, BAR "     while other threads of the block wait at ");
+	site(b, s->a.c->L->p, s->other);
+}
+
+void san_arrive(Cta *c, const Warp *w, const XIns *x, uint32_t act, unsigned id)
+{
+	SanCta *t = c->chk;
+	if (!(t->checks & PTXVM_CHECK_SYNCCHECK))
 		return;
 	uint32_t live = w->valid & ~w->exited;
-	Access a = { c, w, x, (unsigned)__builtin_ctz(act), XS_NONE, (unsigned)__builtin_popcount(live),
-		     (uint64_t)act << 32 | (unsigned)__builtin_popcount(act), false, false, NULL };
-	find(sl, F_SYNC, x, NULL, sync_text, &a);
+	if (act != live) {
+		Access a = { c, w, x, (unsigned)__builtin_ctz(act), XS_NONE, (unsigned)__builtin_popcount(live),
+			     (uint64_t)act << 32 | (unsigned)__builtin_popcount(act), false, false, NULL };
+		find(t->sl, F_SYNC, x, NULL, sync_text, &a);
+	}
+	if (!t->bar_site[id]) {
+		t->bar_site[id] = x;
+	} else if (t->bar_site[id] != x) {
+		Split s = { { c, w, x, (unsigned)__builtin_ctz(act), XS_NONE, 0, 0, false, false, NULL }, t->bar_site[id] };
+		find(t->sl, F_SYNC, x, t->bar_site[id], split_text, &s);
+	}
 }
 
 /* ---- workers ------------------------------------------------------------ */
@@ -446,8 +471,13 @@ void san_cta_free(SanCta *t)
 void san_cta_begin(SanCta *t)
 {
 	t->epoch++;
+	memset(t->bar_site, 0, sizeof t->bar_site);
 	if (t->init)
 		memset(t->init, 0, t->bytes);
 }
 
-void san_barrier(SanCta *t) { t->epoch++; }
+void san_barrier(SanCta *t, unsigned id)
+{
+	t->epoch++;
+	t->bar_site[id] = NULL;
+}

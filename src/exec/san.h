@@ -4,7 +4,8 @@
  *   racecheck  shared-memory hazards between threads of different warps
  *              with no barrier between them (RAW, WAW, WAR)
  *   initcheck  loads of device and shared memory never written
- *   synccheck  barriers that only part of a warp reaches
+ *   synccheck  barriers that only part of a warp reaches, or that warps
+ *              reach at different instructions
  *
  * A device with checks has a San; each launch a SanLaunch that collects
  * its findings, one per site (or pair of sites), and prints them when the
@@ -41,7 +42,7 @@ SanCta *san_cta_new(Launch *L);
 void san_cta_free(SanCta *t);
 /* A new CTA on the worker; a barrier of it released. */
 void san_cta_begin(SanCta *t);
-void san_barrier(SanCta *t);
+void san_barrier(SanCta *t, unsigned id);
 
 /* An access that xlate_span allowed: al and off for global memory (al
  * NULL for shared memory, off then the window's offset). */
@@ -50,7 +51,8 @@ void san_access(Cta *c, const Warp *w, const XIns *x, unsigned lane, const Alloc
 /* An access xlate_span refused (memcheck): what it found, as "is ...". */
 void san_invalid(Cta *c, const Warp *w, const XIns *x, unsigned lane, unsigned sp, uint64_t addr, unsigned n,
 		 bool wr, bool misaligned, const char *where);
-/* A barrier that lanes act of w reach while other live lanes do not. */
-void san_divergent(Cta *c, const Warp *w, const XIns *x, uint32_t act);
+/* Lanes act of w arrive at barrier id at instruction x (synccheck: all
+ * the warp's live lanes must, and all warps at the same instruction). */
+void san_arrive(Cta *c, const Warp *w, const XIns *x, uint32_t act, unsigned id);
 
 #endif

@@ -127,3 +127,19 @@ __global__ void divergent_barrier(int *out)
 		__syncthreads();
 	out[threadIdx.x] = s[threadIdx.x];
 }
+
+// Two barriers, one in each branch of a condition that differs between
+// warps: each warp waits at a barrier the others never reach (synccheck:
+// divergent threads in block; the hardware counts them as one barrier).
+__global__ void split_barrier(int *out)
+{
+	__shared__ int s[64];
+	s[threadIdx.x] = threadIdx.x;
+	if (threadIdx.x < 32) {
+		__syncthreads();
+		out[threadIdx.x] = s[63 - threadIdx.x];
+	} else {
+		__syncthreads();
+		out[threadIdx.x] = s[63 - threadIdx.x] + 1;
+	}
+}
