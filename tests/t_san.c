@@ -223,6 +223,8 @@ static void others(void)
 	int n = 64;
 	void *a1[] = { &x, &n };
 	ptxvm_result res = launch(&r, "_Z8past_endPfi", 1, 1, 96, 1, a1);
+	char msg[1024];
+	snprintf(msg, sizeof msg, "%s", ptxvm_device_message(r.d));
 	ptxvm_mem_free(r.d, x);
 	t = close_run(&r, &e);
 	{
@@ -235,6 +237,11 @@ static void others(void)
 		expect("memcheck: past the end", t, e, 1, nd, c);
 		if (res != PTXVM_ERROR_ILLEGAL_ADDRESS)
 			fail("san: memcheck: the launch returned %s", ptxvm_result_name(res));
+		if (!strstr(msg, "ld.global.f32 at sanitize.lineinfo.ptx:") || !strstr(msg, "sanitize.cu:11): global load "
+		    "of 4 bytes at 0x") || !strstr(msg, " is 4 bytes past the end of a 256-byte allocation at 0x"))
+			fail("san: the launch's report lacks the source line or the allocation: %s", msg);
+		else
+			passed++;
 	}
 	free(t);
 
