@@ -317,10 +317,10 @@ static ptxvm_result copy(ptxvm_device *d, const char *what, uint64_t a, uint64_t
 		case 4: for (size_t i = 0; i < n; i += 2) memcpy(p + i, host, 2); break;
 		default: for (size_t i = 0; i < n; i += 4) memcpy(p + i, host, 4); break;
 		}
-		if (dir == 0 || dir == 3)                       /* initcheck: written now */
-			mem_mark_init(pa, a - pa->base, n);
-		else if (dir == 2)
+		if (dir == 2)                                   /* initcheck: what is written now */
 			mem_copy_init(qa, b - qa->base, pa, a - pa->base, n);
+		else if (dir != 1)
+			mem_mark_init(pa, a - pa->base, n);
 	}
 	mem_unpin(&d->mem, v);
 	return r ? r : say(d, PTXVM_SUCCESS, NULL);
