@@ -286,7 +286,9 @@ static uint8_t *xlate_span(Cta *c, Warp *w, const XIns *x, unsigned l, unsigned 
  * they are in (generic resolved), and returns true.  Else
  * false: the caller goes lane by lane with xlate_span, which reports the
  * first lane that faults exactly (the lane, address and allocation).  Local
- * memory, whose host address differs per lane, always goes lane by lane.
+ * memory, whose host address differs per lane, always goes lane by lane;
+ * so do global and shared accesses when checks are on (c->chk), for the
+ * checks see accesses in xlate_span alone.
  * This is the one place a warp's access is checked as a whole. */
 static bool xlate_warp(Cta *c, const Warp *w, unsigned sp, const uint64_t *a, uint32_t act, unsigned n,
 		       unsigned align, bool wr, uintptr_t *delta, unsigned *space)
@@ -320,8 +322,8 @@ static bool xlate_warp(Cta *c, const Warp *w, unsigned sp, const uint64_t *a, ui
 		const Alloc *al = c->last;
 		if (!al || s0 < al->base || s0 - al->base > al->size || len > al->size - (s0 - al->base)) {
 			al = mem_find(L->mem, s0, len);
-			if (!al)
-				return false;
+			if (!al || c->chk)
+				return false;   /* checks: lane by lane, through xlate_span (san.h) */
 			c->last = al;
 		}
 		if (wr && al->kind == ALLOC_CONST)
@@ -334,8 +336,8 @@ static bool xlate_warp(Cta *c, const Warp *w, unsigned sp, const uint64_t *a, ui
 		    !(h = mem_host(L->mem, L->p->const_base + s0, len)))
 			return false;
 		break;
-	case XS_SHARED:
-		if (s0 > L->shared_bytes || len > L->shared_bytes - s0)
+	case XS_SHARED:         /* shared_lim: 0 with checks, which see accesses lane by lane */
+		if (s0 > c->shared_lim || len > c->shared_lim - s0)
 			return false;
 		h = c->shared + s0;
 		break;
