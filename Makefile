@@ -110,7 +110,7 @@ asan:
 # every file instrumented (ops.inc builds one fma version under it): the
 # atomic unit, SASS, multi-worker launches, the watchdog and printf FIFO,
 # and host threads sharing a device.
-TSAN_GROUPS ?= atom sass exec hostile threads devrt
+TSAN_GROUPS ?= atom sass exec hostile threads devrt san
 tsan:
 	$(MAKE) B=build-tsan CC=clang OPT="-O1 -g -fsanitize=thread" LDFLAGS=-fsanitize=thread build-tsan/tests/runner
 	@for g in $(TSAN_GROUPS); do \

@@ -118,7 +118,34 @@ typedef struct ptxvm_device_opts {
 				   launches fail with PTXVM_ERROR_LAUNCH_OUT_OF_RESOURCES */
 	void *printf_stream;    /* FILE * for device printf; NULL: stdout */
 	size_t printf_fifo_bytes;  /* device printf FIFO; 0: 1 MiB (CUDA's default) */
+	unsigned checks;        /* PTXVM_CHECK_* (docs/CHECKS.md); 0: those PTXVM_CHECK
+				   names in the environment, if any */
+	void *check_stream;     /* FILE * for the checks' reports; NULL: stderr */
 } ptxvm_device_opts;
+
+/* The runtime checks of compute-sanitizer's tools, reported in its words
+ * (docs/CHECKS.md).  memcheck: invalid accesses and, when the device is
+ * destroyed, allocations never freed; racecheck: shared-memory hazards
+ * between barriers; initcheck: loads of memory never written; synccheck:
+ * barriers reached by part of a warp. */
+enum {
+	PTXVM_CHECK_MEMCHECK = 1,
+	PTXVM_CHECK_RACECHECK = 2,
+	PTXVM_CHECK_INITCHECK = 4,
+	PTXVM_CHECK_SYNCCHECK = 8,
+	PTXVM_CHECK_ALL = 15,
+};
+/* "memcheck,racecheck,initcheck,synccheck" (any of them, comma-separated),
+ * "all" or "none" to PTXVM_CHECK_* bits; PTXVM_ERROR_INVALID_VALUE for an
+ * unknown name. */
+ptxvm_result ptxvm_check_parse(const char *spec, unsigned *checks);
+/* The checks on the device (0: none). */
+unsigned ptxvm_device_checks(const ptxvm_device *d);
+/* Ends the device's checks: reports the leaks (memcheck) and writes
+ * "========= ERROR SUMMARY: N errors"; returns N, the errors found by all
+ * launches and the leak check.  Later calls write nothing and return N
+ * again.  ptxvm_device_destroy calls it on a device with checks. */
+size_t ptxvm_device_check_finish(ptxvm_device *d);
 
 /* NULL opts: the defaults.  Returns NULL when memory is exhausted. */
 ptxvm_device *ptxvm_device_create(const ptxvm_device_opts *opts);

@@ -168,7 +168,43 @@ expect 0 "run writes c = 2a + b" -- python3 -c 'import struct,sys; c = struct.un
 expect 0 "run with one worker" -- "$X" run "$T/vadd.ptx" --kernel vadd --grid 2 --block 64 --workers 1 \
 	--arg buf:400:in="$T/a.bin" --arg buf:400 --arg buf:400:out="$T/c1.bin" --arg u32:100 --arg f32:2
 expect 3 "run: out of bounds" -- "$X" run "$T/vadd.ptx" --kernel oob --grid 1 --block 1 --arg buf:64
-grep_in "$T/err" "CUDA_ERROR_ILLEGAL_ADDRESS: kernel 'oob', CTA (0,0,0), thread (0,0,0), ld.global.u32 at .*vadd.ptx:37: global load of 4 bytes at 0x[0-9a-f]* is outside every allocation" "run: the fault report"
+grep_in "$T/err" "CUDA_ERROR_ILLEGAL_ADDRESS: kernel 'oob', CTA (0,0,0), thread (0,0,0), ld.global.u32 at .*vadd.ptx:37: global load of 4 bytes at 0x[0-9a-f]* is 4 bytes past the end of a 64-byte allocation at 0x[0-9a-f]*$" "run: the fault report"
+# Fault reports name the CUDA source line when the PTX carries line info
+# (nvcc -lineinfo), and the allocation the access missed
+S=tests/ptx/sanitize.lineinfo.ptx
+expect 3 "run: past the end, with line info" -- "$X" run $S --kernel _Z8past_endPfi --grid 1 --block 96 --arg buf:256 --arg s32:64
+grep_in "$T/err" "thread (64,0,0), ld.global.f32 at .*sanitize.lineinfo.ptx:[0-9]* (.*tests/cuda/sanitize.cu:11): global load of 4 bytes at 0x[0-9a-f]* is 4 bytes past the end of a 256-byte allocation at 0x" "run: the source line and the nearest allocation"
+expect 3 "run: extern shared never sized" -- "$X" run $S --kernel _Z7reversePf --grid 1 --block 64 --arg buf:256
+grep_in "$T/err" "st.shared.f32 at .*(.*sanitize.cu:19): shared store of 4 bytes at 0x[0-9a-f]* is 4 bytes past the end of the CTA's [0-9]* bytes of shared memory (1024 reserved, [0-9]* static, 0 dynamic); the launch gave no dynamic shared memory: the module.s extern __shared__ array has 0 bytes unless the launch sizes it" "run: the hint for unsized shared memory"
+expect 0 "run: extern shared sized" -- "$X" run $S --kernel _Z7reversePf --grid 1 --block 64 --arg buf:256 --shared 256
+expect 3 "run: no line info, no source line" -- "$X" run tests/ptx/sanitize.ptx --kernel _Z8past_endPfi --grid 1 --block 96 --arg buf:256 --arg s32:64
+grep_in "$T/err" "ld.global.f32 at .*sanitize.ptx:[0-9]*: global load" "run: without .loc the PTX line alone"
+# --check: compute-sanitizer's checks; exit status 5 when they find errors
+expect 5 "run --check=memcheck: past the end" -- "$X" run $S --kernel _Z8past_endPfi --grid 1 --block 96 --arg buf:256 --arg s32:64 --check=memcheck
+grep_in "$T/err" "^========= Invalid __global__ read of size 4 bytes$" "--check=memcheck: the report"
+grep_in "$T/err" "^=========     at _Z8past_endPfi in .*sanitize.cu:11 (" "--check=memcheck: the site"
+grep_in "$T/err" "^=========     and is 4 bytes past the end of a 256-byte allocation at 0x" "--check=memcheck: the allocation"
+grep_in "$T/err" "^========= ERROR SUMMARY: 1 error$" "--check=memcheck: the summary"
+python3 -c 'import struct,sys; sys.stdout.buffer.write(struct.pack("<512i", *range(512)))' >"$T/i512.bin"
+expect 5 "run --check racecheck: a racy block sum" -- "$X" run $S --kernel _Z8sum_racyPKiPi --grid 2 --block 256 --arg buf:2048:in="$T/i512.bin" --arg buf:8 --check racecheck
+grep_in "$T/err" "^========= Error: Race reported between Read access at _Z8sum_racyPKiPi in .*sanitize.cu:33 (" "--check=racecheck: the first site"
+grep_in "$T/err" "^=========     and Write access at _Z8sum_racyPKiPi in .*sanitize.cu:29 (.*) \[[0-9]* hazards\]$" "--check=racecheck: the second site"
+grep_in "$T/err" "^========= ERROR SUMMARY: 1 error$" "--check=racecheck: one error"
+expect 0 "run --check=all: a tree reduction is clean" -- "$X" run $S --kernel _Z8sum_treePKiPi --grid 2 --block 256 --arg buf:2048:in="$T/i512.bin" --arg buf:8:out="$T/sum.bin" --check=all
+grep_in "$T/err" "^========= ERROR SUMMARY: 0 errors$" "--check=all: clean"
+expect 0 "run: the tree reduction's sums" -- python3 -c 'import struct,sys; sys.exit(struct.unpack("<2i", open(sys.argv[1], "rb").read()) != (sum(range(256)), sum(range(256, 512))))' "$T/sum.bin"
+expect 5 "run --check=initcheck: input never written" -- "$X" run $S --kernel _Z11read_uninitPKiPii --grid 1 --block 64 --arg buf:260 --arg buf:256 --arg s32:64 --check=initcheck
+grep_in "$T/err" "^========= Uninitialized __global__ memory read of size 4 bytes$" "--check=initcheck: the report"
+grep_in "$T/err" "^========= ERROR SUMMARY: 1 error$" "--check=initcheck: once"
+expect 5 "run --check=synccheck: a divergent barrier" -- "$X" run $S --kernel _Z17divergent_barrierPi --grid 1 --block 64 --arg buf:256 --check=synccheck
+grep_in "$T/err" "^========= Barrier error detected. Divergent thread(s) in warp$" "--check=synccheck: the report"
+expect 5 "run --check=synccheck: warps at different barriers" -- "$X" run $S --kernel _Z13split_barrierPi --grid 2 --block 64 --arg buf:256 --check=synccheck
+grep_in "$T/err" "^========= Barrier error detected. Divergent thread(s) in block$" "--check=synccheck: the block report"
+expect 5 "run: PTXVM_CHECK is read by the library" -- env PTXVM_CHECK=synccheck "$X" run $S --kernel _Z17divergent_barrierPi --grid 1 --block 64 --arg buf:256
+grep_in "$T/err" "^========= ERROR SUMMARY: 1 error$" "PTXVM_CHECK: the summary"
+expect 0 "run: without checks, no report" -- "$X" run $S --kernel _Z17divergent_barrierPi --grid 1 --block 64 --arg buf:256
+expect 2 "run: --check with an unknown check" -- "$X" run $S --kernel _Z17divergent_barrierPi --grid 1 --block 64 --arg buf:256 --check=leakcheck
+grep_in "$T/err" "bad --check 'leakcheck'" "--check: the unknown name"
 expect 2 "run: two kernels, none named" -- "$X" run "$T/vadd.ptx" --grid 1 --block 1
 grep_in "$T/err" "name one with --kernel: vadd oob" "run: the kernels are listed"
 expect 2 "run: no such kernel" -- "$X" run "$T/vadd.ptx" --kernel nope --grid 1 --block 1

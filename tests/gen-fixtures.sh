@@ -84,7 +84,7 @@ done
 
 # Variants with debug information, so that .file, .loc and DWARF .section
 # directives are fixtures too:  NAME.lineinfo.ptx (-lineinfo), NAME.debug.ptx (-G).
-for spec in surfaces:-lineinfo:lineinfo functions:-G:debug; do
+for spec in surfaces:-lineinfo:lineinfo functions:-G:debug sanitize:-lineinfo:lineinfo; do
     name=${spec%%:*}; rest=${spec#*:}; flag=${rest%%:*}; tag=${rest#*:}
     out="tests/ptx/$name.$tag.ptx"
     tmp="tests/ptx/.$name.$tag.ptx.tmp"

@@ -410,7 +410,7 @@ static void t_cluster_faults(const char *root)
 		      PTXVM_SUCCESS, "ld.shared::cluster inside the other CTA's shared memory");
 		off = 1 << 20;
 		ptxvm_result r = run3(d, p, "k", (const unsigned[3]){ 2, 1, 1 }, 32, (const unsigned[3]){ 2, 1, 1 }, args);
-		check(r == PTXVM_ERROR_ILLEGAL_ADDRESS && strstr(ptxvm_device_message(d), "outside every allocation"),
+		check(r == PTXVM_ERROR_ILLEGAL_ADDRESS && strstr(ptxvm_device_message(d), "past the end of the CTA's"),
 		      "ld.shared::cluster past the other CTA's shared memory fails the launch");
 		ptxvm_program_unload(p);
 	}

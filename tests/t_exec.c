@@ -1436,7 +1436,7 @@ static void test_bulk(ptxvm_device *d)
 	static const struct { uint32_t off, n; ptxvm_result r; const char *msg; } bad_copy[] = {
 		{ 8, 16, PTXVM_ERROR_MISALIGNED_ADDRESS, "multiples of 16" },
 		{ 0, 40, PTXVM_ERROR_MISALIGNED_ADDRESS, "multiples of 16" },
-		{ 0, 4096, PTXVM_ERROR_ILLEGAL_ADDRESS, "outside every allocation" },
+		{ 0, 4096, PTXVM_ERROR_ILLEGAL_ADDRESS, "bytes past the end of the CTA's 1296 bytes of shared memory" },
 	};
 	const ptxvm_kernel *k = ptxvm_kernel_find(p, "bulk_bad");
 	for (size_t i = 0; k && i < sizeof bad_copy / sizeof *bad_copy; i++) {

@@ -92,9 +92,12 @@ static const struct { const char *cmd, *text; } helps[] = {
 	  "  -c                         relocatable code (nvcc -rdc=true): its kernels may\n"
 	  "                             launch grids through the device runtime\n"
 	  "  --stats                    a JSON line per launch on stderr\n"
+	  "  --check LIST               compute-sanitizer's checks: memcheck, racecheck,\n"
+	  "                             initcheck, synccheck (comma-separated) or all;\n"
+	  "                             PTXVM_CHECK=LIST does the same (docs/CHECKS.md)\n"
 	  "Exit status: 0 success, 1 invalid PTX, 2 usage error or unreadable file,\n"
 	  "3 the launch failed (the CUDA error name and a report on stderr), 4 valid PTX\n"
-	  "that ptxvm cannot run yet (CUDA_ERROR_NOT_SUPPORTED).\n" },
+	  "that ptxvm cannot run yet (CUDA_ERROR_NOT_SUPPORTED), 5 a check found errors.\n" },
 	{ "sass",
 	  "usage: ptxvm sass FILE\n"
 	  "\n"

@@ -2,7 +2,7 @@
  *
  *   ptxvm run FILE.ptx --list
  *   ptxvm run FILE.ptx [--buf NAME:BYTES[:FILES]]... [--global NAME[:FILES]]...
- *             [--workers N] [--timeout S] [--printf-fifo BYTES] [--stats]
+ *             [--workers N] [--timeout S] [--printf-fifo BYTES] [--stats] [--check LIST]
  *             LAUNCH [--launch LAUNCH]...
  *   LAUNCH:   [--kernel NAME] --grid X[,Y[,Z]] --block X[,Y[,Z]]
  *             [--cluster X[,Y[,Z]]] [--shared BYTES] [--arg SPEC]...
@@ -940,6 +940,7 @@ int cmd_run(int argc, char **argv)
 	bool stats = false, list = false;
 	uint64_t workers = 0, fifo_arg = 0;
 	int rdc = 0;            /* relocatable code (nvcc -rdc=true), as check -c */
+	unsigned checks = 0;
 	double timeout = DEFAULT_TIMEOUT;
 	Launch *launches = calloc((size_t)argc + 1, sizeof *launches);
 	int nl = 1;
@@ -954,7 +955,7 @@ int cmd_run(int argc, char **argv)
 			     !strcmp(o, "--cluster") ||
 			     !strcmp(o, "--shared") || !strcmp(o, "--arg") || !strcmp(o, "--workers") ||
 			     !strcmp(o, "--timeout") || !strcmp(o, "--printf-fifo") || !strcmp(o, "--buf") ||
-			     !strcmp(o, "--global");
+			     !strcmp(o, "--global") || !strcmp(o, "--check");
 		if (takes && !val)
 			USAGE("%s needs a value", o);
 		if (!strcmp(o, "--grid")) {
@@ -1015,6 +1016,13 @@ int cmd_run(int argc, char **argv)
 		} else if (!strcmp(o, "-c") || !strcmp(o, "--compile-only")) {
 			rdc = 1;
 			continue;
+		} else if (!strncmp(o, "--check", 7) && (o[7] == '=' || !o[7])) {
+			const char *spec = o[7] ? o + 8 : val;
+			if (ptxvm_check_parse(spec, &checks))
+				USAGE("bad --check '%s': expected a comma-separated list of memcheck, racecheck, initcheck, "
+				      "synccheck, or all", spec);
+			if (o[7])
+				continue;
 		} else if (o[0] == '-' && o[1]) {
 			USAGE("unknown option '%s' (`ptxvm run --help` lists them)", o);
 		} else if (!file) {
@@ -1044,7 +1052,7 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	ptxvm_device_opts dopts = { .workers = (unsigned)workers, .timeout = timeout,
-				    .printf_fifo_bytes = (size_t)fifo_arg };
+				    .printf_fifo_bytes = (size_t)fifo_arg, .checks = checks };
 	d = ptxvm_device_create(&dopts);
 	size_t fifo = 0;
 	ptxvm_device_get_limit(d, PTXVM_LIMIT_PRINTF_FIFO_SIZE, &fifo);
@@ -1179,6 +1187,19 @@ int cmd_run(int argc, char **argv)
 			free(host);
 		}
 out:
+	if (d) {
+		/* the buffers go back, so that memcheck's leak check sees only the
+		 * kernels'; with checks, errors found make the exit status 5 */
+		for (int l = 0; l < nl; l++)
+			for (int i = 0; i < launches[l].nargs; i++)
+				if (launches[l].args[i].kind == A_BUF && launches[l].args[i].dptr)
+					ptxvm_mem_free(d, launches[l].args[i].dptr);
+		for (int i = 0; i < nbufs; i++)
+			if (bufs[i].dptr)
+				ptxvm_mem_free(d, bufs[i].dptr);
+		if (ptxvm_device_check_finish(d))
+			rc = 5;
+	}
 	ptxvm_device_destroy(d);
 	for (int l = 0; l < nl; l++) {
 		for (int i = 0; i < launches[l].nargs; i++) {

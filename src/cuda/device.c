@@ -66,6 +66,10 @@ static int arch_cc(const char *arch, unsigned *major, unsigned *minor)
 	return strncmp(arch, "sm_", 3) == 0 && n >= 10;
 }
 
+/* With checks, the leak report and the ERROR SUMMARY when the program
+ * ends, as compute-sanitizer writes them. */
+static void check_finish(void) { ptxvm_device_check_finish(cu_dev.dev); }
+
 static void init(void)
 {
 	const char *arch = getenv("PTXVM_ARCH");
@@ -84,8 +88,10 @@ static void init(void)
 	cu_dev.arch = isdigit((unsigned char)arch[strlen(arch) - 1]) && arch_cc(specific, &ma, &mi) ? specific : arch;
 	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
 	cu_dev.total_mem = pages > 0 && page > 0 ? (size_t)pages * (size_t)page : (size_t)16 << 30;
-	cu_dev.dev = ptxvm_device_create(NULL);
+	cu_dev.dev = ptxvm_device_create(NULL);     /* PTXVM_CHECK: the checks (docs/CHECKS.md) */
 	init_result = cu_dev.dev ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+	if (cu_dev.dev && ptxvm_device_checks(cu_dev.dev))
+		atexit(check_finish);
 	if (!init_result)
 		atomic_store(&initialised, 1);
 }

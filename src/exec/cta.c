@@ -18,6 +18,7 @@
  * within one instruction of the deadline whatever the kernel does.
  */
 #include "warp.h"
+#include "san.h"
 #include "../../include/ptxvm.h"
 
 #include <errno.h>
@@ -73,6 +74,8 @@ static bool release(Cta *c, uint32_t live)
 			}
 		}
 		memset(b, 0, sizeof *b);
+		if (c->chk)
+			san_barrier(c->chk, id);
 		any = true;
 	}
 	return any;
@@ -267,6 +270,8 @@ static bool cta_alloc(Cta *c, Launch *L, Cluster *cl, unsigned worker, uint32_t 
 	c->shared = calloc(L->shared_bytes + 1, 1);
 	c->local = calloc((size_t)L->nthreads * L->local_bytes + 1, 1);
 	c->w = calloc(L->nwarps, sizeof *c->w);
+	c->chk = san_cta_new(L);
+	c->shared_lim = c->chk ? 0 : L->shared_bytes;   /* checks: every shared access on the slow path */
 	return c->shared && c->local && c->w;
 }
 
@@ -279,6 +284,7 @@ static void cta_free(Cta *c)
 	for (uint32_t i = 0; c->w && i < c->nwarps; i++)
 		warp_free(&c->w[i]);
 	free(c->w);
+	san_cta_free(c->chk);
 }
 
 /* Sets up CTA c for its turn at grid position id (each of x, y, z). */
@@ -296,6 +302,8 @@ static bool cta_begin(Cta *c, const uint32_t id[3])
 			if (atomic_load_explicit(&L->stop, memory_order_relaxed))
 				return false;
 		}
+	if (c->chk)
+		san_cta_begin(c->chk);
 	if (L->fifo)
 		fifo_cta_begin(L->fifo, &c->pf, c->linear);
 	return true;
@@ -441,6 +449,7 @@ int launch_run(Launch *L)
 	clock_gettime(CLOCK_REALTIME, &rt);
 	L->gtimer0 = (uint64_t)rt.tv_sec * 1000000000ull + (uint64_t)rt.tv_nsec;
 	bool watchdog = L->timeout > 0 && L->timeout <= MAX_TIMEOUT;
+	san_launch_begin(L->san, L);
 	Fifo fifo;
 	L->fifo = NULL;
 	if (launch_uses_printf(L->p)) {
@@ -494,6 +503,7 @@ out:
 	if (L->fifo)
 		L->printf_dropped = fifo_finish(L->fifo, L->out ? L->out : stdout);
 	L->fifo = NULL;
+	san_launch_end(L);
 	pthread_cond_destroy(&L->idle);
 	pthread_mutex_destroy(&L->lock);
 	return L->code;

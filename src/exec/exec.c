@@ -10,6 +10,7 @@
 #include "fp.h"
 #include "mma.h"
 #include "printf.h"
+#include "san.h"
 #include "../atom/atom.h"
 #include "../surf/surf.h"
 #include "../tex/tex.h"
@@ -118,7 +119,7 @@ void exec_fault(Cta *c, const Warp *w, const XIns *x, int lane, int code, const 
 	Launch *L = c->L;
 	pthread_mutex_lock(&L->lock);
 	if (!L->code) {
-		char msg[512], ins[128] = "";
+		char msg[1024], ins[128] = "";
 		va_list ap;
 		va_start(ap, fmt);
 		vsnprintf(msg, sizeof msg, fmt, ap);
@@ -135,6 +136,10 @@ void exec_fault(Cta *c, const Warp *w, const XIns *x, int lane, int code, const 
 			instr_text(x, ins, sizeof ins);
 			const XFunc *fn = w && w->nfr ? w->fr[w->nfr - 1].fn : L->k;
 			buf_printf(&b, ", %s at %s:%u", ins, L->p->file, x->line);
+			uint32_t line;
+			const char *src = prog_source(L->p, fn, (uint32_t)(x - fn->code), &line);
+			if (src)
+				buf_printf(&b, " (%s:%u)", src, line);
 			if (fn != L->k)
 				buf_printf(&b, " (in function '%s')", fn->name);
 		}
@@ -149,8 +154,69 @@ void exec_fault(Cta *c, const Warp *w, const XIns *x, int lane, int code, const 
 /* ---- memory ------------------------------------------------------------- */
 static const char *space_word[] = { "", "global", "shared", "local", "const", "param", "local", "generic" };
 
+/* Where an access of n bytes at a (in space sp, the window's offset for
+ * shared and local memory) falls, for a fault report: how far past the
+ * end of the nearest allocation or before its start, and why shared
+ * memory may be too small. */
+static void out_of_bounds(const Cta *c, unsigned sp, uint64_t a, unsigned n, char *buf, size_t len)
+{
+	const Launch *L = c->L;
+	const Alloc *al = sp == XS_GLOBAL ? mem_nearest(L->mem, a) : NULL;
+	if (al && a >= al->base) {
+		snprintf(buf, len, "is %llu bytes past the end of a %llu-byte allocation at 0x%llx",
+			 (unsigned long long)(a + n - al->base - al->size), (unsigned long long)al->size,
+			 (unsigned long long)al->base);
+	} else if (al) {
+		snprintf(buf, len, "is %llu bytes before a %llu-byte allocation at 0x%llx",
+			 (unsigned long long)(al->base - a), (unsigned long long)al->size, (unsigned long long)al->base);
+	} else if (sp == XS_SHARED) {
+		uint64_t own = L->shared_bytes - XSMEM_RESERVED - L->dyn_shared;
+		int k = snprintf(buf, len, "is %llu bytes past the end of the CTA's %u bytes of shared memory (%u "
+				 "reserved, %llu static, %u dynamic)", (unsigned long long)(a + n - L->shared_bytes),
+				 L->shared_bytes, XSMEM_RESERVED, (unsigned long long)own, L->dyn_shared);
+		if (!L->dyn_shared && L->p->dyn_shared && k > 0 && (size_t)k < len)
+			snprintf(buf + k, len - (size_t)k, "; the launch gave no dynamic shared memory: the module's "
+				 "extern __shared__ array has 0 bytes unless the launch sizes it (--shared BYTES, "
+				 "ptxvm_launch_config.shared_bytes, the third <<<>>> argument)");
+	} else {
+		snprintf(buf, len, "is outside every allocation");
+	}
+}
+
+/* Why xlate_span refuses an access. */
+enum { XF_MISALIGNED, XF_CONST_STORE, XF_BOUNDS };
+
+/* Reports an access that xlate_span refuses; kept out of its path. */
+static __attribute__((noinline, cold)) uint8_t *xlate_fault(Cta *c, Warp *w, const XIns *x, unsigned l,
+							     unsigned osp, unsigned sp, uint64_t orig, uint64_t a,
+							     unsigned n, unsigned align, bool wr, int why)
+{
+	Launch *L = c->L;
+	if (why == XF_MISALIGNED) {
+		if (L->chk)
+			san_invalid(c, w, x, l, sp, orig, n, wr, true, NULL);
+		exec_fault(c, w, x, (int)l, PTXVM_ERROR_MISALIGNED_ADDRESS,
+			   "%s address 0x%llx is not aligned to the %u-byte %s", space_word[osp],
+			   (unsigned long long)orig, align, align == n ? "access" : "boundary it needs");
+	} else if (why == XF_CONST_STORE) {
+		exec_fault(c, w, x, (int)l, PTXVM_ERROR_ILLEGAL_ADDRESS,
+			   "store to constant memory at 0x%llx", (unsigned long long)orig);
+	} else {
+		char where[512];
+		out_of_bounds(c, sp, a, n, where, sizeof where);
+		if (L->chk)
+			san_invalid(c, w, x, l, sp, orig, n, wr, false, where);
+		exec_fault(c, w, x, (int)l, PTXVM_ERROR_ILLEGAL_ADDRESS, "%s %s of %u bytes at 0x%llx %s",
+			   space_word[osp], wr ? "store" : "load", n, (unsigned long long)orig, where);
+	}
+	return NULL;
+}
+
 /* The host address of an access of n bytes aligned to align (a power of
- * two) by lane l, or NULL after a fault. */
+ * two) by lane l, or NULL after a fault.  With checks on (c->chk), global
+ * and shared accesses leave the fast path (no allocation is cached in
+ * c->last, c->shared_lim is 0) and are shown to the checks (san.h); without
+ * them, the fast path is what it would be without checks at all. */
 static uint8_t *xlate_span(Cta *c, Warp *w, const XIns *x, unsigned l, unsigned sp, uint64_t a,
 			   unsigned n, unsigned align, bool wr)
 {
@@ -170,12 +236,8 @@ static uint8_t *xlate_span(Cta *c, Warp *w, const XIns *x, unsigned l, unsigned 
 		else
 			sp = XS_GLOBAL;
 	}
-	if (a & (align - 1)) {
-		exec_fault(c, w, x, (int)l, PTXVM_ERROR_MISALIGNED_ADDRESS,
-			   "%s address 0x%llx is not aligned to the %u-byte %s", space_word[osp],
-			   (unsigned long long)orig, align, align == n ? "access" : "boundary it needs");
-		return NULL;
-	}
+	if (a & (align - 1))
+		return xlate_fault(c, w, x, l, osp, sp, orig, a, n, align, wr, XF_MISALIGNED);
 	switch (sp) {
 	case XS_GLOBAL: {
 		const Alloc *al = c->last;
@@ -183,13 +245,13 @@ static uint8_t *xlate_span(Cta *c, Warp *w, const XIns *x, unsigned l, unsigned 
 			al = mem_find(L->mem, a, n);
 			if (!al)
 				break;
-			c->last = al;
+			if (!c->chk)
+				c->last = al;
+			else if (!wr || al->kind != ALLOC_CONST)  /* checks: every access comes this way */
+				san_access(c, w, x, l, al, a - al->base, n, wr);
 		}
-		if (wr && al->kind == ALLOC_CONST) {
-			exec_fault(c, w, x, (int)l, PTXVM_ERROR_ILLEGAL_ADDRESS,
-				   "store to constant memory at 0x%llx", (unsigned long long)orig);
-			return NULL;
-		}
+		if (wr && al->kind == ALLOC_CONST)
+			return xlate_fault(c, w, x, l, osp, sp, orig, a, n, align, wr, XF_CONST_STORE);
 		return al->host + (a - al->base);
 	}
 	case XS_CONST:
@@ -212,8 +274,13 @@ static uint8_t *xlate_span(Cta *c, Warp *w, const XIns *x, unsigned l, unsigned 
 			t = &c->cl->cta[r];
 			a &= CLUSTER_OFFSET;
 		}
-		if (a <= L->shared_bytes && n <= L->shared_bytes - a)
+		if (a <= t->shared_lim && n <= t->shared_lim - a)
 			return t->shared + a;
+		if (c->chk && a <= L->shared_bytes && n <= L->shared_bytes - a) {
+			if (t == c)     /* checks: every access of the CTA's own memory comes this way */
+				san_access(c, w, x, l, NULL, a, n, wr);
+			return t->shared + a;
+		}
 		break;
 	}
 	case XS_LOCAL:
@@ -225,10 +292,7 @@ static uint8_t *xlate_span(Cta *c, Warp *w, const XIns *x, unsigned l, unsigned 
 			return (uint8_t *)L->params + a;
 		break;
 	}
-	exec_fault(c, w, x, (int)l, PTXVM_ERROR_ILLEGAL_ADDRESS,
-		   "%s %s of %u bytes at 0x%llx is outside every allocation", space_word[osp],
-		   wr ? "store" : "load", n, (unsigned long long)orig);
-	return NULL;
+	return xlate_fault(c, w, x, l, osp, sp, orig, a, n, align, wr, XF_BOUNDS);
 }
 
 /* A warp's access, translated once: the addresses a[l] of the lanes of act,
@@ -239,7 +303,9 @@ static uint8_t *xlate_span(Cta *c, Warp *w, const XIns *x, unsigned l, unsigned 
  * they are in (generic resolved), and returns true.  Else
  * false: the caller goes lane by lane with xlate_span, which reports the
  * first lane that faults exactly (the lane, address and allocation).  Local
- * memory, whose host address differs per lane, always goes lane by lane.
+ * memory, whose host address differs per lane, always goes lane by lane;
+ * so do global and shared accesses when checks are on (c->chk), for the
+ * checks see accesses in xlate_span alone.
  * This is the one place a warp's access is checked as a whole. */
 static bool xlate_warp(Cta *c, const Warp *w, unsigned sp, const uint64_t *a, uint32_t act, unsigned n,
 		       unsigned align, bool wr, uintptr_t *delta, unsigned *space)
@@ -273,8 +339,8 @@ static bool xlate_warp(Cta *c, const Warp *w, unsigned sp, const uint64_t *a, ui
 		const Alloc *al = c->last;
 		if (!al || s0 < al->base || s0 - al->base > al->size || len > al->size - (s0 - al->base)) {
 			al = mem_find(L->mem, s0, len);
-			if (!al)
-				return false;
+			if (!al || c->chk)
+				return false;   /* checks: lane by lane, through xlate_span (san.h) */
 			c->last = al;
 		}
 		if (wr && al->kind == ALLOC_CONST)
@@ -287,8 +353,8 @@ static bool xlate_warp(Cta *c, const Warp *w, unsigned sp, const uint64_t *a, ui
 		    !(h = mem_host(L->mem, L->p->const_base + s0, len)))
 			return false;
 		break;
-	case XS_SHARED:
-		if (s0 > L->shared_bytes || len > L->shared_bytes - s0)
+	case XS_SHARED:         /* shared_lim: 0 with checks, which see accesses lane by lane */
+		if (s0 > c->shared_lim || len > c->shared_lim - s0)
 			return false;
 		h = c->shared + s0;
 		break;

@@ -80,6 +80,7 @@ typedef struct Launch {
 	double timeout;                 /* seconds; 0: none */
 	FILE *out;                      /* device printf */
 	size_t printf_fifo;             /* its FIFO's bytes; 0: CUDA's 1 MiB */
+	struct San *san;                /* the device's checks (san.h); NULL: none */
 	const SurfView *surf;           /* the device's image objects: arrays, surfaces,
 					   textures, samplers (pinned) */
 	uint64_t grid_id;
@@ -103,6 +104,7 @@ typedef struct Launch {
 	char *report;                   /* its report, malloc'd */
 	Fifo *fifo;                     /* device printf; NULL if the program has none */
 	uint64_t printf_dropped;        /* after the launch: records the FIFO dropped */
+	struct SanLaunch *chk;          /* the checks' findings; NULL: no check is on */
 } Launch;
 
 /* Runs the whole grid; returns 0 or the ptxvm_result of the failure, with

@@ -99,6 +99,9 @@ typedef struct Cta {
 	Buf rec;                /* one printf call's text */
 	const Alloc *last;      /* the allocation the last global access hit */
 	uint64_t reg_bytes;     /* host bytes of the warps' register frames */
+	struct SanCta *chk;     /* the checks' shadow of shared memory; NULL: no check is on */
+	uint32_t shared_lim;    /* the shared bytes xlate's fast path admits: all, or 0 with
+				   checks (their accesses take the slow path, san.h) */
 } Cta;
 
 /* Runs warp w until it blocks, yields, finishes or faults. */

@@ -19,6 +19,7 @@
 #include "../front/parse.h"
 #include "../lower/prog.h"
 #include "../exec/exec.h"
+#include "../exec/san.h"
 #include "../surf/surf.h"
 
 #include <stdatomic.h>
@@ -48,6 +49,7 @@ struct ptxvm_device {
 	struct ptxvm_program **progs;
 	size_t nprogs, capprogs;
 	atomic_uint_fast64_t launches;
+	San *san;               /* the runtime checks; NULL: none */
 };
 
 struct ptxvm_kernel {
@@ -156,7 +158,56 @@ ptxvm_device *ptxvm_device_create(const ptxvm_device_opts *opts)
 	d->out = opts && opts->printf_stream ? opts->printf_stream : stdout;
 	d->printf_fifo = opts && opts->printf_fifo_bytes ? opts->printf_fifo_bytes : FIFO_DEFAULT_BYTES;
 	d->heap_bytes = HEAP_DEFAULT_BYTES;
+	unsigned checks = opts ? opts->checks : 0;
+	const char *env = getenv("PTXVM_CHECK");
+	if (!checks && env && *env && ptxvm_check_parse(env, &checks))
+		fprintf(stderr, "ptxvm: PTXVM_CHECK='%s' is not a list of memcheck, racecheck, initcheck, synccheck, "
+			"all, none: no checks\n", env);
+	d->san = san_create(checks & PTXVM_CHECK_ALL, opts ? opts->check_stream : NULL);
+	if (checks && !d->san) {
+		ptxvm_device_destroy(d);
+		return NULL;
+	}
+	d->mem.track_init = checks & PTXVM_CHECK_INITCHECK;
 	return d;
+}
+
+ptxvm_result ptxvm_check_parse(const char *spec, unsigned *checks)
+{
+	static const char *const names[] = { "memcheck", "racecheck", "initcheck", "synccheck" };
+	if (!spec || !checks)
+		return PTXVM_ERROR_INVALID_VALUE;
+	unsigned c = 0;
+	for (const char *p = spec; *p;) {
+		size_t n = strcspn(p, ",");
+		bool known = false;
+		for (unsigned i = 0; i < 4; i++)
+			if (n == strlen(names[i]) && !strncmp(p, names[i], n))
+				c |= 1u << i, known = true;
+		if (n == 3 && !strncmp(p, "all", 3))
+			c = PTXVM_CHECK_ALL, known = true;
+		if (n == 4 && !strncmp(p, "none", 4))
+			known = true;
+		if (!known)
+			return PTXVM_ERROR_INVALID_VALUE;
+		p += n + (p[n] == ',');
+	}
+	*checks = c;
+	return PTXVM_SUCCESS;
+}
+
+unsigned ptxvm_device_checks(const ptxvm_device *d) { return d ? san_checks(d->san) : 0; }
+
+size_t ptxvm_device_check_finish(ptxvm_device *d)
+{
+	if (!d || !d->san)
+		return 0;
+	/* launches from other threads end first */
+	pthread_mutex_lock(&d->lock);
+	while (d->busy)
+		pthread_cond_wait(&d->idle, &d->lock);
+	pthread_mutex_unlock(&d->lock);
+	return (size_t)san_finish(d->san, &d->mem);
 }
 
 static void program_close(Program *p);
@@ -228,6 +279,10 @@ void ptxvm_device_destroy(ptxvm_device *d)
 	while (d->busy)
 		pthread_cond_wait(&d->idle, &d->lock);
 	pthread_mutex_unlock(&d->lock);
+	if (d->san) {
+		san_finish(d->san, &d->mem);
+		san_free(d->san);
+	}
 	while (d->nprogs)
 		program_close(d->progs[d->nprogs - 1]);
 	free(d->progs);
@@ -277,7 +332,8 @@ static ptxvm_result copy(ptxvm_device *d, const char *what, uint64_t a, uint64_t
 			 int dir)
 {
 	const MemView *v = mem_pin(&d->mem);
-	uint8_t *p = mem_host(v, a, n), *q = dir == 2 && p ? mem_host(v, b, n) : NULL;
+	const Alloc *pa = mem_find(v, a, n), *qa = dir == 2 && pa ? mem_find(v, b, n) : NULL;
+	uint8_t *p = pa ? pa->host + (a - pa->base) : NULL, *q = qa ? qa->host + (b - qa->base) : NULL;
 	ptxvm_result r = PTXVM_SUCCESS;
 	if (!p || (dir == 2 && !q)) {
 		r = say(d, PTXVM_ERROR_INVALID_VALUE, "%s%s: [0x%llx, +%zu) is not inside one device allocation",
@@ -291,6 +347,10 @@ static ptxvm_result copy(ptxvm_device *d, const char *what, uint64_t a, uint64_t
 		case 4: for (size_t i = 0; i < n; i += 2) memcpy(p + i, host, 2); break;
 		default: for (size_t i = 0; i < n; i += 4) memcpy(p + i, host, 4); break;
 		}
+		if (dir == 2)                                   /* initcheck: what is written now */
+			mem_copy_init(qa, b - qa->base, pa, a - pa->base, n);
+		else if (dir != 1)
+			mem_mark_init(pa, a - pa->base, n);
 	}
 	mem_unpin(&d->mem, v);
 	return r ? r : say(d, PTXVM_SUCCESS, NULL);
@@ -979,6 +1039,7 @@ static ptxvm_result launch_packed(ptxvm_device *d, const ptxvm_kernel *kh, const
 	}
 	L.mem = mem_pin(&d->mem);
 	L.surf = surf_pin(&d->surf);
+	L.san = d->san;
 	L.params = params;
 	L.param_bytes = (uint32_t)bytes;
 	double t0 = exec_now();

@@ -74,7 +74,10 @@ static ptxvm_result copy_side(ptxvm_device *d, const SurfView *sv, const MemView
 		return PTXVM_SUCCESS;
 	}
 	uint64_t dev = dst ? c->dst_device : c->src_device;
-	uint8_t *p = mem_host(mv, dev + start, len);
+	const Alloc *al = mem_find(mv, dev + start, len);
+	uint8_t *p = al ? al->host + (dev + start - al->base) : NULL;
+	if (p && dst)           /* initcheck: the rows are written (with what lies between them) */
+		mem_mark_init(al, dev + start - al->base, len);
 	if (!p)
 		return SAY(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_memcpy3d: the %s rows, [0x%llx, +%zu), are not inside one "
 			   "device allocation", name, (unsigned long long)(dev + start), len);

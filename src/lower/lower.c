@@ -142,6 +142,9 @@ typedef struct Lw {
 	uint32_t *targets;
 	size_t ntargets, captargets;
 	uint8_t *bank;          /* .const bank image */
+	XLoc *loc;              /* per instruction: the .loc in force */
+	size_t caploc;
+	bool any_loc;           /* the function has a .loc */
 } Lw;
 
 static void lw_err(Lw *w, Pos pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -402,12 +405,16 @@ static void place_vars(Lw *w)
 	for (uint32_t i = 0; i < m->ntop; i++) {
 		const Func *f = m->top[i].kind == TOP_FUNC ? m->top[i].func : NULL;
 		const Decl *d = m->top[i].kind == TOP_DECL ? m->top[i].decl : NULL;
-		if (d && d->space == SP_SHARED && d->linkage & L_EXTERN)
+		if (d && d->space == SP_SHARED && d->linkage & L_EXTERN) {
 			pmap_put(&w->map, d, LV(LV_SHARED, sbytes));
+			w->p->dyn_shared = 1;
+		}
 		for (uint32_t k = 0; f && k < f->nbody; k++) {
 			d = f->body[k].kind == ST_DECL ? f->body[k].decl : NULL;
-			if (d && d->space == SP_SHARED && d->linkage & L_EXTERN)
+			if (d && d->space == SP_SHARED && d->linkage & L_EXTERN) {
 				pmap_put(&w->map, d, LV(LV_SHARED, sbytes));
+				w->p->dyn_shared = 1;
+			}
 		}
 	}
 	w->p->shared_bytes = sbytes;
@@ -672,6 +679,50 @@ static XOpd mem_opnd(Lw *w, const Opnd *o, uint8_t *sp, int64_t *imm)
 }
 
 /* ---- instructions ------------------------------------------------------- */
+/* ---- source lines ------------------------------------------------------- */
+/* The module's .file names by number: `.file N "name"{, time, size}`. */
+static void source_files(Lw *w)
+{
+	const Module *m = w->m;
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < m->ntop; i++)
+		if (m->top[i].kind == TOP_FILE && m->top[i].fileno < (1u << 16) && m->top[i].fileno + 1 > n)
+			n = m->top[i].fileno + 1;
+	w->p->files = arena_alloc(&w->p->arena, (n + 1) * sizeof *w->p->files);
+	w->p->nfiles = n;
+	for (uint32_t i = 0; i < n; i++)
+		w->p->files[i] = NULL;
+	for (uint32_t i = 0; i < m->ntop; i++) {
+		const Top *t = &m->top[i];
+		if (t->kind != TOP_FILE || t->fileno >= n)
+			continue;
+		const char *q = memchr(t->text.p, '"', t->text.n);
+		const char *e = q ? memchr(q + 1, '"', t->text.n - (size_t)(q + 1 - t->text.p)) : NULL;
+		if (e)
+			w->p->files[t->fileno] = sdup(w, (Str){ q + 1, (uint32_t)(e - q - 1) });
+	}
+}
+
+/* `.loc FILE LINE COL{, function_name ..., inlined_at ...}`: the line in
+ * force for the instructions that follow.  A .loc naming an undeclared
+ * file, or line 0 (code with no line of its own), clears it. */
+static void source_loc(Lw *w, const Stmt *s, XLoc *cur)
+{
+	if (s->name.n < 3 || memcmp(s->name.p + s->name.n - 3, "loc", 3))
+		return;
+	char buf[64];
+	size_t n = s->text.n < sizeof buf - 1 ? s->text.n : sizeof buf - 1;
+	memcpy(buf, s->text.p, n);
+	buf[n] = 0;
+	unsigned long file = 0, line = 0;
+	if (sscanf(buf, "%lu %lu", &file, &line) != 2 || file >= w->p->nfiles || !w->p->files[file] || !line) {
+		*cur = (XLoc){ 0, 0 };
+		return;
+	}
+	*cur = (XLoc){ (uint32_t)file + 1, (uint32_t)line };
+	w->any_loc = true;
+}
+
 static void emit(Lw *w, XIns x)
 {
 	w->code = vec_grow(w->code, &w->capcode, w->ncode + 1, sizeof *w->code);
@@ -1367,11 +1418,18 @@ static void lower_func(Lw *w, XFunc *xf, const Func *f)
 	for (uint32_t i = 0; i < f->nbody; i++)
 		if (f->body[i].kind == ST_DECL)
 			declare_var(w, f->body[i].decl);
+	XLoc cur = { 0, 0 };
+	w->any_loc = false;
 	for (uint32_t i = 0; i < f->nbody && !w->err; i++) {
 		const Stmt *s = &f->body[i];
 		w->stmt_pc[i] = (uint32_t)w->ncode;
+		if (s->kind == ST_LOC)
+			source_loc(w, s, &cur);
 		if (s->kind == ST_INSTR)
 			lower_instr(w, s);
+		w->loc = vec_grow(w->loc, &w->caploc, w->ncode + 1, sizeof *w->loc);
+		for (size_t k = w->stmt_pc[i]; k < w->ncode; k++)
+			w->loc[k] = cur;
 	}
 	w->stmt_pc[f->nbody] = (uint32_t)w->ncode;
 	if (w->err)
@@ -1385,6 +1443,10 @@ static void lower_func(Lw *w, XFunc *xf, const Func *f)
 	xf->code = arena_alloc(&w->p->arena, (w->ncode + 1) * sizeof *xf->code);
 	if (w->ncode)
 		memcpy(xf->code, w->code, w->ncode * sizeof *xf->code);
+	if (w->any_loc) {
+		xf->loc = arena_alloc(&w->p->arena, (w->ncode + 1) * sizeof *xf->loc);
+		memcpy(xf->loc, w->loc, w->ncode * sizeof *xf->loc);
+	}
 	xf->nconst = (uint32_t)w->nconst;
 	xf->konst = xmalloc((w->nconst + 1) * 32 * sizeof *xf->konst);
 	if (w->nconst)
@@ -1408,6 +1470,7 @@ Prog *prog_lower(const Module *m, DevMem *mem, char **err, int *code)
 	w.p = p;
 	p->file = m->filename;
 	place_vars(&w);
+	source_files(&w);
 	for (uint32_t i = 0; i < m->ntop; i++)
 		if (m->top[i].kind == TOP_FUNC && !m->top[i].func->proto)
 			p->nfn++;
@@ -1426,6 +1489,7 @@ Prog *prog_lower(const Module *m, DevMem *mem, char **err, int *code)
 	free(w.stmt_pc);
 	free(w.patch);
 	free(w.targets);
+	free(w.loc);
 	pmap_free(&w.map);
 	rmap_free(&w.regs);
 	if (w.err) {
@@ -1457,6 +1521,14 @@ void prog_free(Prog *p, DevMem *mem)
 	free(p->sigs);
 	arena_free(&p->arena);
 	free(p);
+}
+
+const char *prog_source(const Prog *p, const XFunc *f, uint32_t pc, uint32_t *line)
+{
+	if (!f->loc || pc >= f->ncode || !f->loc[pc].file)
+		return NULL;
+	*line = f->loc[pc].line;
+	return p->files[f->loc[pc].file - 1];
 }
 
 int prog_find(const Prog *p, const char *name)

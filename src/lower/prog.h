@@ -122,6 +122,13 @@ typedef struct XSig {
 	uint32_t nfns;
 } XSig;
 
+/* Where an instruction came from in the source the PTX was compiled from
+ * (.loc and .file, as nvcc -lineinfo and -G write them); file 0: none. */
+typedef struct XLoc {
+	uint32_t file;          /* index into Prog.files, 1-based; 0: no .loc */
+	uint32_t line;
+} XLoc;
+
 typedef struct XFunc {
 	const char *name;
 	const Func *ast;
@@ -141,6 +148,7 @@ typedef struct XFunc {
 	/* indirect-branch tables (brx.idx): targets[tab .. tab+n) */
 	uint32_t *targets;
 	uint32_t ntargets;
+	XLoc *loc;              /* per instruction when the PTX carries line info, else NULL */
 	uint8_t lowered;        /* its code has been lowered */
 	char *why;              /* why it cannot be lowered ("file:line:col: error: ..."),
 				   malloc'd; NULL when it was */
@@ -179,6 +187,7 @@ typedef struct Prog {
 	uint32_t nsregs;
 	uint64_t shared_bytes;  /* the reserved window, then the static .shared of the module */
 	uint32_t shared_align;
+	uint8_t dyn_shared;     /* the module declares an .extern .shared array */
 	uint64_t const_base;    /* device address of the .const bank */
 	uint64_t const_bytes;
 	uint64_t global_base;   /* device allocation of the .global variables */
@@ -187,6 +196,8 @@ typedef struct Prog {
 	XSig *sigs;             /* of the indirect calls: XIns.target */
 	uint32_t nsigs;
 	char *error;            /* lowering failure (not executable), malloc'd */
+	const char **files;     /* .file names by number (NULL where not declared) */
+	uint32_t nfiles;
 } Prog;
 
 /* Lowers a valid module onto a device: allocates its variables in mem and
@@ -197,5 +208,7 @@ Prog *prog_lower(const Module *m, struct DevMem *mem, char **err, int *code);
 void prog_free(Prog *p, struct DevMem *mem);
 /* Function index by name, or -1. */
 int prog_find(const Prog *p, const char *name);
+/* The source file and line of instruction pc of f, or NULL. */
+const char *prog_source(const Prog *p, const XFunc *f, uint32_t pc, uint32_t *line);
 
 #endif

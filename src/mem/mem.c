@@ -10,6 +10,7 @@ static void reclaim(CowRec *r, void *arg)
 	(void)arg;
 	if (!(a->flags & ALLOC_BORROWED))
 		free(a->host);
+	free(a->init);
 	free(a);
 }
 
@@ -58,6 +59,36 @@ const Alloc *mem_find(const MemView *v, uint64_t addr, uint64_t len)
 	return a;
 }
 
+void mem_mark_init(const Alloc *a, uint64_t off, uint64_t n)
+{
+	for (uint64_t i = off; a->init && i < off + n; i++)
+		__atomic_fetch_or(&a->init[i >> 3], (uint8_t)(1u << (i & 7)), __ATOMIC_RELAXED);
+}
+
+void mem_copy_init(const Alloc *d, uint64_t doff, const Alloc *s, uint64_t soff, uint64_t n)
+{
+	if (!d->init)
+		return;
+	for (uint64_t i = 0; i < n; i++) {
+		uint8_t m = (uint8_t)(1u << ((doff + i) & 7));
+		bool set = !s->init || __atomic_load_n(&s->init[(soff + i) >> 3], __ATOMIC_RELAXED) & (1u << ((soff + i) & 7));
+		if (set)
+			__atomic_fetch_or(&d->init[(doff + i) >> 3], m, __ATOMIC_RELAXED);
+		else
+			__atomic_fetch_and(&d->init[(doff + i) >> 3], (uint8_t)~m, __ATOMIC_RELAXED);
+	}
+}
+
+const Alloc *mem_nearest(const MemView *v, uint64_t addr)
+{
+	size_t i = find_index(v, addr);
+	const Alloc *below = i > 0 ? v->item[i - 1] : NULL, *above = i < v->n ? v->item[i] : NULL;
+	if (!below || !above)
+		return below ? below : above;
+	uint64_t end = below->base + below->size;
+	return addr < end || addr - end <= above->base - addr ? below : above;
+}
+
 /* What of the table or of the retired allocations still held by a launch
  * meets [base, end); NULL when nothing does.  Generated allocations count
  * their gap. */
@@ -99,9 +130,11 @@ bool mem_alloc(DevMem *m, size_t bytes, uint8_t kind, uint8_t flags, uint64_t *d
 		return false;
 	Alloc *a = calloc(1, sizeof *a);
 	uint8_t *host = calloc(1, bytes ? bytes : 1);
-	if (!a || !host) {
+	uint8_t *init = m->track_init && flags & ALLOC_USER ? calloc(1, bytes / 8 + 1) : NULL;
+	if (!a || !host || (m->track_init && flags & ALLOC_USER && !init)) {
 		free(a);
 		free(host);
+		free(init);
 		return false;
 	}
 	pthread_mutex_lock(&m->lock);
@@ -114,7 +147,7 @@ bool mem_alloc(DevMem *m, size_t bytes, uint8_t kind, uint8_t flags, uint64_t *d
 	bool ok = base < (1ull << 62);
 	if (ok) {
 		*a = (Alloc){ .base = base, .size = bytes, .host = host, .kind = kind,
-			      .flags = (uint8_t)(flags & ~ALLOC_BORROWED) };
+			      .flags = (uint8_t)(flags & ~ALLOC_BORROWED), .init = init };
 		ok = insert(m, a);
 	}
 	if (ok)
@@ -123,6 +156,7 @@ bool mem_alloc(DevMem *m, size_t bytes, uint8_t kind, uint8_t flags, uint64_t *d
 	if (!ok) {
 		free(a);
 		free(host);
+		free(init);
 		return false;
 	}
 	*dptr = base;

@@ -59,6 +59,7 @@ typedef struct Alloc {
 	uint8_t *host;
 	uint8_t kind;           /* ALLOC_GLOBAL, ALLOC_CONST */
 	uint8_t flags;          /* ALLOC_USER, ALLOC_BORROWED */
+	uint8_t *init;          /* initcheck: a bit per byte, set once written; NULL: not tracked */
 } Alloc;
 
 typedef struct DevMem {
@@ -66,6 +67,7 @@ typedef struct DevMem {
 	Cow tab;                /* Alloc *, sorted by base */
 	uint64_t next;          /* device address of the next allocation */
 	size_t bytes;           /* live bytes */
+	bool track_init;        /* initcheck: what the host allocates gets Alloc.init */
 } DevMem;
 
 /* A pinned version of the table: what a launch translates in. */
@@ -89,6 +91,13 @@ const MemView *mem_pin(DevMem *m);
 void mem_unpin(DevMem *m, const MemView *v);
 /* The allocation of v holding [addr, addr+len), or NULL. */
 const Alloc *mem_find(const MemView *v, uint64_t addr, uint64_t len);
+/* initcheck: marks [off, off+n) of a written (host copies and memsets);
+ * copies the marks of a device-to-device copy. */
+void mem_mark_init(const Alloc *a, uint64_t off, uint64_t n);
+void mem_copy_init(const Alloc *d, uint64_t doff, const Alloc *s, uint64_t soff, uint64_t n);
+/* The allocation of v nearest to addr (the one it follows or the one
+ * it precedes, whichever is closer), or NULL when v has none. */
+const Alloc *mem_nearest(const MemView *v, uint64_t addr);
 /* Host pointer to [addr, addr+len) inside one allocation of v, or NULL. */
 static inline uint8_t *mem_host(const MemView *v, uint64_t addr, uint64_t len)
 {
