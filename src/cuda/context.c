@@ -509,6 +509,8 @@ CUresult cuCtxGetLimit(size_t *v, int limit)
 		return CUDA_ERROR_INVALID_VALUE;
 	if (limit == CU_LIMIT_PRINTF_FIFO_SIZE)
 		return cu_result(c, ptxvm_device_get_limit(cu_dev.dev, PTXVM_LIMIT_PRINTF_FIFO_SIZE, v), "cuCtxGetLimit");
+	if (limit == CU_LIMIT_MALLOC_HEAP_SIZE)
+		return cu_result(c, ptxvm_device_get_limit(cu_dev.dev, PTXVM_LIMIT_MALLOC_HEAP_SIZE, v), "cuCtxGetLimit");
 	if (limit == CU_LIMIT_STACK_SIZE) {
 		*v = 16384;     /* ptxvm_device_opts' default call stack */
 		return CUDA_SUCCESS;
@@ -521,7 +523,10 @@ CUresult cuCtxSetLimit(int limit, size_t v)
 	CTX_CALL(c);
 	if (limit == CU_LIMIT_PRINTF_FIFO_SIZE)
 		return cu_result(c, ptxvm_device_set_limit(cu_dev.dev, PTXVM_LIMIT_PRINTF_FIFO_SIZE, v), "cuCtxSetLimit");
-	if (limit == CU_LIMIT_STACK_SIZE || limit == CU_LIMIT_MALLOC_HEAP_SIZE)
+	/* fixed once a kernel that uses malloc has run: INVALID_VALUE, as CUDA */
+	if (limit == CU_LIMIT_MALLOC_HEAP_SIZE)
+		return cu_result(c, ptxvm_device_set_limit(cu_dev.dev, PTXVM_LIMIT_MALLOC_HEAP_SIZE, v), "cuCtxSetLimit");
+	if (limit == CU_LIMIT_STACK_SIZE)
 		cu_warn("cuCtxSetLimit: limit %d cannot be changed yet", limit);
 	return CUDA_ERROR_UNSUPPORTED_LIMIT;
 }

@@ -151,6 +151,14 @@ static void contexts(CUcontext *primary)
 	size_t fifo = 0;
 	OK(cuCtxGetLimit(&fifo, CU_LIMIT_PRINTF_FIFO_SIZE));
 	CHECK(fifo == 1 << 20, "printf FIFO %zu", fifo);
+	/* the malloc heap: 8 MiB unless set, settable before its first use */
+	size_t heap = 0;
+	OK(cuCtxGetLimit(&heap, CU_LIMIT_MALLOC_HEAP_SIZE));
+	CHECK(heap == 8 << 20, "malloc heap %zu", heap);
+	OK(cuCtxSetLimit(CU_LIMIT_MALLOC_HEAP_SIZE, 1 << 20));
+	OK(cuCtxGetLimit(&heap, CU_LIMIT_MALLOC_HEAP_SIZE));
+	CHECK(heap == 1 << 20, "malloc heap after setting 1 MiB: %zu", heap);
+	OK(cuCtxSetLimit(CU_LIMIT_MALLOC_HEAP_SIZE, 8 << 20));
 }
 
 /* A reference for 2D/3D copies: bytes as the box rule has them. */
