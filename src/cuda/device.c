@@ -340,7 +340,7 @@ static int attribute(int a, int *v)
 	case 115: *v = 1; break;                        /* MEMORY_POOLS_SUPPORTED */
 	case 116: case 117: case 118: *v = 0; break;    /* GPU_DIRECT_RDMA_* */
 	case 119: *v = 0; break;                        /* MEMPOOL_SUPPORTED_HANDLE_TYPES */
-	case 120: *v = 0; break;                        /* CLUSTER_LAUNCH: clusters are not run */
+	case 120: *v = 1; break;                        /* CLUSTER_LAUNCH: up to 8 CTAs, one worker each cluster */
 	case 121: *v = 0; break;                        /* DEFERRED_MAPPING_CUDA_ARRAY_SUPPORTED */
 	case 122: case 123: *v = 0; break;              /* stream memory operations */
 	case 124: *v = 0; break;                        /* DMA_BUF_SUPPORTED */

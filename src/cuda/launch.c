@@ -17,7 +17,8 @@
 enum { CU_INVALID_CONFIGURATION = 9 };
 
 static CUresult launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
-		       unsigned shared, CUstream stream, void **params, void **extra, int cooperative)
+		       unsigned shared, CUstream stream, void **params, void **extra, int cooperative,
+		       const unsigned cluster[3])
 {
 	CUcontext c;
 	CUresult r = cu_enter(&c);
@@ -45,6 +46,8 @@ static CUresult launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsi
 	if (r)
 		return r;
 	ptxvm_launch_config cfg = { { gx, gy, gz }, { bx, by, bz }, shared, { 0, 0, 0 } };
+	if (cluster)    /* the C API refuses shapes the kernel or the grid does not allow */
+		memcpy(cfg.cluster, cluster, sizeof cfg.cluster);
 	ptxvm_result pr;
 	if (extra) {
 		if (params)
@@ -80,7 +83,7 @@ static CUresult launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsi
 CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
 			unsigned shared, CUstream stream, void **params, void **extra)
 {
-	return launch(f, gx, gy, gz, bx, by, bz, shared, stream, params, extra, 0);
+	return launch(f, gx, gy, gz, bx, by, bz, shared, stream, params, extra, 0, NULL);
 }
 
 CU_PT_ALIAS(cuLaunchKernel, _ptsz);
@@ -190,7 +193,7 @@ CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy, unsig
 		if ((uint64_t)gx * gy * gz > fit)
 			return 720;     /* CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE */
 	}
-	return launch(f, gx, gy, gz, bx, by, bz, shared, stream, params, NULL, 1);
+	return launch(f, gx, gy, gz, bx, by, bz, shared, stream, params, NULL, 1, NULL);
 }
 
 CU_PT_ALIAS(cuLaunchCooperativeKernel, _ptsz);
@@ -220,13 +223,14 @@ enum { ATTR_IGNORE, ATTR_ACCESS_POLICY_WINDOW, ATTR_COOPERATIVE, ATTR_SYNCHRONIZ
 
 /* Attributes that change nothing where launches are synchronous and run
  * alone (cache policies, priorities, memory domains, carveouts) are taken;
- * cooperative launches run; clusters of more than one CTA and events fail
- * with a message. */
+ * cooperative launches and clusters run (a cooperative launch in clusters
+ * and events fail with a message). */
 CUresult cuLaunchKernelEx(const CUlaunchConfig *cfg, CUfunction f, void **params, void **extra)
 {
 	if (!cfg || (cfg->numAttrs && !cfg->attrs))
 		return CUDA_ERROR_INVALID_VALUE;
-	int coop = 0;
+	int coop = 0, clustered = 0;
+	unsigned cl[3] = { 0, 0, 0 };
 	for (unsigned i = 0; i < cfg->numAttrs; i++) {
 		const CUlaunchAttribute *a = &cfg->attrs[i];
 		switch (a->id) {
@@ -235,11 +239,8 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig *cfg, CUfunction f, void **params
 			break;
 		case ATTR_CLUSTER_DIMENSION:
 		case ATTR_PREFERRED_CLUSTER_DIMENSION:
-			if ((uint64_t)a->value.cluster.x * a->value.cluster.y * a->value.cluster.z > 1) {
-				cu_warn("cuLaunchKernelEx: clusters of %ux%ux%u CTAs are not supported",
-					a->value.cluster.x, a->value.cluster.y, a->value.cluster.z);
-				return CUDA_ERROR_NOT_SUPPORTED;
-			}
+			cl[0] = a->value.cluster.x, cl[1] = a->value.cluster.y, cl[2] = a->value.cluster.z;
+			clustered = (uint64_t)cl[0] * cl[1] * cl[2] > 1;
 			break;
 		case ATTR_PROGRAMMATIC_EVENT:
 		case ATTR_LAUNCH_COMPLETION_EVENT:
@@ -255,6 +256,11 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig *cfg, CUfunction f, void **params
 			return CUDA_ERROR_NOT_SUPPORTED;
 		}
 	}
+	if (coop && clustered) {
+		cu_warn("cuLaunchKernelEx: a cooperative launch in clusters of %ux%ux%u CTAs is not supported",
+			cl[0], cl[1], cl[2]);
+		return CUDA_ERROR_NOT_SUPPORTED;
+	}
 	if (coop) {
 		if (extra)
 			return CUDA_ERROR_INVALID_VALUE;
@@ -262,7 +268,7 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig *cfg, CUfunction f, void **params
 						 cfg->blockDimY, cfg->blockDimZ, cfg->sharedMemBytes, cfg->hStream, params);
 	}
 	return launch(f, cfg->gridDimX, cfg->gridDimY, cfg->gridDimZ, cfg->blockDimX, cfg->blockDimY, cfg->blockDimZ,
-		      cfg->sharedMemBytes, cfg->hStream, params, extra, 0);
+		      cfg->sharedMemBytes, cfg->hStream, params, extra, 0, clustered ? cl : NULL);
 }
 
 CU_PT_ALIAS(cuLaunchKernelEx, _ptsz);

@@ -583,6 +583,19 @@ static void launch_ex(void)
 	at[1].value.clusterDim.x = 2;
 	at[1].value.clusterDim.y = at[1].value.clusterDim.z = 1;
 	cfg.gridDimX = 4;
+	OK(cuMemsetD32(dz, 0, N));
+	OK(cuLaunchKernelEx(&cfg, add, args, NULL));
+	OK(cuMemcpyDtoH(z, dz, sizeof z));
+	bad = 0;
+	for (int i = 0; i < N; i++)
+		bad += z[i] != 2.0f * (float)i;
+	CHECK(bad == 0, "cuLaunchKernelEx, clusters of 2 CTAs: %d wrong", bad);
+	cfg.gridDimX = 3;       /* a cluster shape must divide the grid */
+	CUresult r = cuLaunchKernelEx(&cfg, add, args, NULL);
+	CHECK(r != CUDA_SUCCESS, "cuLaunchKernelEx: clusters of 2 in a grid of 3 CTAs ran");
+	cfg.gridDimX = 4;
+	at[0].id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+	at[0].value.cooperative = 1;
 	EXPECT(cuLaunchKernelEx(&cfg, add, args, NULL), CUDA_ERROR_NOT_SUPPORTED);
 	EXPECT(cuLaunchCooperativeKernel(add, 100000, 1, 1, 128, 1, 1, 0, NULL, args),
 	       CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE);
