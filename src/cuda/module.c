@@ -145,11 +145,9 @@ CUresult cuModuleLoadDataEx(CUmodule *out, const void *image, unsigned n, int *o
 
 CUresult cuModuleLoadData(CUmodule *out, const void *image) { return cuModuleLoadDataEx(out, image, 0, NULL, NULL); }
 
-CUresult cuModuleLoad(CUmodule *out, const char *path)
+/* The whole file at path, NUL-terminated, in *buf (the caller frees it). */
+static CUresult read_file(const char *path, char **out, size_t *outlen)
 {
-	CTX_CALL(c);
-	if (!out || !path)
-		return CUDA_ERROR_INVALID_VALUE;
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return CUDA_ERROR_FILE_NOT_FOUND;
@@ -172,6 +170,21 @@ CUresult cuModuleLoad(CUmodule *out, const char *path)
 	}
 	fclose(f);
 	buf[len] = 0;
+	*out = buf;
+	*outlen = len;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuModuleLoad(CUmodule *out, const char *path)
+{
+	CTX_CALL(c);
+	if (!out || !path)
+		return CUDA_ERROR_INVALID_VALUE;
+	char *buf;
+	size_t len;
+	CUresult rr = read_file(path, &buf, &len);
+	if (rr)
+		return rr;
 	CUresult r = len >= 4 ? load_image(c, out, buf, NULL, NULL) : load_ptx(c, out, path, buf, len, NULL, NULL);
 	free(buf);
 	return r;
@@ -502,28 +515,11 @@ CUresult cuLibraryLoadFromFile(CUlibrary *out, const char *path, int *jit_opts, 
 {
 	if (!path)
 		return CUDA_ERROR_INVALID_VALUE;
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return CUDA_ERROR_FILE_NOT_FOUND;
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	for (;;) {
-		if (len + 4096 + 1 > cap) {
-			char *nb = realloc(buf, cap = cap * 2 + 8192);
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				return CUDA_ERROR_OUT_OF_MEMORY;
-			}
-			buf = nb;
-		}
-		size_t got = fread(buf + len, 1, 4096, f);
-		len += got;
-		if (got < 4096)
-			break;
-	}
-	fclose(f);
-	buf[len] = 0;
+	char *buf;
+	size_t len;
+	CUresult rr = read_file(path, &buf, &len);
+	if (rr)
+		return rr;
 	CUresult r = library_load(out, buf, njit, jit_opts, jit_vals);
 	free(buf);
 	return r;
@@ -755,27 +751,11 @@ CUresult cuLinkAddFile_v2(CUlinkState l, int type, const char *path, unsigned n,
 		return CUDA_ERROR_INVALID_HANDLE;
 	if (!path)
 		return CUDA_ERROR_INVALID_VALUE;
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return CUDA_ERROR_FILE_NOT_FOUND;
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	for (;;) {
-		if (len + 4096 + 1 > cap) {
-			char *nb = realloc(buf, cap = cap * 2 + 8192);
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				return CUDA_ERROR_OUT_OF_MEMORY;
-			}
-			buf = nb;
-		}
-		size_t got = fread(buf + len, 1, 4096, f);
-		len += got;
-		if (got < 4096)
-			break;
-	}
-	fclose(f);
+	char *buf;
+	size_t len;
+	CUresult rr = read_file(path, &buf, &len);
+	if (rr)
+		return rr;
 	CUresult r = cuLinkAddData_v2(l, type, buf, len, path, n, opts, vals);
 	free(buf);
 	return r;

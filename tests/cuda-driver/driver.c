@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int passed, failed;
 
@@ -455,6 +456,24 @@ static void modules(void)
 				  2, opt, val), CUDA_ERROR_INVALID_PTX);
 	CHECK(strstr(log, "error") != NULL, "error log: '%s'", log);
 	EXPECT(cuModuleLoad(&m, "/nonexistent/x.ptx"), CUDA_ERROR_FILE_NOT_FOUND);
+	/* the same module from a file: cuModuleLoad and cuLinkAddFile read it whole */
+	char path[] = "/tmp/ptxvm-driver-XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0 && write(fd, ptx, sizeof ptx - 1) == (ssize_t)(sizeof ptx - 1), "a temporary PTX file");
+	if (fd >= 0)
+		close(fd);
+	OK(cuModuleLoad(&m, path));
+	OK(cuModuleGetFunction(&none, m, "add"));
+	OK(cuModuleUnload(m));
+	CUlinkState l;
+	void *img;
+	size_t imgsz;
+	OK(cuLinkCreate(0, NULL, NULL, &l));
+	OK(cuLinkAddFile(l, CU_JIT_INPUT_PTX, path, 0, NULL, NULL));
+	OK(cuLinkComplete(l, &img, &imgsz));
+	CHECK(imgsz == sizeof ptx && !memcmp(img, ptx, imgsz), "cuLinkAddFile: the file's PTX, %zu bytes", imgsz);
+	OK(cuLinkDestroy(l));
+	unlink(path);
 }
 
 /* Streams, events, callbacks, host and managed memory, async copies,
