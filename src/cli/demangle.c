@@ -50,6 +50,23 @@ typedef struct D {
 	int depth;
 } D;
 
+/* Makes targ/tpack (n of them) the template arguments T_ refers to,
+ * freeing the ones they replace. */
+static void set_targs(D *d, char **targ, Pack *tpack, size_t n)
+{
+	for (size_t i = 0; i < d->ntarg; i++) {
+		free(d->targ[i]);
+		for (size_t k = 0; k < d->tpack[i].n; k++)
+			free(d->tpack[i].v[k]);
+		free(d->tpack[i].v);
+	}
+	free(d->targ);
+	free(d->tpack);
+	d->targ = targ;
+	d->tpack = tpack;
+	d->ntarg = n;
+}
+
 static void add(Str *b, const char *s, size_t n)
 {
 	if (b->n + n + 1 > b->cap) {
@@ -383,17 +400,7 @@ static char *args_text(D *d, bool keep)
 	if (!r)
 		return NULL;
 	if (keep) {
-		for (size_t i = 0; i < d->ntarg; i++) {
-			free(d->targ[i]);
-			for (size_t k = 0; k < d->tpack[i].n; k++)
-				free(d->tpack[i].v[k]);
-			free(d->tpack[i].v);
-		}
-		free(d->targ);
-		free(d->tpack);
-		d->targ = v;
-		d->tpack = p;
-		d->ntarg = n;
+		set_targs(d, v, p, n);
 	} else {
 		for (size_t i = 0; i < n; i++) {
 			free(v[i]);
@@ -557,17 +564,7 @@ static char *local_name(D *d)
 	free(fn);
 	free(ret);
 	free(ps);
-	for (size_t i = 0; i < d->ntarg; i++) {
-		free(d->targ[i]);
-		for (size_t k = 0; k < d->tpack[i].n; k++)
-			free(d->tpack[i].v[k]);
-		free(d->tpack[i].v);
-	}
-	free(d->targ);
-	free(d->tpack);
-	d->targ = targ;
-	d->tpack = tpack;
-	d->ntarg = ntarg;
+	set_targs(d, targ, tpack, ntarg);
 	return r && !d->bad ? r : (free(r), fail(d));
 }
 
