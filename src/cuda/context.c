@@ -262,6 +262,7 @@ CUresult cuCtxDestroy_v2(CUcontext c)
 	if (!alive(c) || c->primary)
 		return CUDA_ERROR_INVALID_CONTEXT;
 	ptxvm_device_synchronize(cu_dev.dev);
+	cu_printf_flush();
 	storage_release(c);
 	cu_ctx_release_modules(c);
 	c->magic = 0;
@@ -305,6 +306,7 @@ CUresult cu_primary_context(CUcontext *out, CUdevice dev) { return cuDevicePrima
 static void primary_reset(void)
 {
 	ptxvm_device_synchronize(cu_dev.dev);
+	cu_printf_flush();
 	storage_release(&primary_ctx);
 	cu_ctx_release_modules(&primary_ctx);
 	atomic_store(&primary_ctx.sticky, 0);
@@ -442,6 +444,7 @@ CUresult cuCtxGetApiVersion(CUcontext ctx, unsigned *v)
 
 CUresult cuCtxSynchronize(void)
 {
+	cu_printf_flush();
 	CTX_CALL(c);
 	return cu_result(c, ptxvm_device_synchronize(cu_dev.dev), "cuCtxSynchronize");
 }
@@ -453,6 +456,7 @@ CUresult cuCtxSynchronize_v2(CUcontext ctx)
 	if (ctx) {
 		if (cu_ready())
 			return CUDA_ERROR_NOT_INITIALIZED;
+		cu_printf_flush();
 		int s = atomic_load(&ctx->sticky);
 		return s ? s : cu_result(ctx, ptxvm_device_synchronize(cu_dev.dev), "cuCtxSynchronize");
 	}

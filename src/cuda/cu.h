@@ -165,6 +165,15 @@ void cu_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * returns, so the variants behave alike. */
 #define CU_PT_ALIAS(base, suffix) extern __typeof__(base) base##suffix __attribute__((alias(#base)))
 
+/* printf.c: device printf's stream, made by cuInit (NULL: none, the output
+ * goes to stdout when each launch ends); cu_printf_flush writes what it
+ * holds to stdout, at each point where CUDA flushes the printf FIFO;
+ * cu_printf_launched, after each launch, flushes too with
+ * CUDA_LAUNCH_BLOCKING=1. */
+void *cu_printf_stream(void);
+void cu_printf_flush(void);
+void cu_printf_launched(void);
+
 /* stream.c: whether a stream handle may be used in the current context
  * (NULL, the legacy and per-thread default streams, or a live stream). */
 CUresult cu_stream_check(CUstream s);

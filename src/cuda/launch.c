@@ -48,6 +48,8 @@ static CUresult launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsi
 	ptxvm_launch_config cfg = { { gx, gy, gz }, { bx, by, bz }, shared, { 0, 0, 0 } };
 	if (cluster)    /* the C API refuses shapes the kernel or the grid does not allow */
 		memcpy(cfg.cluster, cluster, sizeof cfg.cluster);
+	cu_printf_flush();      /* a launch flushes the printf FIFO when it starts */
+	ptxvm_launch_stats st = { 0 };
 	ptxvm_result pr;
 	if (extra) {
 		if (params)
@@ -70,13 +72,17 @@ static CUresult launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsi
 				size, want);
 			return CUDA_ERROR_INVALID_VALUE;
 		}
-		pr = ptxvm_launch_packed(cu_dev.dev, k, &cfg, buf, want, NULL);
+		pr = ptxvm_launch_packed(cu_dev.dev, k, &cfg, buf, want, &st);
 	} else {
 		if (!params && ptxvm_kernel_param_count(k))
 			return CUDA_ERROR_INVALID_VALUE;
 		pr = (cooperative ? ptxvm_launch_cooperative : ptxvm_launch)(cu_dev.dev, k, &cfg, (void *const *)params,
-									    NULL);
+									    &st);
 	}
+	if (st.printf_dropped)  /* lost without a word, as on a GPU, unless asked */
+		cu_log("%s: %llu device printf calls dropped: the output exceeded the printf FIFO "
+		       "(CU_LIMIT_PRINTF_FIFO_SIZE)", ptxvm_kernel_name(k), (unsigned long long)st.printf_dropped);
+	cu_printf_launched();
 	return cu_result(c, pr, cooperative ? "cuLaunchCooperativeKernel" : "cuLaunchKernel");
 }
 

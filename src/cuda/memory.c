@@ -327,29 +327,38 @@ CUresult cuMemGetInfo_v2(size_t *free_bytes, size_t *total)
 }
 
 /* ---- linear copies and fills ---------------------------------------------------- */
+/* A blocking copy flushes the printf FIFO, as CUDA's do; an Async form runs
+ * its blocking twin below with in_async set, and flushes nothing. */
+static _Thread_local int in_async;
+#define SYNC_POINT() do { if (!in_async) cu_printf_flush(); } while (0)
+
 /* Device memory, mapped host memory included (a copy reaches it either way). */
 static int is_device(uint64_t a) { return ptxvm_mem_range(cu_dev.dev, a, NULL, NULL) == PTXVM_SUCCESS; }
 
 CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t n)
 {
+	SYNC_POINT();
 	CTX_CALL(c);
 	return cu_result(c, ptxvm_memcpy_htod(cu_dev.dev, dst, src, n), "cuMemcpyHtoD");
 }
 
 CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t n)
 {
+	SYNC_POINT();
 	CTX_CALL(c);
 	return cu_result(c, ptxvm_memcpy_dtoh(cu_dev.dev, dst, src, n), "cuMemcpyDtoH");
 }
 
 CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t n)
 {
+	SYNC_POINT();
 	CTX_CALL(c);
 	return cu_result(c, ptxvm_memcpy_dtod(cu_dev.dev, dst, src, n), "cuMemcpyDtoD");
 }
 
 CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t n)
 {
+	SYNC_POINT();
 	CTX_CALL(c);
 	if (!n)
 		return CUDA_SUCCESS;
@@ -370,6 +379,7 @@ CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t n)
 
 CUresult cuMemcpyPeer(CUdeviceptr dst, CUcontext dctx, CUdeviceptr src, CUcontext sctx, size_t n)
 {
+	SYNC_POINT();
 	CTX_CALL(c);
 	return cu_result(c, ptxvm_memcpy_dtod(cu_dev.dev, dst, src, n), "cuMemcpyPeer");
 }
@@ -468,7 +478,7 @@ static CUresult copy3d(const CUDA_MEMCPY3D *p, const char *what)
 	return cu_result(c, ptxvm_memcpy3d(cu_dev.dev, &k), what);
 }
 
-CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D *p) { return copy3d(p, "cuMemcpy3D"); }
+CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D *p) { SYNC_POINT(); return copy3d(p, "cuMemcpy3D"); }
 
 static CUresult copy2d(const CUDA_MEMCPY2D *p, const char *what)
 {
@@ -488,8 +498,8 @@ static CUresult copy2d(const CUDA_MEMCPY2D *p, const char *what)
 	return copy3d(&q, what);
 }
 
-CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *p) { return copy2d(p, "cuMemcpy2D"); }
-CUresult cuMemcpy2DUnaligned_v2(const CUDA_MEMCPY2D *p) { return copy2d(p, "cuMemcpy2DUnaligned"); }
+CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *p) { SYNC_POINT(); return copy2d(p, "cuMemcpy2D"); }
+CUresult cuMemcpy2DUnaligned_v2(const CUDA_MEMCPY2D *p) { SYNC_POINT(); return copy2d(p, "cuMemcpy2DUnaligned"); }
 
 /* Copies between linear memory and arrays: one row of bytes at an offset. */
 static CUresult array_copy(const char *what, int st, const void *sh, CUdeviceptr sd, CUarray sa, size_t soff,
@@ -511,34 +521,40 @@ static CUresult array_copy(const char *what, int st, const void *sh, CUdeviceptr
 
 CUresult cuMemcpyHtoA_v2(CUarray dst, size_t off, const void *src, size_t n)
 {
+	SYNC_POINT();
 	return array_copy("cuMemcpyHtoA", CU_MEMORYTYPE_HOST, src, 0, NULL, 0, CU_MEMORYTYPE_ARRAY, NULL, 0, dst, off, n);
 }
 
 CUresult cuMemcpyAtoH_v2(void *dst, CUarray src, size_t off, size_t n)
 {
+	SYNC_POINT();
 	return array_copy("cuMemcpyAtoH", CU_MEMORYTYPE_ARRAY, NULL, 0, src, off, CU_MEMORYTYPE_HOST, dst, 0, NULL, 0, n);
 }
 
 CUresult cuMemcpyDtoA_v2(CUarray dst, size_t off, CUdeviceptr src, size_t n)
 {
+	SYNC_POINT();
 	return array_copy("cuMemcpyDtoA", CU_MEMORYTYPE_DEVICE, NULL, src, NULL, 0, CU_MEMORYTYPE_ARRAY, NULL, 0, dst,
 			  off, n);
 }
 
 CUresult cuMemcpyAtoD_v2(CUdeviceptr dst, CUarray src, size_t off, size_t n)
 {
+	SYNC_POINT();
 	return array_copy("cuMemcpyAtoD", CU_MEMORYTYPE_ARRAY, NULL, 0, src, off, CU_MEMORYTYPE_DEVICE, NULL, dst, NULL,
 			  0, n);
 }
 
 CUresult cuMemcpyAtoA_v2(CUarray dst, size_t doff, CUarray src, size_t soff, size_t n)
 {
+	SYNC_POINT();
 	return array_copy("cuMemcpyAtoA", CU_MEMORYTYPE_ARRAY, NULL, 0, src, soff, CU_MEMORYTYPE_ARRAY, NULL, 0, dst,
 			  doff, n);
 }
 
 /* ---- the asynchronous forms: the copy is done when the call returns ------------------ */
-#define ASYNC(body) do { CUresult rs_ = cu_stream_check(s); if (rs_) return rs_; return body; } while (0)
+#define ASYNC(body) do { CUresult rs_ = cu_stream_check(s); if (rs_) return rs_; \
+	in_async++; rs_ = body; in_async--; return rs_; } while (0)
 
 CUresult cuMemcpyAsync(CUdeviceptr d, CUdeviceptr src, size_t n, CUstream s) { ASYNC(cuMemcpy(d, src, n)); }
 CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr d, const void *src, size_t n, CUstream s) { ASYNC(cuMemcpyHtoD_v2(d, src, n)); }

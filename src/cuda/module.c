@@ -124,6 +124,7 @@ CUresult cu_module_load_image(CUmodule *out, const void *image, const char *what
 CUresult cuModuleLoadDataEx(CUmodule *out, const void *image, unsigned n, int *options, void **values)
 {
 	CTX_CALL(c);
+	cu_printf_flush();
 	if (!out || !image || (n && (!options || !values)))
 		return CUDA_ERROR_INVALID_VALUE;
 	char *err = NULL, *info = NULL;
@@ -178,6 +179,7 @@ static CUresult read_file(const char *path, char **out, size_t *outlen)
 CUresult cuModuleLoad(CUmodule *out, const char *path)
 {
 	CTX_CALL(c);
+	cu_printf_flush();
 	if (!out || !path)
 		return CUDA_ERROR_INVALID_VALUE;
 	char *buf;
@@ -194,6 +196,7 @@ static int mod_alive(CUmodule m) { return m && m->magic == MOD_MAGIC; }
 
 static void unload(CUmodule m)
 {
+	cu_printf_flush();      /* module loading and unloading flush the printf FIFO */
 	m->magic = 0;
 	for (struct CUfunc_st *f = m->funcs; f; f = f->next)
 		f->magic = 0;

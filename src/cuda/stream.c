@@ -71,6 +71,7 @@ CUresult cuStreamDestroy(CUstream s) { return cuStreamDestroy_v2(s); }
 
 CUresult cuStreamSynchronize(CUstream s)
 {
+	cu_printf_flush();
 	STREAM_CALL(c, s);
 	return cu_result(c, ptxvm_device_synchronize(cu_dev.dev), "cuStreamSynchronize");
 }
@@ -133,6 +134,7 @@ CUresult cuStreamAddCallback(CUstream s, CUstreamCallback fn, void *data, unsign
 	STREAM_CALL(c, s);
 	if (!fn || flags)
 		return CUDA_ERROR_INVALID_VALUE;
+	cu_printf_flush();      /* CUDA flushes the printf FIFO before a callback */
 	fn(s, CUDA_SUCCESS, data);
 	return CUDA_SUCCESS;
 }
@@ -142,6 +144,7 @@ CUresult cuLaunchHostFunc(CUstream s, CUhostFn fn, void *data)
 	STREAM_CALL(c, s);
 	if (!fn)
 		return CUDA_ERROR_INVALID_VALUE;
+	cu_printf_flush();
 	fn(data);
 	return CUDA_SUCCESS;
 }
@@ -207,6 +210,7 @@ CUresult cuEventQuery(CUevent e)
 
 CUresult cuEventSynchronize(CUevent e)
 {
+	cu_printf_flush();
 	CTX_CALL(c);
 	return e && e->magic == EVENT_MAGIC ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
 }

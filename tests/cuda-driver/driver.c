@@ -715,6 +715,80 @@ static void sticky(CUcontext primary)
 	OK(cuModuleUnload(m));
 }
 
+/* Device printf through the driver: held until a synchronisation point,
+ * and bounded by CU_LIMIT_PRINTF_FIFO_SIZE.  32 threads print "line NN\n"
+ * (8 bytes); a FIFO of 100 bytes keeps the first 12, in thread order
+ * (docs/PRINTF.md).  stdout is sent to a file meanwhile. */
+static const char printf_ptx[] =
+	".version 8.0\n"
+	".target sm_90\n"
+	".address_size 64\n"
+	".extern .func (.param .b32 rv) vprintf (.param .b64 f, .param .b64 a);\n"
+	".global .align 1 .b8 fmt[11] = {108, 105, 110, 101, 32, 37, 48, 50, 100, 10, 0};\n"
+	".visible .entry say()\n"
+	"{\n"
+	"	.local .align 8 .b8 buf[8];\n"
+	"	.reg .b32 %r<3>;\n"
+	"	.reg .b64 %rd<4>;\n"
+	"	mov.u32 %r1, %tid.x;\n"
+	"	st.local.u32 [buf], %r1;\n"
+	"	mov.u64 %rd1, fmt;\n"
+	"	cvta.global.u64 %rd2, %rd1;\n"
+	"	mov.u64 %rd1, buf;\n"
+	"	cvta.local.u64 %rd3, %rd1;\n"
+	"	{\n"
+	"	.param .b64 p0;\n"
+	"	.param .b64 p1;\n"
+	"	.param .b32 r;\n"
+	"	st.param.b64 [p0], %rd2;\n"
+	"	st.param.b64 [p1], %rd3;\n"
+	"	call.uni (r), vprintf, (p0, p1);\n"
+	"	}\n"
+	"	ret;\n"
+	"}\n";
+
+static long out_size(void)
+{
+	fflush(stdout);
+	return lseek(1, 0, SEEK_END);
+}
+
+static void device_printf(void)
+{
+	CUmodule m;
+	CUfunction say;
+	OK(cuModuleLoadData(&m, printf_ptx));
+	OK(cuModuleGetFunction(&say, m, "say"));
+	OK(cuCtxSetLimit(CU_LIMIT_PRINTF_FIFO_SIZE, 100));
+	FILE *f = tmpfile();
+	fflush(stdout);
+	int saved = dup(1);
+	if (!f || saved < 0 || dup2(fileno(f), 1) < 0) {
+		CHECK(0, "stdout cannot be sent to a file");
+		return;
+	}
+	OK(cuLaunchKernel(say, 1, 1, 1, 32, 1, 1, 0, NULL, NULL, NULL));
+	long before = out_size();
+	OK(cuStreamQuery(NULL));
+	long query = out_size();
+	OK(cuCtxSynchronize());
+	long after = out_size();
+	EXPECT(cuCtxSetLimit(CU_LIMIT_PRINTF_FIFO_SIZE, 1 << 20), CUDA_ERROR_INVALID_VALUE);
+	dup2(saved, 1);
+	close(saved);
+	char got[512] = "", want[512] = "";
+	ssize_t n = pread(fileno(f), got, sizeof got - 1, 0);
+	got[n > 0 ? n : 0] = 0;
+	fclose(f);
+	for (int i = 0; i < 12; i++)
+		snprintf(want + strlen(want), sizeof want - strlen(want), "line %02d\n", i);
+	CHECK(before == 0 && query == 0, "device printf appeared before a synchronisation (%ld, %ld bytes)", before,
+	      query);
+	CHECK(after == 96 && strcmp(got, want) == 0, "cuCtxSynchronize wrote %ld bytes, want the first 12 lines:\n%s",
+	      after, got);
+	OK(cuModuleUnload(m));
+}
+
 int main(void)
 {
 	CUcontext primary;
@@ -722,6 +796,7 @@ int main(void)
 	OK(cuInit(0));
 	devices();
 	contexts(&primary);
+	device_printf();
 	copies();
 	arrays();
 	modules();

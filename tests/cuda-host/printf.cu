@@ -1,5 +1,9 @@
-// Device printf: the output appears at the synchronisation points.  The
-// harness checks that every line of printf.expected is in the output.
+// Device printf: the output appears at the synchronisation points where
+// CUDA flushes the printf FIFO (the CUDA Programming Guide, "Formatted
+// Output"), so host output printed before such a point comes first.  The
+// harness checks that the lines of printf.expected are in the output, in
+// that order.  stdout is left as the C library makes it (fully buffered
+// when it is a file): the device's output goes through the same stream.
 #include "check.h"
 
 __global__ void say(int k, double x)
@@ -10,9 +14,22 @@ __global__ void say(int k, double x)
 	printf("printf: thread %d of block %d\n", threadIdx.x, blockIdx.x);
 }
 
+__global__ void one(const char *what, int *out)
+{
+	printf("printf: device, flushed by %s\n", what);
+	*out = 7;
+}
+
+static char *label(const char *s)
+{
+	char *d;
+	CK(cudaMalloc(&d, strlen(s) + 1));
+	CK(cudaMemcpy(d, s, strlen(s) + 1, cudaMemcpyHostToDevice));
+	return d;
+}
+
 int main()
 {
-	setvbuf(stdout, NULL, _IOLBF, 0);
 	// the FIFO's size is set before the first kernel that prints
 	size_t fifo = 0;
 	CK(cudaDeviceGetLimit(&fifo, cudaLimitPrintfFifoSize));
@@ -20,8 +37,53 @@ int main()
 	CK(cudaDeviceSetLimit(cudaLimitPrintfFifoSize, 4 << 20));
 	CK(cudaDeviceGetLimit(&fifo, cudaLimitPrintfFifoSize));
 	expect(fifo >= (4 << 20), "cudaDeviceSetLimit raised the printf FIFO to %zu", fifo);
+	int *d, h = 0;
+	CK(cudaMalloc(&d, sizeof *d));
+	char *by_sync = label("cudaDeviceSynchronize"), *by_copy = label("cudaMemcpy");
+	char *by_stream = label("cudaStreamSynchronize"), *by_event = label("cudaEventSynchronize");
+	char *by_async = label("the synchronisation after cudaMemcpyAsync");
+	char *by_reset = label("cudaDeviceReset");
+
+	printf("printf: host, before the first launch\n");
 	say<<<2, 3>>>(42, 3.14159);
+	printf("printf: host, after the launch, before cudaDeviceSynchronize\n");
 	CK(cudaDeviceSynchronize());
-	printf("printf: after the first synchronisation\n");
+	printf("printf: host, after cudaDeviceSynchronize\n");
+
+	one<<<1, 1>>>(by_copy, d);
+	printf("printf: host, before cudaMemcpy\n");
+	CK(cudaMemcpy(&h, d, sizeof h, cudaMemcpyDeviceToHost));
+	printf("printf: host, after cudaMemcpy\n");
+
+	cudaStream_t s;
+	CK(cudaStreamCreate(&s));
+	one<<<1, 1, 0, s>>>(by_stream, d);
+	printf("printf: host, before cudaStreamSynchronize\n");
+	CK(cudaStreamSynchronize(s));
+	printf("printf: host, after cudaStreamSynchronize\n");
+
+	cudaEvent_t e;
+	CK(cudaEventCreate(&e));
+	one<<<1, 1, 0, s>>>(by_event, d);
+	CK(cudaEventRecord(e, s));
+	printf("printf: host, before cudaEventSynchronize\n");
+	CK(cudaEventSynchronize(e));
+	printf("printf: host, after cudaEventSynchronize\n");
+
+	// an asynchronous copy is no synchronisation point
+	one<<<1, 1, 0, s>>>(by_async, d);
+	CK(cudaMemcpyAsync(&h, d, sizeof h, cudaMemcpyDeviceToHost, s));
+	printf("printf: host, after cudaMemcpyAsync\n");
+	CK(cudaStreamSynchronize(s));
+	printf("printf: host, after the synchronisation\n");
+	expect(h == 7, "the kernels that print ran (%d)", h);
+	CK(cudaEventDestroy(e));
+	CK(cudaStreamDestroy(s));
+
+	// destroying the context flushes too (nothing synchronises before it)
+	one<<<1, 1>>>(by_reset, d);
+	printf("printf: host, before cudaDeviceReset\n");
+	CK(cudaDeviceReset());
+	printf("printf: host, after cudaDeviceReset\n");
 	return finish();
 }

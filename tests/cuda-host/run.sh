@@ -3,7 +3,8 @@
 # with NVIDIA's runtime linked statically (nvcc's default) and shared
 # (-cudart shared), and run against ptxvm's BUILD/lib/libcuda.so.1.  A
 # program passes when it exits 0, prints PASS lines and no FAIL line, and
-# its output holds every line of NAME.expected where there is one.
+# its output holds the lines of NAME.expected, in their order, where there
+# is one.
 # Binaries are cached in BUILD/cuda-host (rebuilt when a source is newer);
 # builds and runs go in parallel.  Every program runs statically linked;
 # the shared linkage runs for $SHARED (all with CUDA_HOST_FULL=1).
@@ -79,8 +80,11 @@ for t in $list; do
 	elif ! grep -q '^PASS' "$OUT/$t.out"; then
 		why="no check ran"
 	elif [ -f "tests/cuda-host/$name.expected" ]; then
+		from=1  # each expected line comes after the one before it
 		while IFS= read -r line; do
-			grep -qxF -- "$line" "$OUT/$t.out" || { why="output lacks the line '$line'"; break; }
+			n=$(tail -n "+$from" "$OUT/$t.out" | grep -nxF -m 1 -- "$line" | cut -d: -f1)
+			[ -n "$n" ] || { why="output lacks the line '$line' after its line $((from - 1))"; break; }
+			from=$((from + n))
 		done <"tests/cuda-host/$name.expected"
 	fi
 	if [ -z "$why" ]; then
