@@ -2,8 +2,8 @@
  * current contexts, synchronisation, limits, and the sticky error a
  * faulting kernel leaves in its context.
  *
- * A context that is destroyed keeps its (small) record, marked dead, so
- * that a stale handle is refused rather than read after it is freed. */
+ * A destroyed context is freed; its stale handle is refused (object.c),
+ * also where another thread still has it current. */
 #include "cu.h"
 
 #include <stdio.h>
@@ -14,23 +14,26 @@ enum { STACK_MAX = 64 };
 static __thread CUcontext stack[STACK_MAX];
 static __thread int depth;
 
-static struct CUctx_st primary_ctx = { .primary = 1, .lock = PTHREAD_MUTEX_INITIALIZER };
+static CuCtx *primary;            /* made by the first retain; lives until exit */
 static pthread_mutex_t primary_lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned primary_refs;
 static unsigned primary_flags;
 
 CUcontext cu_current(void) { return depth ? stack[depth - 1] : NULL; }
 
-static int alive(CUcontext c) { return c && c->magic == CU_CTX_MAGIC; }
+CuCtx *cu_ctx(CUcontext h) { return cu_obj_get(h ? h : cu_current(), CU_KIND_CTX); }
 
-CUresult cu_enter(CUcontext *ctx)
+static int alive(CUcontext h) { return cu_obj_get(h, CU_KIND_CTX) != NULL; }
+
+CUresult cu_enter(CuCtx **ctx)
 {
 	if (cu_ready())
 		return CUDA_ERROR_NOT_INITIALIZED;
-	CUcontext c = cu_current();
-	if (!c)
+	CUcontext h = cu_current();
+	if (!h)
 		return CUDA_ERROR_INVALID_CONTEXT;
-	if (!alive(c))
+	CuCtx *c = cu_obj_get(h, CU_KIND_CTX);
+	if (!c)
 		return CUDA_ERROR_CONTEXT_IS_DESTROYED;
 	int s = atomic_load(&c->sticky);
 	if (s)
@@ -53,7 +56,7 @@ static int sticky(ptxvm_result r)
 	}
 }
 
-CUresult cu_result(CUcontext ctx, ptxvm_result r, const char *what)
+CUresult cu_result(CuCtx *ctx, ptxvm_result r, const char *what)
 {
 	if (r == PTXVM_SUCCESS)
 		return CUDA_SUCCESS;
@@ -75,16 +78,12 @@ typedef struct CuStore {
 	struct CuStore *next;
 } CuStore;
 
-static CUcontext storage_ctx(CUcontext ctx)
-{
-	if (!ctx)
-		ctx = cu_current();
-	return alive(ctx) ? ctx : NULL;
-}
+static CuCtx *storage_ctx(CUcontext h) { return cu_ctx(h); }
 
-CUresult cu_ctx_storage_put(CUcontext ctx, void *key, void *value, CuStoreDtor dtor)
+CUresult cu_ctx_storage_put(CUcontext h, void *key, void *value, CuStoreDtor dtor)
 {
-	if (!(ctx = storage_ctx(ctx)))
+	CuCtx *ctx = storage_ctx(h);
+	if (!ctx)
 		return CUDA_ERROR_INVALID_CONTEXT;
 	pthread_mutex_lock(&ctx->lock);
 	CuStore *s = ctx->store;
@@ -103,9 +102,10 @@ CUresult cu_ctx_storage_put(CUcontext ctx, void *key, void *value, CuStoreDtor d
 	return s ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
 }
 
-CUresult cu_ctx_storage_delete(CUcontext ctx, void *key)
+CUresult cu_ctx_storage_delete(CUcontext h, void *key)
 {
-	if (!(ctx = storage_ctx(ctx)))
+	CuCtx *ctx = storage_ctx(h);
+	if (!ctx)
 		return CUDA_ERROR_INVALID_CONTEXT;
 	pthread_mutex_lock(&ctx->lock);
 	for (CuStore **p = &ctx->store; *p; p = &(*p)->next)
@@ -119,11 +119,12 @@ CUresult cu_ctx_storage_delete(CUcontext ctx, void *key)
 	return CUDA_SUCCESS;
 }
 
-CUresult cu_ctx_storage_get(void **value, CUcontext ctx, void *key)
+CUresult cu_ctx_storage_get(void **value, CUcontext h, void *key)
 {
 	if (!value)
 		return CUDA_ERROR_INVALID_VALUE;
-	if (!(ctx = storage_ctx(ctx)))
+	CuCtx *ctx = storage_ctx(h);
+	if (!ctx)
 		return CUDA_ERROR_INVALID_CONTEXT;
 	pthread_mutex_lock(&ctx->lock);
 	CuStore *s = ctx->store;
@@ -136,7 +137,7 @@ CUresult cu_ctx_storage_get(void **value, CUcontext ctx, void *key)
 }
 
 /* Calls the destructors of a context's storage and empties it. */
-static void storage_release(CUcontext ctx)
+static void storage_release(CuCtx *ctx)
 {
 	pthread_mutex_lock(&ctx->lock);
 	CuStore *s = ctx->store;
@@ -145,7 +146,7 @@ static void storage_release(CUcontext ctx)
 	while (s) {
 		CuStore *next = s->next;
 		if (s->dtor)
-			s->dtor(ctx, s->key, s->value);
+			s->dtor(CU_HANDLE(CUcontext, ctx), s->key, s->value);
 		free(s);
 		s = next;
 	}
@@ -207,6 +208,18 @@ CUresult cuCtxPopCurrent_v2(CUcontext *c)
 }
 
 /* ---- creation ------------------------------------------------------------- */
+/* At exit (object.c): the storage's records; its destructors are the
+ * runtime's, which is gone by then. */
+static void ctx_drop(void *rec)
+{
+	CuCtx *c = rec;
+	for (CuStore *s = c->store, *next; s; s = next) {
+		next = s->next;
+		free(s);
+	}
+	pthread_mutex_destroy(&c->lock);
+}
+
 CUresult cuCtxCreate_v2(CUcontext *out, unsigned flags, CUdevice dev)
 {
 	if (cu_ready())
@@ -217,18 +230,21 @@ CUresult cuCtxCreate_v2(CUcontext *out, unsigned flags, CUdevice dev)
 		return CUDA_ERROR_INVALID_DEVICE;
 	if (flags & ~0x1fu)
 		return CUDA_ERROR_INVALID_VALUE;
-	CUcontext c = calloc(1, sizeof *c);
-	if (!c)
+	CuCtx *c = calloc(1, sizeof *c);
+	if (!c || !cu_obj_add(c, CU_KIND_CTX)) {
+		free(c);
 		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
 	pthread_mutex_init(&c->lock, NULL);
+	c->obj.drop = ctx_drop;
 	c->flags = flags;
-	c->magic = CU_CTX_MAGIC;
-	CUresult r = cuCtxPushCurrent_v2(c);
+	CUcontext h = CU_HANDLE(CUcontext, c);
+	CUresult r = cuCtxPushCurrent_v2(h);
 	if (r) {
-		c->magic = 0;
+		cu_obj_free(h, CU_KIND_CTX);
 		return r;
 	}
-	*out = c;
+	*out = h;
 	return CUDA_SUCCESS;
 }
 
@@ -255,21 +271,23 @@ CUresult cuCtxCreate_v4(CUcontext *out, CUctxCreateParams *p, unsigned flags, CU
 	return cuCtxCreate_v2(out, flags, dev);
 }
 
-CUresult cuCtxDestroy_v2(CUcontext c)
+CUresult cuCtxDestroy_v2(CUcontext h)
 {
 	if (cu_ready())
 		return CUDA_ERROR_NOT_INITIALIZED;
-	if (!alive(c) || c->primary)
+	CuCtx *c = cu_obj_get(h, CU_KIND_CTX);
+	if (!c || c->primary)
 		return CUDA_ERROR_INVALID_CONTEXT;
 	ptxvm_device_synchronize(cu_dev.dev);
 	cu_printf_flush();
 	storage_release(c);
 	cu_ctx_release_modules(c);
-	c->magic = 0;
+	ctx_drop(c);
+	cu_obj_free(h, CU_KIND_CTX);
 	/* no thread's stack names it any more: this one's is cleared here;
 	 * other threads' entries are refused as destroyed */
 	for (int i = 0; i < depth; i++)
-		if (stack[i] == c) {
+		if (stack[i] == h) {
 			memmove(stack + i, stack + i + 1, (size_t)(depth - i - 1) * sizeof *stack);
 			depth--;
 			i--;
@@ -291,13 +309,24 @@ CUresult cuDevicePrimaryCtxRetain(CUcontext *out, CUdevice dev)
 	if (dev != 0)
 		return CUDA_ERROR_INVALID_DEVICE;
 	pthread_mutex_lock(&primary_lock);
+	if (!primary) {
+		CuCtx *c = calloc(1, sizeof *c);
+		if (!c || !cu_obj_add(c, CU_KIND_CTX)) {
+			free(c);
+			pthread_mutex_unlock(&primary_lock);
+			return CUDA_ERROR_OUT_OF_MEMORY;
+		}
+		pthread_mutex_init(&c->lock, NULL);
+		c->obj.drop = ctx_drop;
+		c->primary = 1;
+		primary = c;
+	}
 	if (!primary_refs++) {
-		primary_ctx.flags = primary_flags;
-		atomic_store(&primary_ctx.sticky, 0);
-		primary_ctx.magic = CU_CTX_MAGIC;
+		primary->flags = primary_flags;
+		atomic_store(&primary->sticky, 0);
 	}
 	pthread_mutex_unlock(&primary_lock);
-	*out = &primary_ctx;
+	*out = CU_HANDLE(CUcontext, primary);
 	return CUDA_SUCCESS;
 }
 
@@ -305,11 +334,13 @@ CUresult cu_primary_context(CUcontext *out, CUdevice dev) { return cuDevicePrima
 
 static void primary_reset(void)
 {
+	if (!primary)
+		return;
 	ptxvm_device_synchronize(cu_dev.dev);
 	cu_printf_flush();
-	storage_release(&primary_ctx);
-	cu_ctx_release_modules(&primary_ctx);
-	atomic_store(&primary_ctx.sticky, 0);
+	storage_release(primary);
+	cu_ctx_release_modules(primary);
+	atomic_store(&primary->sticky, 0);
 }
 
 CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev)
@@ -370,7 +401,8 @@ CUresult cuDevicePrimaryCtxSetFlags_v2(CUdevice dev, unsigned flags)
 		return CUDA_ERROR_INVALID_VALUE;
 	pthread_mutex_lock(&primary_lock);
 	primary_flags = flags;
-	primary_ctx.flags = flags;
+	if (primary)
+		primary->flags = flags;
 	pthread_mutex_unlock(&primary_lock);
 	return CUDA_SUCCESS;
 }
@@ -378,8 +410,6 @@ CUresult cuDevicePrimaryCtxSetFlags_v2(CUdevice dev, unsigned flags)
 CUresult cuDevicePrimaryCtxSetFlags(CUdevice dev, unsigned flags) { return cuDevicePrimaryCtxSetFlags_v2(dev, flags); }
 
 /* ---- questions and synchronisation ----------------------------------------------- */
-#define CTX_CALL(c) CUcontext c; do { CUresult r_ = cu_enter(&c); if (r_) return r_; } while (0)
-
 CUresult cuCtxGetDevice(CUdevice *dev)
 {
 	CTX_CALL(c);
@@ -418,13 +448,12 @@ CUresult cuCtxGetId(CUcontext ctx, unsigned long long *id)
 {
 	if (cu_ready())
 		return CUDA_ERROR_NOT_INITIALIZED;
-	if (!ctx)
-		ctx = cu_current();
-	if (!alive(ctx))
+	CuCtx *c = cu_ctx(ctx);
+	if (!c)
 		return CUDA_ERROR_INVALID_CONTEXT;
 	if (!id)
 		return CUDA_ERROR_INVALID_VALUE;
-	*id = (unsigned long long)(uintptr_t)ctx;
+	*id = c->obj.h.handle;      /* unique: a slot's generation never repeats */
 	return CUDA_SUCCESS;
 }
 
@@ -432,9 +461,7 @@ CUresult cuCtxGetApiVersion(CUcontext ctx, unsigned *v)
 {
 	if (cu_ready())
 		return CUDA_ERROR_NOT_INITIALIZED;
-	if (!ctx)
-		ctx = cu_current();
-	if (!alive(ctx))
+	if (!cu_ctx(ctx))
 		return CUDA_ERROR_INVALID_CONTEXT;
 	if (!v)
 		return CUDA_ERROR_INVALID_VALUE;
@@ -449,18 +476,18 @@ CUresult cuCtxSynchronize(void)
 	return cu_result(c, ptxvm_device_synchronize(cu_dev.dev), "cuCtxSynchronize");
 }
 
-CUresult cuCtxSynchronize_v2(CUcontext ctx)
+CUresult cuCtxSynchronize_v2(CUcontext h)
 {
-	if (ctx && !alive(ctx))
+	if (!h)
+		return cuCtxSynchronize();
+	if (cu_ready())
+		return CUDA_ERROR_NOT_INITIALIZED;
+	CuCtx *ctx = cu_ctx(h);
+	if (!ctx)
 		return CUDA_ERROR_INVALID_CONTEXT;
-	if (ctx) {
-		if (cu_ready())
-			return CUDA_ERROR_NOT_INITIALIZED;
-		cu_printf_flush();
-		int s = atomic_load(&ctx->sticky);
-		return s ? s : cu_result(ctx, ptxvm_device_synchronize(cu_dev.dev), "cuCtxSynchronize");
-	}
-	return cuCtxSynchronize();
+	cu_printf_flush();
+	int s = atomic_load(&ctx->sticky);
+	return s ? s : cu_result(ctx, ptxvm_device_synchronize(cu_dev.dev), "cuCtxSynchronize");
 }
 
 CUresult cuCtxGetStreamPriorityRange(int *least, int *greatest)

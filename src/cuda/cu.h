@@ -11,6 +11,8 @@
 
 #include "../../include/ptxvm.h"
 
+#include "../util/handle.h"
+
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
@@ -91,35 +93,73 @@ typedef struct CuDevice {
 } CuDevice;
 extern CuDevice cu_dev;
 
-#define CU_CTX_MAGIC 0x43747821u
+/* ---- handles (object.c) ---------------------------------------------------------
+ * Every object the library hands out (contexts, modules, functions,
+ * libraries, links, streams, events) is named by a generation-checked
+ * handle (src/util/handle.h) cast to the API's pointer type, never by a
+ * pointer into the library: a destroyed object is freed at once, and its
+ * stale handle is refused (CUDA_ERROR_INVALID_HANDLE, or
+ * CUDA_ERROR_CONTEXT_IS_DESTROYED for the current context) instead of
+ * followed.  A record is calloc'd, a CuObj first. */
+typedef enum CuKind {
+	CU_KIND_CTX = 1, CU_KIND_MODULE, CU_KIND_FUNCTION, CU_KIND_LIBRARY, CU_KIND_LINK, CU_KIND_STREAM,
+	CU_KIND_EVENT, CU_KIND_TEXREF, CU_KIND_SURFREF,
+} CuKind;
 
-struct CUctx_st {
-	unsigned magic;                 /* CU_CTX_MAGIC while alive */
+typedef struct CuObj {
+	HRec h;
+	void (*drop)(void *rec);        /* frees what the record owns when the library
+					   is torn down at exit; NULL: nothing */
+} CuObj;
+
+/* Gives rec a handle of the kind; NULL when out of memory. */
+void *cu_obj_add(void *rec, CuKind kind);
+/* The record a handle names, NULL for a stale handle or another kind. */
+void *cu_obj_get(const void *handle, CuKind kind);
+/* Removes the record a handle names and frees it; false when stale. */
+int cu_obj_free(const void *handle, CuKind kind);
+/* A record's handle, as the API's type. */
+#define CU_HANDLE(type, rec) ((type)(uintptr_t)(rec)->obj.h.handle)
+/* At exit: frees every record (drop first), after the device is gone. */
+void cu_obj_teardown(void);
+
+typedef struct CuCtx {
+	CuObj obj;
 	unsigned flags;
 	int primary;                    /* the device's primary context */
 	_Atomic int sticky;             /* a kernel fault: every later call fails with it */
 	pthread_mutex_t lock;           /* guards the lists */
-	struct CUmod_st *modules;
-	struct CuStore *store;          /* context-local storage (tables.c) */
-};
+	struct CuMod *modules;
+	struct CuStore *store;          /* context-local storage (context.c) */
+} CuCtx;
 
 /* CUDA_SUCCESS once cuInit has succeeded, else CUDA_ERROR_NOT_INITIALIZED. */
 CUresult cu_ready(void);
 /* The calling thread's current context (NULL: none). */
 CUcontext cu_current(void);
+/* The context a handle names (NULL: the current one); NULL when stale. */
+CuCtx *cu_ctx(CUcontext h);
 /* The context a call works in: cu_ready, a current context, not sticky
  * failed.  *ctx gets it. */
-CUresult cu_enter(CUcontext *ctx);
+CUresult cu_enter(CuCtx **ctx);
+#define CTX_CALL(c) CuCtx *c; do { CUresult r_ = cu_enter(&c); if (r_) return r_; } while (0)
 /* A call's result from ptxvm: a failure of a running kernel makes ctx
  * sticky-failed and its report goes to stderr.  what names the call. */
-CUresult cu_result(CUcontext ctx, ptxvm_result r, const char *what);
-/* module.c: a function handle that is alive, its kernel, and the dynamic
- * shared memory it opted in to (0: none). */
-int cu_func_alive(CUfunction f);
-const ptxvm_kernel *cu_func_kernel(CUfunction f);
-int cu_func_max_dynamic_shared(CUfunction f);
+CUresult cu_result(CuCtx *ctx, ptxvm_result r, const char *what);
+/* module.c: a function: its kernel, and the dynamic shared memory it
+ * opted in to (0: none). */
+typedef struct CuFunc {
+	CuObj obj;
+	struct CuMod *mod;
+	const ptxvm_kernel *k;
+	int max_dynamic_shared;         /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES */
+	int carveout;
+	struct CuFunc *next;
+} CuFunc;
+/* The function a handle names (a CUfunction or a CUkernel); NULL: stale. */
+static inline CuFunc *cu_func(CUfunction f) { return cu_obj_get(f, CU_KIND_FUNCTION); }
 /* Frees what a context owns (its modules). */
-void cu_ctx_release_modules(CUcontext ctx);
+void cu_ctx_release_modules(CuCtx *ctx);
 /* module.c: an image (PTX text, a fat binary or nvcc's wrapper of one)
  * loaded in the current context; what names the caller in messages. */
 CUresult cu_module_load_image(CUmodule *out, const void *image, const char *what);

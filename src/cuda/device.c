@@ -13,7 +13,7 @@
 CuDevice cu_dev;
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static CUresult init_result = CUDA_ERROR_NOT_INITIALIZED;
-static _Atomic int initialised;
+static _Atomic int initialised;         /* 1 after cuInit, -1 after the teardown at exit */
 
 enum { DRIVER_VERSION = 13000 };        /* the CUDA API this library implements */
 
@@ -105,7 +105,25 @@ CUresult cuInit(unsigned flags)
 	return init_result;
 }
 
-CUresult cu_ready(void) { return atomic_load(&initialised) ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED; }
+CUresult cu_ready(void)
+{
+	int i = atomic_load(&initialised);
+	return i > 0 ? CUDA_SUCCESS : i < 0 ? CUDA_ERROR_DEINITIALIZED : CUDA_ERROR_NOT_INITIALIZED;
+}
+
+/* When the process exits (or the library is unloaded), after the
+ * program's atexit handlers, where NVIDIA's runtime releases what it
+ * holds: the device with its memory and programs, then every object
+ * still named by a handle.  A later call gets CUDA_ERROR_DEINITIALIZED
+ * (or CUDA_ERROR_INVALID_HANDLE), as from the real driver at exit. */
+__attribute__((destructor)) static void teardown(void)
+{
+	if (atomic_exchange(&initialised, -1) <= 0)
+		return;
+	ptxvm_device_destroy(cu_dev.dev);
+	cu_dev.dev = NULL;
+	cu_obj_teardown();
+}
 
 CUresult cuDriverGetVersion(int *v)
 {

@@ -25,8 +25,6 @@ enum { CUDA_ARRAY3D_LAYERED = 0x01, CUDA_ARRAY3D_SURFACE_LDST = 0x02, CUDA_ARRAY
        CUDA_ARRAY3D_TEXTURE_GATHER = 0x08, CUDA_ARRAY3D_DEPTH_TEXTURE = 0x10,
        CUDA_ARRAY3D_COLOR_ATTACHMENT = 0x20 };
 
-#define CTX_CALL(c) CUcontext c; do { CUresult r_ = cu_enter(&c); if (r_) return r_; } while (0)
-
 /* ---- the arrays the driver made ------------------------------------------------ */
 typedef struct Known {
 	uint64_t id;            /* array or mipmapped array */

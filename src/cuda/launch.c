@@ -16,19 +16,20 @@
  * hardware). */
 enum { CU_INVALID_CONFIGURATION = 9 };
 
-static CUresult launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+static CUresult launch(CUfunction h, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
 		       unsigned shared, CUstream stream, void **params, void **extra, int cooperative,
 		       const unsigned cluster[3])
 {
-	CUcontext c;
+	CuCtx *c;
 	CUresult r = cu_enter(&c);
 	if (r)
 		return r;
-	if (!cu_func_alive(f))
+	CuFunc *f = cu_func(h);
+	if (!f)
 		return CUDA_ERROR_INVALID_HANDLE;
 	if (!gx || !gy || !gz || !bx || !by || !bz)
 		return CUDA_ERROR_INVALID_VALUE;
-	const ptxvm_kernel *k = cu_func_kernel(f);
+	const ptxvm_kernel *k = f->k;
 	ptxvm_kernel_attrs a;
 	if (ptxvm_kernel_attributes(k, &a))
 		return CUDA_ERROR_INVALID_HANDLE;
@@ -36,7 +37,7 @@ static CUresult launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsi
 	    gy > 65535 || gz > 65535)
 		return CU_INVALID_CONFIGURATION;
 	/* past 48 KiB of shared memory a kernel must have opted in */
-	int optin = cu_func_max_dynamic_shared(f);
+	int optin = f->max_dynamic_shared;
 	if (shared + a.shared_bytes > 49152 && shared > (unsigned)optin) {
 		cu_warn("cuLaunchKernel: %u bytes of dynamic shared memory need "
 			"cuFuncSetAttribute(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)", shared);
@@ -98,10 +99,10 @@ CU_PT_ALIAS(cuLaunchKernel, _ptsz);
 /* How many CTAs of f fit on one SM at once: the target's limits on blocks,
  * threads and shared memory per SM, and registers at the nominal 32 per
  * thread cuFuncGetAttribute reports. */
-static int per_sm(CUfunction f, int block, size_t dyn)
+static int per_sm(const CuFunc *f, int block, size_t dyn)
 {
 	ptxvm_kernel_attrs a;
-	if (block <= 0 || ptxvm_kernel_attributes(cu_func_kernel(f), &a) || (unsigned)block > a.max_threads)
+	if (block <= 0 || ptxvm_kernel_attributes(f->k, &a) || (unsigned)block > a.max_threads)
 		return 0;
 	int warps = (block + 31) / 32;
 	int n = cu_attribute(106);                              /* MAX_BLOCKS_PER_MULTIPROCESSOR */
@@ -118,14 +119,15 @@ static int per_sm(CUfunction f, int block, size_t dyn)
 	return n;
 }
 
-CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n, CUfunction f, int block, size_t dyn,
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n, CUfunction h, int block, size_t dyn,
 							       unsigned flags)
 {
 	if (cu_ready())
 		return CUDA_ERROR_NOT_INITIALIZED;
 	if (!n || flags > 1)
 		return CUDA_ERROR_INVALID_VALUE;
-	if (!cu_func_alive(f))
+	CuFunc *f = cu_func(h);
+	if (!f)
 		return CUDA_ERROR_INVALID_HANDLE;
 	*n = per_sm(f, block, dyn);
 	return CUDA_SUCCESS;
@@ -138,17 +140,18 @@ CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *n, CUfunction f, int b
 
 typedef size_t (*CUoccupancyB2DSize)(int block);
 
-CUresult cuOccupancyMaxPotentialBlockSizeWithFlags(int *min_grid, int *best, CUfunction f, CUoccupancyB2DSize b2d,
+CUresult cuOccupancyMaxPotentialBlockSizeWithFlags(int *min_grid, int *best, CUfunction h, CUoccupancyB2DSize b2d,
 						   size_t dyn, int limit, unsigned flags)
 {
 	if (cu_ready())
 		return CUDA_ERROR_NOT_INITIALIZED;
 	if (!min_grid || !best || flags > 1)
 		return CUDA_ERROR_INVALID_VALUE;
-	if (!cu_func_alive(f))
+	CuFunc *f = cu_func(h);
+	if (!f)
 		return CUDA_ERROR_INVALID_HANDLE;
 	ptxvm_kernel_attrs a;
-	if (ptxvm_kernel_attributes(cu_func_kernel(f), &a))
+	if (ptxvm_kernel_attributes(f->k, &a))
 		return CUDA_ERROR_INVALID_HANDLE;
 	int most = (int)a.max_threads, best_threads = 0, best_block = 0, best_n = 0;
 	if (limit > 0 && limit < most)
@@ -172,14 +175,15 @@ CUresult cuOccupancyMaxPotentialBlockSize(int *min_grid, int *best, CUfunction f
 	return cuOccupancyMaxPotentialBlockSizeWithFlags(min_grid, best, f, b2d, dyn, limit, 0);
 }
 
-CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t *out, CUfunction f, int blocks, int block)
+CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t *out, CUfunction h, int blocks, int block)
 {
 	if (!out || blocks <= 0)
 		return CUDA_ERROR_INVALID_VALUE;
-	if (!cu_func_alive(f))
+	CuFunc *f = cu_func(h);
+	if (!f)
 		return CUDA_ERROR_INVALID_HANDLE;
 	ptxvm_kernel_attrs a;
-	if (ptxvm_kernel_attributes(cu_func_kernel(f), &a))
+	if (ptxvm_kernel_attributes(f->k, &a))
 		return CUDA_ERROR_INVALID_HANDLE;
 	size_t per = (size_t)cu_attribute(81) / (size_t)blocks, used = a.shared_bytes + (size_t)cu_attribute(111);
 	size_t most = (size_t)cu_attribute(97) - a.shared_bytes;
@@ -194,8 +198,9 @@ CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t *out, CUfunction f, int 
 CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
 				   unsigned bz, unsigned shared, CUstream stream, void **params)
 {
-	if (cu_func_alive(f) && cu_ready() == CUDA_SUCCESS) {
-		uint64_t fit = (uint64_t)per_sm(f, (int)(bx * by * bz), shared) * (uint64_t)cu_attribute(16);
+	CuFunc *fn = cu_func(f);
+	if (fn && cu_ready() == CUDA_SUCCESS) {
+		uint64_t fit = (uint64_t)per_sm(fn, (int)(bx * by * bz), shared) * (uint64_t)cu_attribute(16);
 		if ((uint64_t)gx * gy * gz > fit)
 			return 720;     /* CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE */
 	}

@@ -8,8 +8,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define CTX_CALL(c) CUcontext c; do { CUresult r_ = cu_enter(&c); if (r_) return r_; } while (0)
-
 CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytes)
 {
 	CTX_CALL(c);
@@ -63,7 +61,7 @@ static int host_find(const void *p, size_t n, HostMem *out)
 	return h != NULL;
 }
 
-static CUresult host_add(CUcontext c, void *p, size_t bytes, unsigned flags, int kind, const char *what)
+static CUresult host_add(CuCtx *c, void *p, size_t bytes, unsigned flags, int kind, const char *what)
 {
 	HostMem *h = malloc(sizeof *h);
 	if (!h)
@@ -225,7 +223,7 @@ enum {
 
 /* One attribute of a pointer; CUDA_ERROR_INVALID_VALUE when the pointer is
  * no memory the driver knows, or the attribute does not apply. */
-static CUresult pointer_attribute(CUcontext c, void *data, int attr, CUdeviceptr ptr)
+static CUresult pointer_attribute(CuCtx *c, void *data, int attr, CUdeviceptr ptr)
 {
 	HostMem h;
 	uint64_t base = 0;
@@ -238,7 +236,7 @@ static CUresult pointer_attribute(CUcontext c, void *data, int attr, CUdeviceptr
 		return CUDA_ERROR_INVALID_VALUE;
 	}
 	switch (attr) {
-	case CU_POINTER_ATTRIBUTE_CONTEXT: *(CUcontext *)data = c; break;
+	case CU_POINTER_ATTRIBUTE_CONTEXT: *(CUcontext *)data = CU_HANDLE(CUcontext, c); break;
 	case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
 		*(unsigned *)data = host && !managed ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
 		break;

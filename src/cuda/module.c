@@ -1,8 +1,8 @@
 /* module.c: modules from PTX text (cuModuleLoad, cuModuleLoadData(Ex)),
  * their functions and globals, and function attributes.  A module is a
  * ptxvm program loaded onto the device, owned by the context that loaded
- * it.  Module and function handles stay allocated (marked dead) after the
- * module is unloaded, so that a stale one is refused, never followed. */
+ * it.  Unloading a module frees it and its functions; their handles
+ * become stale (object.c). */
 #include "cu.h"
 #include "fatbin.h"
 
@@ -10,30 +10,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MOD_MAGIC 0x4d6f6421u
-#define FUNC_MAGIC 0x46756e21u
-
-struct CUfunc_st {
-	unsigned magic;
-	CUmodule mod;
-	const ptxvm_kernel *k;
-	int max_dynamic_shared;         /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES */
-	int carveout;
-	struct CUfunc_st *next;
-};
-
-struct CUmod_st {
-	unsigned magic;
-	CUcontext ctx;
+typedef struct CuMod {
+	CuObj obj;
+	CuCtx *ctx;
 	ptxvm_program *prog;
-	struct CUfunc_st *funcs;
-	struct CUmod_st *next;          /* in the context's list */
-};
+	CuFunc *funcs;
+	struct CuMod *next;             /* in the context's list */
+} CuMod;
 
 enum { CU_JIT_INFO_LOG_BUFFER = 3, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4, CU_JIT_ERROR_LOG_BUFFER = 5,
        CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6 };
-
-#define CTX_CALL(c) CUcontext c; do { CUresult r_ = cu_enter(&c); if (r_) return r_; } while (0)
 
 /* The first line of a diagnostics text, for a one-line explanation. */
 static void warn_first_line(const char *what, const char *text)
@@ -55,7 +41,7 @@ static void put_log(char *buf, size_t *size, const char *text)
 }
 
 /* Loads PTX text into ctx.  err/errsz: the JIT error log, where given. */
-static CUresult load_ptx(CUcontext ctx, CUmodule *out, const char *name, const char *text, size_t len, char *err,
+static CUresult load_ptx(CuCtx *ctx, CUmodule *out, const char *name, const char *text, size_t len, char *err,
 			 size_t *errsz)
 {
 	ptxvm_check_opts o = { .arch = cu_dev.arch };
@@ -72,34 +58,34 @@ static CUresult load_ptx(CUcontext ctx, CUmodule *out, const char *name, const c
 		ptxvm_module_free(m);
 		return CUDA_ERROR_INVALID_PTX;
 	}
-	CUmodule mod = calloc(1, sizeof *mod);
-	if (!mod) {
+	CuMod *mod = calloc(1, sizeof *mod);
+	if (!mod || !cu_obj_add(mod, CU_KIND_MODULE)) {
+		free(mod);
 		ptxvm_module_free(m);
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	}
 	ptxvm_result r = ptxvm_program_load(cu_dev.dev, m, &mod->prog);
 	ptxvm_module_free(m);
 	if (r) {
-		free(mod);
+		cu_obj_free(CU_HANDLE(CUmodule, mod), CU_KIND_MODULE);
 		const char *msg = ptxvm_device_message(cu_dev.dev);
 		put_log(err, errsz, msg);
 		warn_first_line("cuModuleLoadData", msg);
 		return r == PTXVM_ERROR_NOT_SUPPORTED ? CUDA_ERROR_NOT_SUPPORTED : cu_result(ctx, r, "cuModuleLoadData");
 	}
-	mod->magic = MOD_MAGIC;
 	mod->ctx = ctx;
 	pthread_mutex_lock(&ctx->lock);
 	mod->next = ctx->modules;
 	ctx->modules = mod;
 	pthread_mutex_unlock(&ctx->lock);
-	*out = mod;
+	*out = CU_HANDLE(CUmodule, mod);
 	return CUDA_SUCCESS;
 }
 
 /* An image: PTX text, a fat binary or nvcc's wrapper of one (the best PTX
  * entry for the device, fatbin.c), or an ELF cubin, which ptxvm cannot
  * run (CUDA_ERROR_NO_BINARY_FOR_GPU). */
-static CUresult load_image(CUcontext ctx, CUmodule *out, const void *image, char *err, size_t *errsz)
+static CUresult load_image(CuCtx *ctx, CUmodule *out, const void *image, char *err, size_t *errsz)
 {
 	char *ptx = NULL, why[256] = "";
 	int r = cuda_fatbin_ptx(image, CUDA_FATBIN_UNBOUNDED, cu_dev.arch, &ptx, why, sizeof why);
@@ -192,68 +178,86 @@ CUresult cuModuleLoad(CUmodule *out, const char *path)
 	return r;
 }
 
-static int mod_alive(CUmodule m) { return m && m->magic == MOD_MAGIC; }
+static CuMod *mod_of(CUmodule h) { return cu_obj_get(h, CU_KIND_MODULE); }
 
-static void unload(CUmodule m)
+/* Unloads a module taken off its context's list, and frees it and its
+ * functions. */
+static void unload(CuMod *m)
 {
 	cu_printf_flush();      /* module loading and unloading flush the printf FIFO */
-	m->magic = 0;
-	for (struct CUfunc_st *f = m->funcs; f; f = f->next)
-		f->magic = 0;
+	for (CuFunc *f = m->funcs, *next; f; f = next) {
+		next = f->next;
+		cu_obj_free(CU_HANDLE(CUfunction, f), CU_KIND_FUNCTION);
+	}
 	ptxvm_program_unload(m->prog);
-	m->prog = NULL;
+	cu_obj_free(CU_HANDLE(CUmodule, m), CU_KIND_MODULE);
 }
 
-CUresult cuModuleUnload(CUmodule m)
+/* Takes m off its context's list. */
+static void unlist(CuMod *m)
 {
-	CTX_CALL(c);
-	if (!mod_alive(m))
-		return CUDA_ERROR_INVALID_HANDLE;
-	CUcontext owner = m->ctx;
+	CuCtx *owner = m->ctx;
 	pthread_mutex_lock(&owner->lock);
-	for (CUmodule *p = &owner->modules; *p; p = &(*p)->next)
+	for (CuMod **p = &owner->modules; *p; p = &(*p)->next)
 		if (*p == m) {
 			*p = m->next;
 			break;
 		}
 	pthread_mutex_unlock(&owner->lock);
+}
+
+CUresult cuModuleUnload(CUmodule h)
+{
+	CTX_CALL(c);
+	CuMod *m = mod_of(h);
+	if (!m)
+		return CUDA_ERROR_INVALID_HANDLE;
+	unlist(m);
 	unload(m);
 	return CUDA_SUCCESS;
 }
 
-void cu_ctx_release_modules(CUcontext ctx)
+void cu_ctx_release_modules(CuCtx *ctx)
 {
 	pthread_mutex_lock(&ctx->lock);
-	CUmodule m = ctx->modules;
+	CuMod *m = ctx->modules;
 	ctx->modules = NULL;
 	pthread_mutex_unlock(&ctx->lock);
-	for (; m; m = m->next)
+	for (CuMod *next; m; m = next) {
+		next = m->next;
 		unload(m);
+	}
 }
 
-static CUresult function_of(CUmodule m, const ptxvm_kernel *k, CUfunction *out)
+static CUresult function_of(CuMod *m, const ptxvm_kernel *k, CUfunction *out)
 {
 	pthread_mutex_lock(&m->ctx->lock);
-	struct CUfunc_st *f = m->funcs;
+	CuFunc *f = m->funcs;
 	while (f && f->k != k)
 		f = f->next;
 	if (!f && (f = calloc(1, sizeof *f))) {
-		*f = (struct CUfunc_st){ .magic = FUNC_MAGIC, .mod = m, .k = k, .carveout = -1, .next = m->funcs };
-		m->funcs = f;
+		*f = (CuFunc){ .mod = m, .k = k, .carveout = -1, .next = m->funcs };
+		if (cu_obj_add(f, CU_KIND_FUNCTION)) {
+			m->funcs = f;
+		} else {
+			free(f);
+			f = NULL;
+		}
 	}
 	pthread_mutex_unlock(&m->ctx->lock);
 	if (!f)
 		return CUDA_ERROR_OUT_OF_MEMORY;
-	*out = f;
+	*out = CU_HANDLE(CUfunction, f);
 	return CUDA_SUCCESS;
 }
 
-CUresult cuModuleGetFunction(CUfunction *out, CUmodule m, const char *name)
+CUresult cuModuleGetFunction(CUfunction *out, CUmodule h, const char *name)
 {
 	CTX_CALL(c);
 	if (!out || !name)
 		return CUDA_ERROR_INVALID_VALUE;
-	if (!mod_alive(m))
+	CuMod *m = mod_of(h);
+	if (!m)
 		return CUDA_ERROR_INVALID_HANDLE;
 	const ptxvm_kernel *k = ptxvm_kernel_find(m->prog, name);
 	if (!k)
@@ -261,23 +265,25 @@ CUresult cuModuleGetFunction(CUfunction *out, CUmodule m, const char *name)
 	return function_of(m, k, out);
 }
 
-CUresult cuModuleGetFunctionCount(unsigned *n, CUmodule m)
+CUresult cuModuleGetFunctionCount(unsigned *n, CUmodule h)
 {
 	CTX_CALL(c);
 	if (!n)
 		return CUDA_ERROR_INVALID_VALUE;
-	if (!mod_alive(m))
+	CuMod *m = mod_of(h);
+	if (!m)
 		return CUDA_ERROR_INVALID_HANDLE;
 	*n = (unsigned)ptxvm_kernel_count(m->prog);
 	return CUDA_SUCCESS;
 }
 
-CUresult cuModuleEnumerateFunctions(CUfunction *fns, unsigned n, CUmodule m)
+CUresult cuModuleEnumerateFunctions(CUfunction *fns, unsigned n, CUmodule h)
 {
 	CTX_CALL(c);
 	if (!fns)
 		return CUDA_ERROR_INVALID_VALUE;
-	if (!mod_alive(m))
+	CuMod *m = mod_of(h);
+	if (!m)
 		return CUDA_ERROR_INVALID_HANDLE;
 	size_t count = ptxvm_kernel_count(m->prog);
 	for (size_t i = 0; i < count && i < n; i++) {
@@ -288,12 +294,13 @@ CUresult cuModuleEnumerateFunctions(CUfunction *fns, unsigned n, CUmodule m)
 	return CUDA_SUCCESS;
 }
 
-CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule m, const char *name)
+CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule h, const char *name)
 {
 	CTX_CALL(c);
 	if (!name)
 		return CUDA_ERROR_INVALID_VALUE;
-	if (!mod_alive(m))
+	CuMod *m = mod_of(h);
+	if (!m)
 		return CUDA_ERROR_INVALID_HANDLE;
 	uint64_t a;
 	size_t n;
@@ -322,9 +329,6 @@ CUresult cuModuleGetLoadingMode(int *mode)
 }
 
 /* ---- functions ---------------------------------------------------------------- */
-int cu_func_alive(CUfunction f) { return f && f->magic == FUNC_MAGIC && mod_alive(f->mod); }
-const ptxvm_kernel *cu_func_kernel(CUfunction f) { return f->k; }
-int cu_func_max_dynamic_shared(CUfunction f) { return f->max_dynamic_shared; }
 
 enum {
 	CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
@@ -341,13 +345,14 @@ static int default_dynamic(const ptxvm_kernel_attrs *a)
 	return a->shared_bytes >= 49152 ? 0 : (int)(49152 - a->shared_bytes);
 }
 
-CUresult cuFuncGetAttribute(int *v, int attr, CUfunction f)
+CUresult cuFuncGetAttribute(int *v, int attr, CUfunction h)
 {
 	if (cu_ready())
 		return CUDA_ERROR_NOT_INITIALIZED;
 	if (!v)
 		return CUDA_ERROR_INVALID_VALUE;
-	if (!cu_func_alive(f))
+	CuFunc *f = cu_func(h);
+	if (!f)
 		return CUDA_ERROR_INVALID_HANDLE;
 	ptxvm_kernel_attrs a;
 	if (ptxvm_kernel_attributes(f->k, &a))
@@ -375,11 +380,12 @@ CUresult cuFuncGetAttribute(int *v, int attr, CUfunction f)
 	return CUDA_SUCCESS;
 }
 
-CUresult cuFuncSetAttribute(CUfunction f, int attr, int v)
+CUresult cuFuncSetAttribute(CUfunction h, int attr, int v)
 {
 	if (cu_ready())
 		return CUDA_ERROR_NOT_INITIALIZED;
-	if (!cu_func_alive(f))
+	CuFunc *f = cu_func(h);
+	if (!f)
 		return CUDA_ERROR_INVALID_HANDLE;
 	ptxvm_kernel_attrs a;
 	if (ptxvm_kernel_attributes(f->k, &a))
@@ -405,55 +411,61 @@ CUresult cuFuncSetAttribute(CUfunction f, int attr, int v)
 	}
 }
 
-CUresult cuFuncSetCacheConfig(CUfunction f, int cfg)
+CUresult cuFuncSetCacheConfig(CUfunction h, int cfg)
 {
-	if (!cu_func_alive(f))
+	CuFunc *f = cu_func(h);
+	if (!f)
 		return CUDA_ERROR_INVALID_HANDLE;
 	return cfg >= 0 && cfg <= 3 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
-CUresult cuFuncSetSharedMemConfig(CUfunction f, int cfg)
+CUresult cuFuncSetSharedMemConfig(CUfunction h, int cfg)
 {
-	if (!cu_func_alive(f))
+	CuFunc *f = cu_func(h);
+	if (!f)
 		return CUDA_ERROR_INVALID_HANDLE;
 	return cfg >= 0 && cfg <= 2 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
-CUresult cuFuncGetModule(CUmodule *m, CUfunction f)
+CUresult cuFuncGetModule(CUmodule *m, CUfunction h)
 {
 	if (!m)
 		return CUDA_ERROR_INVALID_VALUE;
-	if (!cu_func_alive(f))
+	CuFunc *f = cu_func(h);
+	if (!f)
 		return CUDA_ERROR_INVALID_HANDLE;
-	*m = f->mod;
+	*m = CU_HANDLE(CUmodule, f->mod);
 	return CUDA_SUCCESS;
 }
 
-CUresult cuFuncGetName(const char **name, CUfunction f)
+CUresult cuFuncGetName(const char **name, CUfunction h)
 {
 	if (!name)
 		return CUDA_ERROR_INVALID_VALUE;
-	if (!cu_func_alive(f))
+	CuFunc *f = cu_func(h);
+	if (!f)
 		return CUDA_ERROR_INVALID_HANDLE;
 	*name = ptxvm_kernel_name(f->k);
 	return CUDA_SUCCESS;
 }
 
-CUresult cuFuncIsLoaded(int *state, CUfunction f)
+CUresult cuFuncIsLoaded(int *state, CUfunction h)
 {
 	if (!state)
 		return CUDA_ERROR_INVALID_VALUE;
-	if (!cu_func_alive(f))
+	CuFunc *f = cu_func(h);
+	if (!f)
 		return CUDA_ERROR_INVALID_HANDLE;
 	*state = 1;     /* CU_FUNCTION_LOADING_STATE_LOADED */
 	return CUDA_SUCCESS;
 }
 
-CUresult cuFuncLoad(CUfunction f) { return cu_func_alive(f) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE; }
+CUresult cuFuncLoad(CUfunction f) { return cu_func(f) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE; }
 
-CUresult cuFuncGetParamInfo(CUfunction f, size_t index, size_t *offset, size_t *size)
+CUresult cuFuncGetParamInfo(CUfunction h, size_t index, size_t *offset, size_t *size)
 {
-	if (!cu_func_alive(f))
+	CuFunc *f = cu_func(h);
+	if (!f)
 		return CUDA_ERROR_INVALID_HANDLE;
 	ptxvm_param_info p;
 	if (ptxvm_kernel_param(f->k, index, &p))
@@ -470,16 +482,21 @@ CUresult cuFuncGetParamInfo(CUfunction f, size_t index, size_t *offset, size_t *
  * context lazily; here every context shares the one device).  A CUkernel
  * is the CUfunction of the library's module, so that cuLaunchKernel takes
  * either, as CUDA's does. */
-#define LIB_MAGIC 0x4c696221u
+typedef struct CUlib_st *CUlibrary;
 
-typedef struct CUlib_st {
-	unsigned magic;
-	CUmodule mod;
-} *CUlibrary;
+typedef struct CuLib {
+	CuObj obj;
+	CUmodule mod;           /* a handle: the program may unload the module itself */
+} CuLib;
 
-static struct CUctx_st lib_owner = { .magic = CU_CTX_MAGIC, .lock = PTHREAD_MUTEX_INITIALIZER };
+static CuCtx lib_owner = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
-static int lib_alive(CUlibrary l) { return l && l->magic == LIB_MAGIC && mod_alive(l->mod); }
+/* A library and its module; NULL when either is gone. */
+static CuMod *lib_mod(CUlibrary h)
+{
+	CuLib *l = cu_obj_get(h, CU_KIND_LIBRARY);
+	return l ? mod_of(l->mod) : NULL;
+}
 
 static CUresult library_load(CUlibrary *out, const void *code, unsigned nopt, const int *opts, void **vals)
 {
@@ -494,16 +511,17 @@ static CUresult library_load(CUlibrary *out, const void *code, unsigned nopt, co
 			err = vals[i];
 		else if (opts[i] == CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES)
 			errsz = (size_t *)&vals[i];
-	CUlibrary l = calloc(1, sizeof *l);
-	if (!l)
+	CuLib *l = calloc(1, sizeof *l);
+	if (!l || !cu_obj_add(l, CU_KIND_LIBRARY)) {
+		free(l);
 		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
 	CUresult r = load_image(&lib_owner, &l->mod, code, err, errsz);
 	if (r) {
-		free(l);
+		cu_obj_free(CU_HANDLE(CUlibrary, l), CU_KIND_LIBRARY);
 		return r;
 	}
-	l->magic = LIB_MAGIC;
-	*out = l;
+	*out = CU_HANDLE(CUlibrary, l);
 	return CUDA_SUCCESS;
 }
 
@@ -528,76 +546,79 @@ CUresult cuLibraryLoadFromFile(CUlibrary *out, const char *path, int *jit_opts, 
 	return r;
 }
 
-CUresult cuLibraryUnload(CUlibrary l)
+CUresult cuLibraryUnload(CUlibrary h)
 {
-	if (!lib_alive(l))
+	CuLib *l = cu_obj_get(h, CU_KIND_LIBRARY);
+	if (!l)
 		return CUDA_ERROR_INVALID_HANDLE;
-	l->magic = 0;
-	pthread_mutex_lock(&lib_owner.lock);
-	for (CUmodule *p = &lib_owner.modules; *p; p = &(*p)->next)
-		if (*p == l->mod) {
-			*p = l->mod->next;
-			break;
-		}
-	pthread_mutex_unlock(&lib_owner.lock);
-	unload(l->mod);
+	CuMod *m = mod_of(l->mod);
+	if (m) {
+		unlist(m);
+		unload(m);
+	}
+	cu_obj_free(h, CU_KIND_LIBRARY);
 	return CUDA_SUCCESS;
 }
 
-CUresult cuLibraryGetModule(CUmodule *out, CUlibrary l)
+CUresult cuLibraryGetModule(CUmodule *out, CUlibrary h)
 {
 	if (!out)
 		return CUDA_ERROR_INVALID_VALUE;
-	if (!lib_alive(l))
+	CuMod *m = lib_mod(h);
+	if (!m)
 		return CUDA_ERROR_INVALID_HANDLE;
-	*out = l->mod;
+	*out = CU_HANDLE(CUmodule, m);
 	return CUDA_SUCCESS;
 }
 
-CUresult cuLibraryGetKernel(CUfunction *out, CUlibrary l, const char *name)
+CUresult cuLibraryGetKernel(CUfunction *out, CUlibrary h, const char *name)
 {
 	if (!out || !name)
 		return CUDA_ERROR_INVALID_VALUE;
-	if (!lib_alive(l))
+	CuMod *m = lib_mod(h);
+	if (!m)
 		return CUDA_ERROR_INVALID_HANDLE;
-	const ptxvm_kernel *k = ptxvm_kernel_find(l->mod->prog, name);
-	return k ? function_of(l->mod, k, out) : CUDA_ERROR_NOT_FOUND;
+	const ptxvm_kernel *k = ptxvm_kernel_find(m->prog, name);
+	return k ? function_of(m, k, out) : CUDA_ERROR_NOT_FOUND;
 }
 
-CUresult cuLibraryGetKernelCount(unsigned *n, CUlibrary l)
+CUresult cuLibraryGetKernelCount(unsigned *n, CUlibrary h)
 {
 	if (!n)
 		return CUDA_ERROR_INVALID_VALUE;
-	if (!lib_alive(l))
+	CuMod *m = lib_mod(h);
+	if (!m)
 		return CUDA_ERROR_INVALID_HANDLE;
-	*n = (unsigned)ptxvm_kernel_count(l->mod->prog);
+	*n = (unsigned)ptxvm_kernel_count(m->prog);
 	return CUDA_SUCCESS;
 }
 
-CUresult cuLibraryEnumerateKernels(CUfunction *ks, unsigned n, CUlibrary l)
+CUresult cuLibraryEnumerateKernels(CUfunction *ks, unsigned n, CUlibrary h)
 {
 	if (!ks)
 		return CUDA_ERROR_INVALID_VALUE;
-	if (!lib_alive(l))
+	CuMod *m = lib_mod(h);
+	if (!m)
 		return CUDA_ERROR_INVALID_HANDLE;
-	size_t count = ptxvm_kernel_count(l->mod->prog);
+	size_t count = ptxvm_kernel_count(m->prog);
 	for (size_t i = 0; i < count && i < n; i++) {
-		CUresult r = function_of(l->mod, ptxvm_kernel_at(l->mod->prog, i), &ks[i]);
+		CUresult r = function_of(m, ptxvm_kernel_at(m->prog, i), &ks[i]);
 		if (r)
 			return r;
 	}
 	return CUDA_SUCCESS;
 }
 
-CUresult cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUlibrary l, const char *name)
+CUresult cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUlibrary h, const char *name)
 {
 	if (!name)
 		return CUDA_ERROR_INVALID_VALUE;
-	if (!lib_alive(l))
+	CuMod *m = lib_mod(h);
+	if (!m)
 		return CUDA_ERROR_INVALID_HANDLE;
 	uint64_t a;
 	size_t n;
-	if (ptxvm_program_global(l->mod->prog, name, &a, &n))
+	if (ptxvm_program_global(m->prog, name, &a, &n))
 		return CUDA_ERROR_NOT_FOUND;
 	if (dptr)
 		*dptr = a;
@@ -607,15 +628,16 @@ CUresult cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUlibrary l, const
 }
 
 /* A __managed__ variable: one address for the host and kernels. */
-CUresult cuLibraryGetManaged(CUdeviceptr *dptr, size_t *bytes, CUlibrary l, const char *name)
+CUresult cuLibraryGetManaged(CUdeviceptr *dptr, size_t *bytes, CUlibrary h, const char *name)
 {
 	if (!name)
 		return CUDA_ERROR_INVALID_VALUE;
-	if (!lib_alive(l))
+	CuMod *m = lib_mod(h);
+	if (!m)
 		return CUDA_ERROR_INVALID_HANDLE;
 	void *p;
 	size_t n;
-	ptxvm_result r = ptxvm_program_managed(l->mod->prog, name, &p, &n);
+	ptxvm_result r = ptxvm_program_managed(m->prog, name, &p, &n);
 	if (r)
 		return r == PTXVM_ERROR_NOT_FOUND ? CUDA_ERROR_NOT_FOUND : (CUresult)r;
 	if (dptr)
@@ -629,7 +651,7 @@ CUresult cuKernelGetFunction(CUfunction *out, CUfunction k)
 {
 	if (!out)
 		return CUDA_ERROR_INVALID_VALUE;
-	if (!cu_func_alive(k))
+	if (!cu_func(k))
 		return CUDA_ERROR_INVALID_HANDLE;
 	*out = k;
 	return CUDA_SUCCESS;
@@ -670,19 +692,21 @@ CUresult cuModuleLoadFatBinary(CUmodule *out, const void *image) { return cuModu
  * takes: the one PTX input (or a fat binary's best PTX entry) as it is.
  * Linking several inputs (relocatable code across modules) is not done
  * yet and fails with a message. */
-#define LINK_MAGIC 0x4c6e6b21u
+typedef struct CUlink_st *CUlinkState;
 
-typedef struct CUlink_st {
-	unsigned magic;
+typedef struct CuLink {
+	CuObj obj;
 	char *ptx;              /* the input so far */
 	int inputs;
 	char *err, *info;       /* the caller's log buffers (cuLinkCreate's options) */
 	size_t errsz, infosz;
-} *CUlinkState;
+} CuLink;
+
+static void link_drop(void *rec) { free(((CuLink *)rec)->ptx); }
 
 enum { CU_JIT_INPUT_CUBIN, CU_JIT_INPUT_PTX, CU_JIT_INPUT_FATBINARY, CU_JIT_INPUT_OBJECT, CU_JIT_INPUT_LIBRARY };
 
-static CUresult link_fail(CUlinkState l, CUresult r, const char *msg)
+static CUresult link_fail(CuLink *l, CUresult r, const char *msg)
 {
 	cu_warn("cuLink: %s", msg);
 	if (l->err && l->errsz) {
@@ -698,9 +722,12 @@ CUresult cuLinkCreate_v2(unsigned n, int *opts, void **vals, CUlinkState *out)
 		return CUDA_ERROR_NOT_INITIALIZED;
 	if (!out || (n && (!opts || !vals)))
 		return CUDA_ERROR_INVALID_VALUE;
-	CUlinkState l = calloc(1, sizeof *l);
-	if (!l)
+	CuLink *l = calloc(1, sizeof *l);
+	if (!l || !cu_obj_add(l, CU_KIND_LINK)) {
+		free(l);
 		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
+	l->obj.drop = link_drop;
 	for (unsigned i = 0; i < n; i++)
 		switch (opts[i]) {
 		case CU_JIT_ERROR_LOG_BUFFER: l->err = vals[i]; break;
@@ -713,15 +740,15 @@ CUresult cuLinkCreate_v2(unsigned n, int *opts, void **vals, CUlinkState *out)
 		l->err[0] = 0;
 	if (l->info && l->infosz)
 		l->info[0] = 0;
-	l->magic = LINK_MAGIC;
-	*out = l;
+	*out = CU_HANDLE(CUlinkState, l);
 	return CUDA_SUCCESS;
 }
 
-CUresult cuLinkAddData_v2(CUlinkState l, int type, void *data, size_t size, const char *name, unsigned n, int *opts,
+CUresult cuLinkAddData_v2(CUlinkState h, int type, void *data, size_t size, const char *name, unsigned n, int *opts,
 			  void **vals)
 {
-	if (!l || l->magic != LINK_MAGIC)
+	CuLink *l = cu_obj_get(h, CU_KIND_LINK);
+	if (!l)
 		return CUDA_ERROR_INVALID_HANDLE;
 	if (!data || !size)
 		return CUDA_ERROR_INVALID_VALUE;
@@ -748,9 +775,10 @@ CUresult cuLinkAddData_v2(CUlinkState l, int type, void *data, size_t size, cons
 	return CUDA_SUCCESS;
 }
 
-CUresult cuLinkAddFile_v2(CUlinkState l, int type, const char *path, unsigned n, int *opts, void **vals)
+CUresult cuLinkAddFile_v2(CUlinkState h, int type, const char *path, unsigned n, int *opts, void **vals)
 {
-	if (!l || l->magic != LINK_MAGIC)
+	CuLink *l = cu_obj_get(h, CU_KIND_LINK);
+	if (!l)
 		return CUDA_ERROR_INVALID_HANDLE;
 	if (!path)
 		return CUDA_ERROR_INVALID_VALUE;
@@ -759,14 +787,15 @@ CUresult cuLinkAddFile_v2(CUlinkState l, int type, const char *path, unsigned n,
 	CUresult rr = read_file(path, &buf, &len);
 	if (rr)
 		return rr;
-	CUresult r = cuLinkAddData_v2(l, type, buf, len, path, n, opts, vals);
+	CUresult r = cuLinkAddData_v2(h, type, buf, len, path, n, opts, vals);
 	free(buf);
 	return r;
 }
 
-CUresult cuLinkComplete(CUlinkState l, void **out, size_t *size)
+CUresult cuLinkComplete(CUlinkState h, void **out, size_t *size)
 {
-	if (!l || l->magic != LINK_MAGIC)
+	CuLink *l = cu_obj_get(h, CU_KIND_LINK);
+	if (!l)
 		return CUDA_ERROR_INVALID_HANDLE;
 	if (!out || !size)
 		return CUDA_ERROR_INVALID_VALUE;
@@ -778,13 +807,13 @@ CUresult cuLinkComplete(CUlinkState l, void **out, size_t *size)
 	return CUDA_SUCCESS;
 }
 
-CUresult cuLinkDestroy(CUlinkState l)
+CUresult cuLinkDestroy(CUlinkState h)
 {
-	if (!l || l->magic != LINK_MAGIC)
+	CuLink *l = cu_obj_get(h, CU_KIND_LINK);
+	if (!l)
 		return CUDA_ERROR_INVALID_HANDLE;
-	l->magic = 0;
 	free(l->ptx);
-	l->ptx = NULL;
+	cu_obj_free(h, CU_KIND_LINK);
 	return CUDA_SUCCESS;
 }
 

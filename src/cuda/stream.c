@@ -3,41 +3,40 @@
  * call returns, so every stream is always idle: work is in order, a query
  * finds it done, waiting on an event is already satisfied, and a callback
  * runs at once, after all the work submitted before it, on the calling
- * thread.  Streams and events keep their records (marked dead) after they
- * are destroyed, so that a stale handle is refused, never followed. */
+ * thread.  Destroyed streams and events are freed; their stale handles
+ * are refused (object.c). */
 #include "cu.h"
 
 #include <stdlib.h>
 #include <time.h>
 
-#define STREAM_MAGIC 0x53747221u
-#define EVENT_MAGIC 0x45767421u
 #define CU_STREAM_LEGACY ((CUstream)0x1)
 #define CU_STREAM_PER_THREAD ((CUstream)0x2)
 
-struct CUstream_st {
-	unsigned magic;
+typedef struct CuStream {
+	CuObj obj;
 	CUcontext ctx;
 	unsigned flags;
 	int priority;
-};
+} CuStream;
 
-struct CUevent_st {
-	unsigned magic;
+typedef struct CuEvent {
+	CuObj obj;
 	unsigned flags;
 	int recorded;
 	struct timespec when;
-};
+} CuEvent;
+
+static int special(CUstream s) { return !s || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD; }
+/* A created stream (NULL for the special ones and stale handles). */
+static CuStream *stream_of(CUstream s) { return special(s) ? NULL : cu_obj_get(s, CU_KIND_STREAM); }
+static CuEvent *event_of(CUevent e) { return cu_obj_get(e, CU_KIND_EVENT); }
 
 enum { CU_EVENT_DISABLE_TIMING = 0x2 };
 
-#define CTX_CALL(c) CUcontext c; do { CUresult r_ = cu_enter(&c); if (r_) return r_; } while (0)
-
 CUresult cu_stream_check(CUstream s)
 {
-	if (!s || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD)
-		return CUDA_SUCCESS;
-	return s->magic == STREAM_MAGIC ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+	return special(s) || stream_of(s) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
 }
 
 #define STREAM_CALL(c, s) CTX_CALL(c); do { CUresult r2_ = cu_stream_check(s); if (r2_) return r2_; } while (0)
@@ -47,12 +46,16 @@ CUresult cuStreamCreateWithPriority(CUstream *out, unsigned flags, int priority)
 	CTX_CALL(c);
 	if (!out || flags > 1)
 		return CUDA_ERROR_INVALID_VALUE;
-	CUstream s = malloc(sizeof *s);
-	if (!s)
+	CuStream *s = calloc(1, sizeof *s);
+	if (!s || !cu_obj_add(s, CU_KIND_STREAM)) {
+		free(s);
 		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
+	s->ctx = CU_HANDLE(CUcontext, c);
+	s->flags = flags;
 	/* priorities are clamped to the range cuCtxGetStreamPriorityRange gives */
-	*s = (struct CUstream_st){ STREAM_MAGIC, c, flags, priority > 0 ? 0 : priority < -5 ? -5 : priority };
-	*out = s;
+	s->priority = priority > 0 ? 0 : priority < -5 ? -5 : priority;
+	*out = CU_HANDLE(CUstream, s);
 	return CUDA_SUCCESS;
 }
 
@@ -61,9 +64,8 @@ CUresult cuStreamCreate(CUstream *out, unsigned flags) { return cuStreamCreateWi
 CUresult cuStreamDestroy_v2(CUstream s)
 {
 	CTX_CALL(c);
-	if (!s || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD || s->magic != STREAM_MAGIC)
+	if (special(s) || !cu_obj_free(s, CU_KIND_STREAM))
 		return CUDA_ERROR_INVALID_HANDLE;
-	s->magic = 0;
 	return CUDA_SUCCESS;
 }
 
@@ -87,7 +89,8 @@ CUresult cuStreamGetFlags(CUstream s, unsigned *flags)
 	STREAM_CALL(c, s);
 	if (!flags)
 		return CUDA_ERROR_INVALID_VALUE;
-	*flags = s && s != CU_STREAM_LEGACY && s != CU_STREAM_PER_THREAD ? s->flags : 0;
+	CuStream *st = stream_of(s);
+	*flags = st ? st->flags : 0;
 	return CUDA_SUCCESS;
 }
 
@@ -96,7 +99,8 @@ CUresult cuStreamGetPriority(CUstream s, int *priority)
 	STREAM_CALL(c, s);
 	if (!priority)
 		return CUDA_ERROR_INVALID_VALUE;
-	*priority = s && s != CU_STREAM_LEGACY && s != CU_STREAM_PER_THREAD ? s->priority : 0;
+	CuStream *st = stream_of(s);
+	*priority = st ? st->priority : 0;
 	return CUDA_SUCCESS;
 }
 
@@ -105,7 +109,8 @@ CUresult cuStreamGetCtx(CUstream s, CUcontext *out)
 	STREAM_CALL(c, s);
 	if (!out)
 		return CUDA_ERROR_INVALID_VALUE;
-	*out = s && s != CU_STREAM_LEGACY && s != CU_STREAM_PER_THREAD ? s->ctx : c;
+	CuStream *st = stream_of(s);
+	*out = st ? st->ctx : CU_HANDLE(CUcontext, c);
 	return CUDA_SUCCESS;
 }
 
@@ -114,14 +119,14 @@ CUresult cuStreamGetId(CUstream s, unsigned long long *id)
 	STREAM_CALL(c, s);
 	if (!id)
 		return CUDA_ERROR_INVALID_VALUE;
-	*id = (unsigned long long)(uintptr_t)s;
+	*id = (unsigned long long)(uintptr_t)s;     /* unique: a slot's generation never repeats */
 	return CUDA_SUCCESS;
 }
 
 CUresult cuStreamWaitEvent(CUstream s, CUevent e, unsigned flags)
 {
 	STREAM_CALL(c, s);
-	if (!e || e->magic != EVENT_MAGIC)
+	if (!event_of(e))
 		return CUDA_ERROR_INVALID_HANDLE;
 	return CUDA_SUCCESS;    /* the event's work is done */
 }
@@ -165,30 +170,29 @@ CUresult cuEventCreate(CUevent *out, unsigned flags)
 	CTX_CALL(c);
 	if (!out || (flags & ~0x7u))
 		return CUDA_ERROR_INVALID_VALUE;
-	CUevent e = calloc(1, sizeof *e);
-	if (!e)
+	CuEvent *e = calloc(1, sizeof *e);
+	if (!e || !cu_obj_add(e, CU_KIND_EVENT)) {
+		free(e);
 		return CUDA_ERROR_OUT_OF_MEMORY;
-	e->magic = EVENT_MAGIC;
+	}
 	e->flags = flags;
-	*out = e;
+	*out = CU_HANDLE(CUevent, e);
 	return CUDA_SUCCESS;
 }
 
 CUresult cuEventDestroy_v2(CUevent e)
 {
 	CTX_CALL(c);
-	if (!e || e->magic != EVENT_MAGIC)
-		return CUDA_ERROR_INVALID_HANDLE;
-	e->magic = 0;
-	return CUDA_SUCCESS;
+	return cu_obj_free(e, CU_KIND_EVENT) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
 }
 
 CUresult cuEventDestroy(CUevent e) { return cuEventDestroy_v2(e); }
 
-CUresult cuEventRecord(CUevent e, CUstream s)
+CUresult cuEventRecord(CUevent h, CUstream s)
 {
 	STREAM_CALL(c, s);
-	if (!e || e->magic != EVENT_MAGIC)
+	CuEvent *e = event_of(h);
+	if (!e)
 		return CUDA_ERROR_INVALID_HANDLE;
 	clock_gettime(CLOCK_MONOTONIC, &e->when);
 	e->recorded = 1;
@@ -205,22 +209,23 @@ CUresult cuEventRecordWithFlags(CUevent e, CUstream s, unsigned flags)
 CUresult cuEventQuery(CUevent e)
 {
 	CTX_CALL(c);
-	return e && e->magic == EVENT_MAGIC ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+	return event_of(e) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
 }
 
 CUresult cuEventSynchronize(CUevent e)
 {
 	cu_printf_flush();
 	CTX_CALL(c);
-	return e && e->magic == EVENT_MAGIC ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+	return event_of(e) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
 }
 
-CUresult cuEventElapsedTime(float *ms, CUevent a, CUevent b)
+CUresult cuEventElapsedTime(float *ms, CUevent ha, CUevent hb)
 {
 	CTX_CALL(c);
 	if (!ms)
 		return CUDA_ERROR_INVALID_VALUE;
-	if (!a || a->magic != EVENT_MAGIC || !b || b->magic != EVENT_MAGIC ||
+	CuEvent *a = event_of(ha), *b = event_of(hb);
+	if (!a || !b ||
 	    ((a->flags | b->flags) & CU_EVENT_DISABLE_TIMING) || !a->recorded || !b->recorded)
 		return CUDA_ERROR_INVALID_HANDLE;
 	*ms = (float)((double)(b->when.tv_sec - a->when.tv_sec) * 1e3 +

@@ -5,6 +5,8 @@
 #include <cuda.h>
 
 #include <dlfcn.h>
+#include <malloc.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -789,6 +791,103 @@ static void device_printf(void)
 	OK(cuModuleUnload(m));
 }
 
+/* A context another thread has current is destroyed: that thread's calls
+ * get CUDA_ERROR_CONTEXT_IS_DESTROYED, never reach freed memory. */
+static pthread_barrier_t gone;
+static CUcontext doomed;
+static CUresult after_destroy;
+
+static void *holder(void *arg)
+{
+	(void)arg;
+	cuCtxSetCurrent(doomed);
+	pthread_barrier_wait(&gone);    /* current here */
+	pthread_barrier_wait(&gone);    /* destroyed by main */
+	CUdeviceptr p;
+	after_destroy = cuMemAlloc(&p, 16);
+	return NULL;
+}
+
+/* Destroyed objects are freed and their handles refused: a stale handle
+ * stays refused when its memory is reused, and creating and destroying
+ * without end does not grow the process. */
+static void lifetimes(CUcontext primary)
+{
+	CUevent e, e2;
+	OK(cuEventCreate(&e, 0));
+	OK(cuEventDestroy(e));
+	OK(cuEventCreate(&e2, 0));
+	EXPECT(cuEventRecord(e, NULL), CUDA_ERROR_INVALID_HANDLE);
+	EXPECT(cuEventDestroy(e), CUDA_ERROR_INVALID_HANDLE);
+	OK(cuEventRecord(e2, NULL));
+	OK(cuEventDestroy(e2));
+	CUstream s;
+	OK(cuStreamCreate(&s, 0));
+	OK(cuStreamDestroy(s));
+	EXPECT(cuStreamDestroy(s), CUDA_ERROR_INVALID_HANDLE);
+	EXPECT(cuEventRecord(e, (CUstream)e), CUDA_ERROR_INVALID_HANDLE);      /* an event is no stream */
+
+	/* 100,000 events and streams: the heap in use after them is what it
+	 * was before (mallinfo2; under a sanitizer, which has its own
+	 * allocator, LeakSanitizer checks instead) */
+	for (int i = 0; i < 1000; i++) {
+		cuEventCreate(&e, 0);
+		cuEventDestroy(e);
+	}
+	size_t before = mallinfo2().uordblks;
+	int bad = 0;
+	for (int i = 0; i < 100000; i++) {
+		bad |= cuEventCreate(&e, i & 1 ? CU_EVENT_DISABLE_TIMING : 0) || cuEventRecord(e, NULL) ||
+		       cuStreamCreate(&s, 0) || cuEventDestroy(e) || cuStreamDestroy(s);
+	}
+	size_t after = mallinfo2().uordblks;
+	CHECK(!bad, "creating and destroying 100,000 events and streams failed");
+	if (before)
+		CHECK(after < before + 65536, "100,000 events and streams grew the heap from %zu to %zu bytes", before,
+		      after);
+	else
+		printf("cuda-driver: mallinfo2 reports no heap (a sanitizer's allocator): growth checked by LeakSanitizer\n");
+
+	/* modules, functions, libraries */
+	CUmodule m;
+	CUfunction f;
+	OK(cuModuleLoadData(&m, ptx));
+	OK(cuModuleGetFunction(&f, m, "bump"));
+	OK(cuModuleUnload(m));
+	EXPECT(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL), CUDA_ERROR_INVALID_HANDLE);
+	EXPECT(cuModuleUnload(m), CUDA_ERROR_INVALID_HANDLE);
+	EXPECT(cuModuleGetFunction(&f, m, "bump"), CUDA_ERROR_INVALID_HANDLE);
+	CUlibrary lib;
+	CUkernel k;
+	OK(cuLibraryLoadData(&lib, ptx, NULL, NULL, 0, NULL, NULL, 0));
+	OK(cuLibraryGetKernel(&k, lib, "bump"));
+	OK(cuLibraryUnload(lib));
+	EXPECT(cuLibraryGetKernel(&k, lib, "bump"), CUDA_ERROR_INVALID_HANDLE);
+	EXPECT(cuLibraryUnload(lib), CUDA_ERROR_INVALID_HANDLE);
+	EXPECT(cuLaunchKernel((CUfunction)k, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL), CUDA_ERROR_INVALID_HANDLE);
+
+	/* contexts */
+	CUcontext c;
+	OK(cuCtxCreate(&c, NULL, 0, 0));
+	OK(cuModuleLoadData(&m, ptx));          /* freed with its context */
+	OK(cuCtxDestroy(c));
+	EXPECT(cuCtxDestroy(c), CUDA_ERROR_INVALID_CONTEXT);
+	EXPECT(cuCtxSetCurrent(c), CUDA_ERROR_INVALID_CONTEXT);
+	EXPECT(cuModuleUnload(m), CUDA_ERROR_INVALID_HANDLE);
+	OK(cuCtxCreate(&doomed, NULL, 0, 0));
+	OK(cuCtxSetCurrent(primary));
+	pthread_barrier_init(&gone, NULL, 2);
+	pthread_t t;
+	pthread_create(&t, NULL, holder, NULL);
+	pthread_barrier_wait(&gone);
+	OK(cuCtxDestroy(doomed));
+	pthread_barrier_wait(&gone);
+	pthread_join(t, NULL);
+	pthread_barrier_destroy(&gone);
+	EXPECT(after_destroy, CUDA_ERROR_CONTEXT_IS_DESTROYED);
+	OK(cuCtxSetCurrent(primary));
+}
+
 int main(void)
 {
 	CUcontext primary;
@@ -806,6 +905,7 @@ int main(void)
 	errors();
 	proc();
 	sticky(primary);
+	lifetimes(primary);
 	OK(cuDevicePrimaryCtxRelease(0));
 	printf("cuda-driver: %d passed, %d failed\n", passed, failed);
 	return failed != 0;
