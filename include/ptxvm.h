@@ -121,6 +121,10 @@ typedef struct ptxvm_device_opts {
 	unsigned checks;        /* PTXVM_CHECK_* (docs/CHECKS.md); 0: those PTXVM_CHECK
 				   names in the environment, if any */
 	void *check_stream;     /* FILE * for the checks' reports; NULL: stderr */
+	const char *arch;       /* the target the device is, e.g. "sm_80": its compute
+				   capability and per-SM limits in ptxvm_device_attribute
+				   and kernels' cudaDeviceGetAttribute (NULL: sm_90);
+				   an unknown target makes ptxvm_device_create fail */
 } ptxvm_device_opts;
 
 /* The runtime checks of compute-sanitizer's tools, reported in its words
@@ -153,6 +157,15 @@ ptxvm_device *ptxvm_device_create(const ptxvm_device_opts *opts);
  * it, its memory, arrays and surfaces, and every program loaded onto it
  * (their handles become stale).  No call may use the device after. */
 void ptxvm_device_destroy(ptxvm_device *d);
+/* The device's attribute attr, numbered as CUDA's CUdevice_attribute
+ * (1 .. 147), as the real driver answers for its target (the arch it was
+ * created for): compute capability, block and grid limits, shared memory
+ * per block and SM, warp size ...; the multiprocessor count is the number
+ * of workers; 0 for features ptxvm does not have.  Kernels'
+ * cudaDeviceGetAttribute answers the same values.
+ * PTXVM_ERROR_INVALID_VALUE for a number that is no attribute. */
+ptxvm_result ptxvm_device_attribute(ptxvm_device *d, int attr, int *value);
+
 /* Device limits, numbered as the CUDA driver's CUlimit.  The printf FIFO
  * holds the text of a launch's device printf calls (docs/PRINTF.md): a
  * call that does not fit, and every later one, is dropped.  As in CUDA, it

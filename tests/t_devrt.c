@@ -555,8 +555,95 @@ static void t_cdp(const char *root, unsigned workers)
 	ptxvm_device_destroy(d);
 }
 
+/* Kernels' cudaDeviceGetAttribute answers what ptxvm_device_attribute
+ * (the driver library's cuDeviceGetAttribute) does, for every attribute
+ * and several targets; a number that is no attribute gives
+ * cudaErrorInvalidValue (1) in the kernel. */
+static const char attr_ptx[] =
+	".version 7.0\n"
+	".target sm_70\n"
+	".address_size 64\n"
+	".extern .func (.param .b32 rv) __cudaCDP2DeviceGetAttribute(.param .b64 p, .param .b32 a, .param .b32 d);\n"
+	".visible .entry attrs(.param .u64 out)\n"
+	"{\n"
+	"	.reg .pred %p;\n"
+	"	.reg .b32 %r<4>;\n"
+	"	.reg .b64 %rd<4>;\n"
+	"	ld.param.u64 %rd1, [out];\n"
+	"	mov.u32 %r1, 0;\n"
+	"next:\n"
+	"	mul.wide.u32 %rd2, %r1, 4;\n"
+	"	add.s64 %rd3, %rd1, %rd2;\n"
+	"	{\n"
+	"	.param .b64 p0;\n"
+	"	st.param.b64 [p0], %rd3;\n"
+	"	.param .b32 p1;\n"
+	"	st.param.b32 [p1], %r1;\n"
+	"	.param .b32 p2;\n"
+	"	st.param.b32 [p2], 0;\n"
+	"	.param .b32 rv;\n"
+	"	call.uni (rv), __cudaCDP2DeviceGetAttribute, (p0, p1, p2);\n"
+	"	ld.param.b32 %r2, [rv];\n"
+	"	}\n"
+	"	add.s64 %rd3, %rd3, 1024;\n"
+	"	st.global.u32 [%rd3], %r2;\n"
+	"	add.u32 %r1, %r1, 1;\n"
+	"	setp.le.u32 %p, %r1, 148;\n"
+	"	@%p bra next;\n"
+	"	ret;\n"
+	"}\n";
+
+static void t_attributes(void)
+{
+	/* target, compute capability, opt-in shared memory per block (the
+	 * CUDA Programming Guide's table) */
+	static const struct { const char *arch; int cc, optin; } targets[] = {
+		{ "sm_80", 80, 163 << 10 }, { "sm_89", 89, 99 << 10 }, { "sm_90", 90, 227 << 10 },
+		{ "sm_100", 100, 227 << 10 }, { "sm_120", 120, 99 << 10 },
+	};
+	for (size_t t = 0; t < sizeof targets / sizeof *targets; t++) {
+		ptxvm_device_opts o = { .workers = 3, .arch = targets[t].arch };
+		ptxvm_device *d = ptxvm_device_create(&o);
+		ptxvm_check_opts co = { "sm_70", 1 };
+		ptxvm_module *m = ptxvm_module_load("attrs.ptx", attr_ptx, sizeof attr_ptx - 1, &co);
+		ptxvm_program *p = NULL;
+		if (!d || ptxvm_program_load(d, m, &p) != PTXVM_SUCCESS) {
+			fail("devrt: attributes on %s: %s", targets[t].arch, d ? ptxvm_device_message(d) : "no device");
+			ptxvm_module_free(m);
+			ptxvm_device_destroy(d);
+			continue;
+		}
+		ptxvm_module_free(m);
+		uint64_t out;
+		int got[512];
+		ptxvm_mem_alloc(d, sizeof got, &out);
+		ptxvm_memset_d32(d, out, 0xdeadbeef, 512);
+		void *args[] = { &out };
+		check(run(d, p, "attrs", 1, 1, args) == PTXVM_SUCCESS, "the attribute kernel runs");
+		ptxvm_memcpy_dtoh(d, got, out, sizeof got);
+		int differ = 0, host = 0;
+		for (int a = 1; a <= 147; a++)
+			if (ptxvm_device_attribute(d, a, &host) != PTXVM_SUCCESS || got[a] != host || got[256 + a]) {
+				if (!differ++)
+					fail("devrt: %s attribute %d: host %d, kernel %d (returned %d)", targets[t].arch,
+					     a, host, got[a], got[256 + a]);
+			}
+		check(!differ, "kernels and the host agree on every attribute");
+		check(got[256] == 1 && got[256 + 148] == 1 && ptxvm_device_attribute(d, 148, &host) &&
+		      ptxvm_device_attribute(d, 0, &host), "no attribute 0 or 148, in kernels and on the host");
+		check(got[75] * 10 + got[76] == targets[t].cc, "the target's compute capability");
+		check(got[97] == targets[t].optin, "the target's opt-in shared memory per block");
+		check(got[16] == 3, "one multiprocessor per worker");
+		check(got[10] == 32, "warp size 32");
+		ptxvm_device_destroy(d);
+	}
+	ptxvm_device_opts bad = { .arch = "sm_91" };
+	check(ptxvm_device_create(&bad) == NULL, "a device for a target that is none is refused");
+}
+
 void test_devrt(const char *root)
 {
+	t_attributes();
 	t_cdp(root, 1);
 	t_cdp(root, 4);
 	t_cluster_ids(root);

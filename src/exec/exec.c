@@ -1070,24 +1070,14 @@ static uint64_t param_arg(Ctx *X, unsigned lane, const uint64_t *slot)
 	return v;
 }
 
-/* The attributes cudaDeviceGetAttribute answers in kernels, as the device
- * is: sm_90 with ptxvm's limits; -1 for others. */
-static int64_t device_attr(const Launch *L, unsigned a)
+/* The attributes cudaDeviceGetAttribute answers in kernels: the device's
+ * own table, the one cuDeviceGetAttribute reads; false for no attribute. */
+static bool device_attr(const Launch *L, unsigned a, int *v)
 {
-	switch (a) {
-	case 1: return EXEC_MAX_THREADS;        /* cudaDevAttrMaxThreadsPerBlock */
-	case 2: case 3: return 1024;            /* MaxBlockDimX, Y */
-	case 4: return 64;                      /* MaxBlockDimZ */
-	case 5: return 0x7fffffff;              /* MaxGridDimX */
-	case 6: case 7: return 65535;           /* MaxGridDimY, Z */
-	case 8: return 49152;                   /* MaxSharedMemoryPerBlock (static) */
-	case 10: return 32;                     /* WarpSize */
-	case 16: return L->workers;             /* MultiProcessorCount: %nsmid */
-	case 75: return 9;                      /* ComputeCapabilityMajor */
-	case 76: return 0;                      /* ComputeCapabilityMinor */
-	case 97: return EXEC_MAX_SHARED;        /* MaxSharedMemoryPerBlockOptin */
-	}
-	return -1;
+	if (a < 1 || a > DEVICE_ATTR_MAX || !L->attrs)
+		return false;
+	*v = L->attrs[a];
+	return true;
 }
 
 /* The bytes of a lane's .param argument i (a struct such as dim3), or NULL. */
@@ -1229,16 +1219,15 @@ static int call_devrt(Ctx *X, int bi, uint32_t act, unsigned nret, unsigned narg
 		case BI_ATTR: {
 			/* (int *value, attribute, device) */
 			unsigned at = narg > 1 ? (uint32_t)param_arg(X, l, SLOT(nret + 1)) : 0;
-			int64_t v = device_attr(L, at);
-			if (v < 0) {
-				exec_fault(c, X->w, x, (int)l, PTXVM_ERROR_NOT_SUPPORTED,
-					   "cudaDeviceGetAttribute: attribute %u is not provided in kernels", at);
-				return -1;
+			int v;
+			if (!device_attr(L, at, &v)) {
+				r = CE_INVALID_VALUE;   /* as the device runtime answers */
+				break;
 			}
 			uint8_t *q = xlate(c, X->w, x, l, XS_GENERIC, a0, 4, true);
 			if (!q)
 				return -1;
-			store_le(q, (uint64_t)v, 4);
+			store_le(q, (uint64_t)(uint32_t)v, 4);
 			break;
 		}
 		case BI_STREAM_DEL:

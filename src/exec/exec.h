@@ -58,6 +58,9 @@ typedef struct Cdp {
 #define CDP_MAX_DEPTH 24                /* CUDA's nesting limit */
 #define CDP_MAX_PENDING 2048            /* cudaLimitDevRuntimePendingLaunchCount's default */
 
+/* CUdevice_attribute 1 .. DEVICE_ATTR_MAX, what kernels' cudaDeviceGetAttribute asks */
+#define DEVICE_ATTR_MAX 147
+
 typedef struct Launch {
 	const Prog *p;
 	const XFunc *k;
@@ -75,6 +78,7 @@ typedef struct Launch {
 	uint32_t stack_bytes;           /* per-thread call stack beyond the kernel frame */
 	uint32_t local_bytes;           /* per-thread local memory */
 	unsigned workers;
+	const int *attrs;               /* the device's attributes, [DEVICE_ATTR_MAX + 1] (host/attr.c) */
 	bool coop;                      /* cooperative: every CTA on its own worker */
 	uint64_t grid_ws;               /* cooperative: the grid barrier word (%envreg1:%envreg2) */
 	double timeout;                 /* seconds; 0: none */

@@ -38,6 +38,8 @@ struct ptxvm_device {
 	pthread_cond_t idle;    /* busy fell to 0 */
 	unsigned busy;          /* launches in flight */
 	unsigned workers;
+	unsigned cc;            /* the target's compute capability, 90 for sm_90 */
+	int attr[DEVICE_ATTR_MAX + 1];  /* its attributes (attr.c) */
 	double timeout;
 	size_t stack_bytes;
 	FILE *out;
@@ -134,6 +136,9 @@ static void put(RegObj *o) { reg_put(o); }
 
 ptxvm_device *ptxvm_device_create(const ptxvm_device_opts *opts)
 {
+	unsigned cc;
+	if (!host_attr_target(opts ? opts->arch : NULL, &cc))
+		return NULL;
 	ptxvm_device *d = calloc(1, sizeof *d);
 	if (!d)
 		return NULL;
@@ -153,6 +158,8 @@ ptxvm_device *ptxvm_device_create(const ptxvm_device_opts *opts)
 	d->workers = opts && opts->workers ? opts->workers : n > 0 ? (unsigned)n : 1;
 	if (d->workers > 1024)
 		d->workers = 1024;
+	d->cc = cc;
+	host_attrs(cc, d->workers, d->attr);
 	d->timeout = opts && opts->timeout > 0 ? opts->timeout : 0;
 	d->stack_bytes = opts && opts->stack_bytes ? opts->stack_bytes : 16384;
 	d->out = opts && opts->printf_stream ? opts->printf_stream : stdout;
@@ -197,6 +204,16 @@ ptxvm_result ptxvm_check_parse(const char *spec, unsigned *checks)
 }
 
 unsigned ptxvm_device_checks(const ptxvm_device *d) { return d ? san_checks(d->san) : 0; }
+
+ptxvm_result ptxvm_device_attribute(ptxvm_device *d, int attr, int *value)
+{
+	if (!d || !value)
+		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_device_attribute: NULL argument");
+	if (attr < 1 || attr > DEVICE_ATTR_MAX)
+		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_device_attribute: %d is not a device attribute", attr);
+	*value = d->attr[attr];
+	return say(d, PTXVM_SUCCESS, NULL);
+}
 
 size_t ptxvm_device_check_finish(ptxvm_device *d)
 {
@@ -893,7 +910,7 @@ static ptxvm_result launch_shape(ptxvm_device *d, const Prog *pg, const XFunc *f
 		.shared_bytes = (uint32_t)(pg->shared_bytes + cfg->shared_bytes),
 		.stack_bytes = (uint32_t)d->stack_bytes,
 		.local_bytes = (uint32_t)((f->frame_bytes + d->stack_bytes + 15) & ~15ull),
-		.workers = d->workers, .timeout = d->timeout, .out = d->out,
+		.workers = d->workers, .attrs = d->attr, .timeout = d->timeout, .out = d->out,
 	};
 	if (coop) {
 		if (L->ncta > 1024)

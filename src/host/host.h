@@ -25,6 +25,13 @@ int host_diag(const Diags *d, size_t i, ptxvm_diag *out);
 /* ptxvm_build_builtin with its operands in an array. */
 int host_build_builtin(ptxvm_builder_fn *f, const char *name, int arg, const char *const *v, size_t n);
 
+/* ---- the device's attributes (attr.c) -----------------------------------
+ * The compute capability of a target name ("sm_90" -> 90; NULL: sm_90);
+ * false for a name that is none.  out[a]: CUdevice_attribute a of a
+ * device of that capability with sms workers, 1 <= a <= DEVICE_ATTR_MAX. */
+bool host_attr_target(const char *arch, unsigned *cc);
+void host_attrs(unsigned cc, unsigned sms, int *out);
+
 /* ---- the registry (registry.c) ------------------------------------------
  * Modules, programs and kernels are named by handles cast to their pointer
  * types.  An object starts with a RegObj; it is destroyed when its handle

@@ -888,8 +888,31 @@ static void lifetimes(CUcontext primary)
 	OK(cuCtxSetCurrent(primary));
 }
 
-int main(void)
+/* The device is PTXVM_ARCH's: its compute capability and the shared
+ * memory a block may opt in to (the CUDA Programming Guide's table);
+ * tests/t_devrt.c checks that kernels see the same table. */
+static void attributes(void)
 {
+	const char *arch = getenv("PTXVM_ARCH");
+	int want = arch && !strncmp(arch, "sm_", 3) ? atoi(arch + 3) : 90, major = 0, minor = 0, optin = 0, sms = 0;
+	int want_optin = want == 80 ? 163 << 10 : want == 86 || want == 89 || want == 120 ? 99 << 10 : 227 << 10;
+	OK(cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 0));
+	OK(cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, 0));
+	CHECK(major * 10 + minor == want, "compute capability %d.%d, want %d.%d", major, minor, want / 10, want % 10);
+	OK(cuDeviceGetAttribute(&optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, 0));
+	CHECK(optin == want_optin, "opt-in shared memory %d, want %d", optin, want_optin);
+	OK(cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, 0));
+	CHECK(sms == sysconf(_SC_NPROCESSORS_ONLN), "%d multiprocessors, want one per core", sms);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "attributes")) {       /* run.sh, for each of several PTXVM_ARCH */
+		OK(cuInit(0));
+		attributes();
+		printf("cuda-driver: %d passed, %d failed\n", passed, failed);
+		return failed != 0;
+	}
 	CUcontext primary;
 	EXPECT(cuDeviceGetCount(&(int){ 0 }), CUDA_ERROR_NOT_INITIALIZED);
 	OK(cuInit(0));
@@ -906,6 +929,7 @@ int main(void)
 	proc();
 	sticky(primary);
 	lifetimes(primary);
+	attributes();
 	OK(cuDevicePrimaryCtxRelease(0));
 	printf("cuda-driver: %d passed, %d failed\n", passed, failed);
 	return failed != 0;

@@ -55,6 +55,15 @@ if ${CC:-cc} -std=gnu11 -Wall -Werror -I"$CUDA_INC" -o "$B/tests/cuda-driver" te
 		fail=$((fail + f))
 		[ "$st" -eq 0 ] || [ "$f" -ne 0 ] || bad "driver.c exited $st"
 	fi
+	# kernels and the host see one table of device attributes, whatever the target
+	for arch in sm_80 sm_89 sm_100 sm_120; do
+		PTXVM_ARCH=$arch LD_LIBRARY_PATH="$B/lib" "$B/tests/cuda-driver" attributes >"$tmp/attr" 2>&1
+		st=$?
+		line=$(grep -E '^cuda-driver: [0-9]+ passed, 0 failed' "$tmp/attr")
+		if [ "$st" -eq 0 ] && [ -n "$line" ]; then ok; else
+			bad "device attributes with PTXVM_ARCH=$arch (exit $st):"; cat "$tmp/attr"
+		fi
+	done
 	# PTXVM_LOG=1: an unimplemented function names itself, once
 	n=$(grep -c "cuGraphCreate is not supported" "$tmp/err")
 	if [ "$n" -eq 1 ]; then ok; else bad "cuGraphCreate named $n times on stderr with PTXVM_LOG=1, want once"; fi
