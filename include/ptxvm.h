@@ -175,8 +175,12 @@ ptxvm_result ptxvm_device_attribute(ptxvm_device *d, int attr, int *value);
  * __nv_aligned_device_malloc and free, whose blocks outlive the launch
  * that made them; malloc gives NULL when it is exhausted.  It is
  * allocated, and its size fixed, when the first kernel of a module that
- * uses malloc or free is launched (docs/EXECUTION.md). */
+ * uses malloc or free is launched (docs/EXECUTION.md).  The call stack
+ * (stack_bytes of the options) may change at any time: a launch keeps the
+ * size it started with; it is rounded up to 16 bytes, at most 512 KiB
+ * (PTXVM_ERROR_INVALID_VALUE). */
 typedef enum ptxvm_limit {
+	PTXVM_LIMIT_STACK_SIZE = 0,             /* CU_LIMIT_STACK_SIZE */
 	PTXVM_LIMIT_PRINTF_FIFO_SIZE = 1,       /* CU_LIMIT_PRINTF_FIFO_SIZE */
 	PTXVM_LIMIT_MALLOC_HEAP_SIZE = 2,       /* CU_LIMIT_MALLOC_HEAP_SIZE */
 } ptxvm_limit;

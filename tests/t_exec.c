@@ -1407,6 +1407,26 @@ static void test_stack(ptxvm_device *d)
 	r = k2 ? ptxvm_launch(d, k2, &c, a2, NULL) : PTXVM_ERROR_NOT_FOUND;
 	if (r != PTXVM_ERROR_ILLEGAL_ADDRESS || !strstr(ptxvm_device_message(d), "stackrestore to 0xffffffff"))
 		bad(&s, "stackrestore outside the stack: %s: %s", ptxvm_result_name(r), ptxvm_device_message(d));
+	/* the stack is a device limit (CU_LIMIT_STACK_SIZE): 20,000 bytes do
+	 * not fit 16 KiB and fit 64 KiB; it rounds up to 16 bytes, at most
+	 * 512 KiB */
+	size_t was = 0, v = 0;
+	uint64_t mid = 20000;
+	void *a3[] = { &mid };
+	ptxvm_device_get_limit(d, PTXVM_LIMIT_STACK_SIZE, &was);
+	if (ptxvm_device_set_limit(d, PTXVM_LIMIT_STACK_SIZE, 16384) || !k1 ||
+	    ptxvm_launch(d, k1, &c, a3, NULL) != PTXVM_ERROR_HARDWARE_STACK_ERROR)
+		bad(&s, "alloca of 20,000 bytes in a 16 KiB stack: %s", ptxvm_device_message(d));
+	if (ptxvm_device_set_limit(d, PTXVM_LIMIT_STACK_SIZE, 65530) ||
+	    ptxvm_device_get_limit(d, PTXVM_LIMIT_STACK_SIZE, &v) || v != 65536)
+		bad(&s, "a stack of 65,530 bytes is %zu: %s", v, ptxvm_device_message(d));
+	r = k1 ? ptxvm_launch(d, k1, &c, a3, NULL) : PTXVM_ERROR_NOT_FOUND;
+	if (r != PTXVM_SUCCESS)
+		bad(&s, "alloca of 20,000 bytes in a 64 KiB stack: %s: %s", ptxvm_result_name(r), ptxvm_device_message(d));
+	if (ptxvm_device_set_limit(d, PTXVM_LIMIT_STACK_SIZE, (512 << 10) + 1) != PTXVM_ERROR_INVALID_VALUE ||
+	    ptxvm_device_get_limit(d, PTXVM_LIMIT_STACK_SIZE, &v) || v != 65536)
+		bad(&s, "a stack over 512 KiB is not refused (%zu)", v);
+	ptxvm_device_set_limit(d, PTXVM_LIMIT_STACK_SIZE, was);
 	ptxvm_program_unload(p);
 	done(&s);
 }

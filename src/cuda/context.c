@@ -533,31 +533,36 @@ CUresult cuCtxSetSharedMemConfig(int cfg)
 /* ---- limits --------------------------------------------------------------- */
 enum { CU_LIMIT_STACK_SIZE, CU_LIMIT_PRINTF_FIFO_SIZE, CU_LIMIT_MALLOC_HEAP_SIZE };
 
+/* The device's limits, which every context shares (ptxvm has the one
+ * device): the call stack per thread (launches in flight keep theirs), the
+ * printf FIFO and the malloc heap (both fixed once a kernel that uses
+ * them has run: CUDA_ERROR_INVALID_VALUE, as CUDA). */
+static int device_limit(int limit, ptxvm_limit *out)
+{
+	switch (limit) {
+	case CU_LIMIT_STACK_SIZE: *out = PTXVM_LIMIT_STACK_SIZE; return 1;
+	case CU_LIMIT_PRINTF_FIFO_SIZE: *out = PTXVM_LIMIT_PRINTF_FIFO_SIZE; return 1;
+	case CU_LIMIT_MALLOC_HEAP_SIZE: *out = PTXVM_LIMIT_MALLOC_HEAP_SIZE; return 1;
+	default: return 0;
+	}
+}
+
 CUresult cuCtxGetLimit(size_t *v, int limit)
 {
 	CTX_CALL(c);
+	ptxvm_limit l;
 	if (!v)
 		return CUDA_ERROR_INVALID_VALUE;
-	if (limit == CU_LIMIT_PRINTF_FIFO_SIZE)
-		return cu_result(c, ptxvm_device_get_limit(cu_dev.dev, PTXVM_LIMIT_PRINTF_FIFO_SIZE, v), "cuCtxGetLimit");
-	if (limit == CU_LIMIT_MALLOC_HEAP_SIZE)
-		return cu_result(c, ptxvm_device_get_limit(cu_dev.dev, PTXVM_LIMIT_MALLOC_HEAP_SIZE, v), "cuCtxGetLimit");
-	if (limit == CU_LIMIT_STACK_SIZE) {
-		*v = 16384;     /* ptxvm_device_opts' default call stack */
-		return CUDA_SUCCESS;
-	}
-	return CUDA_ERROR_UNSUPPORTED_LIMIT;
+	if (!device_limit(limit, &l))
+		return CUDA_ERROR_UNSUPPORTED_LIMIT;
+	return cu_result(c, ptxvm_device_get_limit(cu_dev.dev, l, v), "cuCtxGetLimit");
 }
 
 CUresult cuCtxSetLimit(int limit, size_t v)
 {
 	CTX_CALL(c);
-	if (limit == CU_LIMIT_PRINTF_FIFO_SIZE)
-		return cu_result(c, ptxvm_device_set_limit(cu_dev.dev, PTXVM_LIMIT_PRINTF_FIFO_SIZE, v), "cuCtxSetLimit");
-	/* fixed once a kernel that uses malloc has run: INVALID_VALUE, as CUDA */
-	if (limit == CU_LIMIT_MALLOC_HEAP_SIZE)
-		return cu_result(c, ptxvm_device_set_limit(cu_dev.dev, PTXVM_LIMIT_MALLOC_HEAP_SIZE, v), "cuCtxSetLimit");
-	if (limit == CU_LIMIT_STACK_SIZE)
-		cu_warn("cuCtxSetLimit: limit %d cannot be changed yet", limit);
-	return CUDA_ERROR_UNSUPPORTED_LIMIT;
+	ptxvm_limit l;
+	if (!device_limit(limit, &l))
+		return CUDA_ERROR_UNSUPPORTED_LIMIT;
+	return cu_result(c, ptxvm_device_set_limit(cu_dev.dev, l, v), "cuCtxSetLimit");
 }

@@ -34,7 +34,7 @@ struct ptxvm_device {
 	uint64_t serial;        /* names the device in the threads' messages */
 	DevMem mem;
 	SurfTable surf;         /* arrays, surfaces, textures and samplers */
-	pthread_mutex_t lock;   /* progs, busy, printf_fifo, printed, heap_bytes, heap_made */
+	pthread_mutex_t lock;   /* progs, busy, printf_fifo, printed, heap_bytes, heap_made, stack_bytes */
 	pthread_cond_t idle;    /* busy fell to 0 */
 	unsigned busy;          /* launches in flight */
 	unsigned workers;
@@ -233,6 +233,17 @@ ptxvm_result ptxvm_device_set_limit(ptxvm_device *d, ptxvm_limit limit, size_t v
 {
 	if (!d)
 		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_device_set_limit: NULL device");
+	if (limit == PTXVM_LIMIT_STACK_SIZE) {
+		/* whole 16-byte slots, within a thread's local memory; launches
+		 * in flight keep theirs */
+		if (value > EXEC_MAX_LOCAL)
+			return say(d, PTXVM_ERROR_INVALID_VALUE, "a call stack of %zu bytes: at most %u per thread",
+				   value, EXEC_MAX_LOCAL);
+		pthread_mutex_lock(&d->lock);
+		d->stack_bytes = (value + 15) & ~(size_t)15;
+		pthread_mutex_unlock(&d->lock);
+		return say(d, PTXVM_SUCCESS, NULL);
+	}
 	if (limit != PTXVM_LIMIT_PRINTF_FIFO_SIZE && limit != PTXVM_LIMIT_MALLOC_HEAP_SIZE)
 		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_device_set_limit: limit %d is not supported",
 			   (int)limit);
@@ -259,11 +270,13 @@ ptxvm_result ptxvm_device_get_limit(ptxvm_device *d, ptxvm_limit limit, size_t *
 {
 	if (!d || !value)
 		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_device_get_limit: NULL argument");
-	if (limit != PTXVM_LIMIT_PRINTF_FIFO_SIZE && limit != PTXVM_LIMIT_MALLOC_HEAP_SIZE)
+	if (limit != PTXVM_LIMIT_STACK_SIZE && limit != PTXVM_LIMIT_PRINTF_FIFO_SIZE &&
+	    limit != PTXVM_LIMIT_MALLOC_HEAP_SIZE)
 		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_device_get_limit: limit %d is not supported",
 			   (int)limit);
 	pthread_mutex_lock(&d->lock);
-	*value = limit == PTXVM_LIMIT_MALLOC_HEAP_SIZE ? d->heap_bytes : d->printf_fifo;
+	*value = limit == PTXVM_LIMIT_MALLOC_HEAP_SIZE ? d->heap_bytes :
+		 limit == PTXVM_LIMIT_STACK_SIZE ? d->stack_bytes : d->printf_fifo;
 	pthread_mutex_unlock(&d->lock);
 	return say(d, PTXVM_SUCCESS, NULL);
 }
@@ -888,12 +901,15 @@ static ptxvm_result launch_shape(ptxvm_device *d, const Prog *pg, const XFunc *f
 		return say(d, PTXVM_ERROR_INVALID_VALUE,
 			   "kernel '%s': %llu bytes of static and %zu of dynamic shared memory exceed the %u bytes a "
 			   "CTA can have", f->name, (unsigned long long)own, cfg->shared_bytes, EXEC_MAX_SHARED);
-	if (d->stack_bytes > EXEC_MAX_LOCAL || f->frame_bytes > EXEC_MAX_LOCAL ||
-	    ((f->frame_bytes + d->stack_bytes + 15) & ~15ull) > EXEC_MAX_LOCAL)
+	pthread_mutex_lock(&d->lock);
+	size_t stack = d->stack_bytes;  /* a launch keeps the stack it started with */
+	pthread_mutex_unlock(&d->lock);
+	if (stack > EXEC_MAX_LOCAL || f->frame_bytes > EXEC_MAX_LOCAL ||
+	    ((f->frame_bytes + stack + 15) & ~15ull) > EXEC_MAX_LOCAL)
 		return say(d, PTXVM_ERROR_LAUNCH_OUT_OF_RESOURCES,
 			   "kernel '%s': %llu bytes of local variables and a %zu-byte call stack exceed the %u bytes "
-			   "of local memory a thread can have", f->name, (unsigned long long)f->frame_bytes,
-			   d->stack_bytes, EXEC_MAX_LOCAL);
+			   "of local memory a thread can have", f->name, (unsigned long long)f->frame_bytes, stack,
+			   EXEC_MAX_LOCAL);
 	uint32_t cl[3];
 	bool explicit_cluster;
 	ptxvm_result r = cluster_shape(d, f, cfg, g, cl, &explicit_cluster);
@@ -908,8 +924,8 @@ static ptxvm_result launch_shape(ptxvm_device *d, const Prog *pg, const XFunc *f
 		.ncta = (uint64_t)g[0] * g[1] * g[2],
 		.dyn_shared = (uint32_t)cfg->shared_bytes,
 		.shared_bytes = (uint32_t)(pg->shared_bytes + cfg->shared_bytes),
-		.stack_bytes = (uint32_t)d->stack_bytes,
-		.local_bytes = (uint32_t)((f->frame_bytes + d->stack_bytes + 15) & ~15ull),
+		.stack_bytes = (uint32_t)stack,
+		.local_bytes = (uint32_t)((f->frame_bytes + stack + 15) & ~15ull),
 		.workers = d->workers, .attrs = d->attr, .timeout = d->timeout, .out = d->out,
 	};
 	if (coop) {

@@ -888,6 +888,53 @@ static void lifetimes(CUcontext primary)
 	OK(cuCtxSetCurrent(primary));
 }
 
+/* CU_LIMIT_STACK_SIZE: each thread's call stack, honoured by launches.
+ * 20,000 bytes of alloca overflow a 16 KiB stack (a sticky
+ * CUDA_ERROR_HARDWARE_STACK_ERROR, in a context made for it) and fit in
+ * 64 KiB; the size rounds up to 16 bytes, and more than a thread's 512 KiB
+ * of local memory is refused. */
+static const char stack_ptx[] =
+	".version 8.0\n"
+	".target sm_90\n"
+	".address_size 64\n"
+	".visible .entry big(.param .u64 n)\n"
+	"{\n"
+	"	.reg .b64 %rd<3>;\n"
+	"	ld.param.u64 %rd1, [n];\n"
+	"	alloca.u64 %rd2, %rd1;\n"
+	"	st.local.u32 [%rd2], 1;\n"
+	"	ret;\n"
+	"}\n";
+
+static void stack_limit(CUcontext primary)
+{
+	size_t was = 0, v = 0;
+	OK(cuCtxGetLimit(&was, CU_LIMIT_STACK_SIZE));
+	CUcontext c;
+	CUmodule m;
+	CUfunction big;
+	unsigned long long n = 20000;
+	void *args[] = { &n };
+	OK(cuCtxCreate(&c, NULL, 0, 0));
+	OK(cuModuleLoadData(&m, stack_ptx));
+	OK(cuModuleGetFunction(&big, m, "big"));
+	OK(cuCtxSetLimit(CU_LIMIT_STACK_SIZE, 16384));
+	printf("(a stack overflow report is expected on stderr)\n");
+	fflush(stdout);
+	EXPECT(cuLaunchKernel(big, 1, 1, 1, 32, 1, 1, 0, NULL, args, NULL), CUDA_ERROR_HARDWARE_STACK_ERROR);
+	OK(cuCtxDestroy(c));
+	OK(cuCtxSetCurrent(primary));
+	OK(cuModuleLoadData(&m, stack_ptx));
+	OK(cuModuleGetFunction(&big, m, "big"));
+	OK(cuCtxSetLimit(CU_LIMIT_STACK_SIZE, 65530));
+	OK(cuCtxGetLimit(&v, CU_LIMIT_STACK_SIZE));
+	CHECK(v == 65536, "a stack of 65,530 bytes is %zu", v);
+	OK(cuLaunchKernel(big, 1, 1, 1, 32, 1, 1, 0, NULL, args, NULL));
+	EXPECT(cuCtxSetLimit(CU_LIMIT_STACK_SIZE, (512 << 10) + 1), CUDA_ERROR_INVALID_VALUE);
+	OK(cuCtxSetLimit(CU_LIMIT_STACK_SIZE, was));
+	OK(cuModuleUnload(m));
+}
+
 /* The device is PTXVM_ARCH's: its compute capability and the shared
  * memory a block may opt in to (the CUDA Programming Guide's table);
  * tests/t_devrt.c checks that kernels see the same table. */
@@ -929,6 +976,7 @@ int main(int argc, char **argv)
 	proc();
 	sticky(primary);
 	lifetimes(primary);
+	stack_limit(primary);
 	attributes();
 	OK(cuDevicePrimaryCtxRelease(0));
 	printf("cuda-driver: %d passed, %d failed\n", passed, failed);
