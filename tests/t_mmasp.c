@@ -21,8 +21,10 @@
  * mma.sp's indices come in either order (plain .sp); ::ordered_metadata's
  * in increasing order.  The lanes the selector does not name hold garbage
  * metadata.  Inputs: small values (exact in any order), whole-range
- * integers (wrapping, .satfinite), and an infinity in B where A is pruned
- * (it must not reach D: the pruned elements take no part).
+ * integers (wrapping, .satfinite), an infinity in B where A is pruned
+ * (it must not reach D: the pruned elements take no part), and products
+ * too small to move c = 4096 one at a time but not together (the single
+ * rounding of docs/FLOAT.md).
  */
 #include "test.h"
 
@@ -51,7 +53,8 @@ static uint32_t rnd(void)
 	return (uint32_t)(rng >> 11);
 }
 
-/* Bits of the small integer v (|v| <= 8) or infinity in float type t. */
+/* Bits of v in float type t: small integers, infinity, and the exactly
+ * representable fractions of the rounding case. */
 static uint32_t fenc(int t, double v)
 {
 	float x = (float)v;
@@ -71,12 +74,14 @@ static uint32_t fenc(int t, double v)
 	if (a == 0)
 		return s;
 	int e;
-	frexp(a, &e);
+	frexp(a, &e);           /* a = m * 2^e, m in [0.5, 1) */
+	if (e - 1 + (int)bias <= 0)     /* subnormal: a / 2^(1 - bias - fb) */
+		return s | (uint32_t)ldexp(a, (int)fb + (int)bias - 1);
 	return s | (uint32_t)(e - 1 + (int)bias) << fb | ((uint32_t)ldexp(a, (int)fb - e + 1) & ((1u << fb) - 1));
 }
 
 /* One form on one input set (0 small, 1 whole-range integers, 2 infinity
- * in B's pruned rows); false after reporting. */
+ * in B's pruned rows, 3 the rounding case); false after reporting. */
 static bool sp_case(ptxvm_device *d, const Sf *f, int kind)
 {
 	const unsigned M = 16, N = 8, K = f->k;
@@ -119,7 +124,9 @@ static bool sp_case(ptxvm_device *d, const Sf *f, int kind)
 		for (unsigned k = 0; k < K; k++) {
 			double v = 0;
 			if (kept[i][k]) {
-				if (isfloat(f->a))
+				if (kind == 3)
+					v = 0.75 / 64;          /* 0.75 * 2^-6 */
+				else if (isfloat(f->a))
 					v = (double)((int)(rnd() % 9) - 4);
 				else if (kind == 1) {
 					int64_t r = rnd() % (1u << eb);
@@ -133,7 +140,9 @@ static bool sp_case(ptxvm_device *d, const Sf *f, int kind)
 		for (unsigned j = 0; j < N; j++) {
 			double v;
 			unsigned bb = tbits[f->b];
-			if (isfloat(f->b))
+			if (kind == 3)
+				v = 1.0 / 64;
+			else if (isfloat(f->b))
 				v = (double)((int)(rnd() % 9) - 4);
 			else if (kind == 1) {
 				int64_t r = rnd() % (1u << bb);
@@ -147,7 +156,7 @@ static bool sp_case(ptxvm_device *d, const Sf *f, int kind)
 			B[nkeep == 1 ? 1 : 2][j] = INFINITY;
 	for (unsigned i = 0; i < M; i++)
 		for (unsigned j = 0; j < N; j++)
-			C[i][j] = kind == 1 ? (double)(int32_t)rnd() : (double)((int)(rnd() % 41) - 20);
+			C[i][j] = kind == 3 ? 4096 : kind == 1 ? (double)(int32_t)rnd() : (double)((int)(rnd() % 41) - 20);
 
 	/* registers: D, A, B, C, then e; register r of lane l at word (base + r) * 32 + l */
 	unsigned nreg[5], base[5], tot = 0;
@@ -372,6 +381,8 @@ void test_mmasp(const char *root)
 			ok = sp_case(d, f, 1);
 		if (ok && isfloat(f->a))
 			ok = sp_case(d, f, 2);
+		if (ok && isfloat(f->a) && f->d == F32)
+			ok = sp_case(d, f, 3);
 		bad += !ok;
 	}
 	if (!bad)
