@@ -440,27 +440,22 @@ grep_in "$T/err" "no --buf named 'y'" "run: the missing buffer is named"
 expect 2 "run: a launch without --grid" -- "$X" run "$T/cxx.ptx" --kernel bump --grid 1 --block 1 --launch --kernel bump --block 1
 grep_in "$T/err" "each launch (between --launch options) needs --grid and --block" "run: the incomplete launch is named"
 expect 0 "run: device malloc" -- "$X" run "$T/cxx.ptx" --kernel heap --grid 1 --block 1
-cat >"$T/event.ptx" <<'P'
+cat >"$T/errname.ptx" <<'P'
 .version 8.0
 .target sm_90
 .address_size 64
-.extern .func (.param .b32 r) __cudaCDP2EventCreateWithFlags(.param .b64 e, .param .b32 f);
+.extern .func (.param .b64 r) __cudaCDP2GetErrorName(.param .b32 e);
 .visible .entry k()
 {
-	.local .b64 e;
-	.reg .b64 %rd;
-	.param .b64 pe;
-	.param .b32 pf;
-	.param .b32 r;
-	mov.u64 %rd, e;
-	st.param.b64 [pe], %rd;
-	st.param.b32 [pf], 0;
-	call.uni (r), __cudaCDP2EventCreateWithFlags, (pe, pf);
+	.param .b32 pe;
+	.param .b64 r;
+	st.param.b32 [pe], 1;
+	call.uni (r), __cudaCDP2GetErrorName, (pe);
 	ret;
 }
 P
-expect 4 "run: valid PTX ptxvm cannot run yet" -- "$X" run -c "$T/event.ptx" --grid 1 --block 1
-grep_in "$T/err" "CUDA_ERROR_NOT_SUPPORTED: .*__cudaCDP2EventCreateWithFlags" "run: exit 4 says CUDA_ERROR_NOT_SUPPORTED"
+expect 4 "run: valid PTX ptxvm cannot run yet" -- "$X" run -c "$T/errname.ptx" --grid 1 --block 1
+grep_in "$T/err" "CUDA_ERROR_NOT_SUPPORTED: .*__cudaCDP2GetErrorName" "run: exit 4 says CUDA_ERROR_NOT_SUPPORTED"
 
 # ---- examples/host.c, the C interface's example, built as its comment says ----
 section host

@@ -3,7 +3,8 @@
  * clusters (tests/cuda/cluster.cu): their registers, distributed shared
  * memory, barrier.cluster and the launch's shape rules; grids launched from
  * kernels (tests/cuda/cdp.rdc.cu, relocatable code): their order, the
- * tail launch, nesting, and the device runtime's answers.
+ * tail launch, nesting, and the device runtime's answers; events, queries,
+ * limits and cudaMalloc in kernels (tests/cuda/events.rdc.cu).
  *
  * References are what the CUDA programming guide says of the calls:
  * blocks persist across launches until freed, are 16-byte aligned (or as
@@ -535,10 +536,10 @@ static void t_cdp(const char *root, unsigned workers)
 	/* an entry point of the device runtime that ptxvm does not provide */
 	static const char *const ev =
 		".version 8.0\n.target sm_90\n.address_size 64\n"
-		".extern .func (.param .b32 r) __cudaCDP2EventCreateWithFlags(.param .b64 e, .param .b32 f);\n"
-		".visible .entry k()\n{\n\t.local .b64 e;\n\t.reg .b64 %rd;\n\t.param .b64 pe;\n\t.param .b32 pf;\n"
-		"\t.param .b32 r;\n\tmov.u64 %rd, e;\n\tst.param.b64 [pe], %rd;\n\tst.param.b32 [pf], 0;\n"
-		"\tcall.uni (r), __cudaCDP2EventCreateWithFlags, (pe, pf);\n\tret;\n}\n";
+		".extern .func (.param .b64 r) __cudaCDP2GetErrorName(.param .b32 e);\n"
+		".visible .entry k()\n{\n\t.param .b32 pe;\n"
+		"\t.param .b64 r;\n\tst.param.b32 [pe], 1;\n"
+		"\tcall.uni (r), __cudaCDP2GetErrorName, (pe);\n\tret;\n}\n";
 	ptxvm_check_opts co = { "sm_90", 1 };
 	ptxvm_module *m = ptxvm_module_load("ev.ptx", ev, strlen(ev), &co);
 	if (ptxvm_module_errors(m) || ptxvm_program_load(d, m, &p) != PTXVM_SUCCESS) {
@@ -547,7 +548,7 @@ static void t_cdp(const char *root, unsigned workers)
 		free(diag);
 	} else {
 		r = run(d, p, "k", 1, 1, NULL);
-		check(r == PTXVM_ERROR_NOT_SUPPORTED && strstr(ptxvm_device_message(d), "__cudaCDP2EventCreateWithFlags"),
+		check(r == PTXVM_ERROR_NOT_SUPPORTED && strstr(ptxvm_device_message(d), "__cudaCDP2GetErrorName"),
 		      "a device-runtime call ptxvm does not provide fails the launch, naming it");
 		ptxvm_program_unload(p);
 	}
@@ -641,9 +642,75 @@ static void t_attributes(void)
 	check(ptxvm_device_create(&bad) == NULL, "a device for a target that is none is refused");
 }
 
+/* tests/cuda/events.rdc.cu: an event orders two streams of child grids;
+ * the device runtime's queries, limits and cudaMalloc/cudaFree, with the
+ * values and error codes the CUDA runtime API documents. */
+static void t_events(const char *root, unsigned workers)
+{
+	ptxvm_device_opts o = { 0 };
+	o.workers = workers;
+	ptxvm_device *d = ptxvm_device_create(&o);
+	ptxvm_program *p = open_rdc(root, "events.rdc", d);
+	if (!p) {
+		ptxvm_device_destroy(d);
+		return;
+	}
+	int a[32];
+	long long info[30];
+	for (int i = 0; i < 32; i++)
+		a[i] = i - 7;
+	uint64_t da, di;
+	ptxvm_mem_alloc(d, sizeof a, &da);
+	ptxvm_mem_alloc(d, sizeof info, &di);
+	ptxvm_memcpy_htod(d, da, a, sizeof a);
+	ptxvm_memset_d8(d, di, 0xff, sizeof info);
+	void *args[] = { &da, &di };
+	ptxvm_result r = run(d, p, "ev_parent", 1, 32, args);
+	if (r)
+		fail("devrt: ev_parent: %s: %s", ptxvm_result_name(r), ptxvm_device_message(d));
+	ptxvm_memcpy_dtoh(d, a, da, sizeof a);
+	ptxvm_memcpy_dtoh(d, info, di, sizeof info);
+	int good = r == PTXVM_SUCCESS;
+	for (int i = 0; i < 32 && good; i++)
+		if (a[i] != (3 * (i - 7) + 1) * 5 + 2) {
+			fail("devrt: ev_parent (workers %u): a[%d] = %d, expected %d", workers, i, a[i],
+			     (3 * (i - 7) + 1) * 5 + 2);
+			good = 0;
+		}
+	if (good)
+		passed++;
+	/* cudaSuccess 0, cudaErrorInvalidValue 1, cudaErrorMemoryAllocation 2,
+	 * cudaErrorInvalidDevicePointer 17, cudaErrorUnsupportedLimit 215,
+	 * cudaErrorInvalidResourceHandle 400 */
+	static const long long want[30] = {
+		0, 0, 0, 0, 0,                          /* create, record, wait, record with flags, destroy */
+		1, 1,                                   /* create without cudaEventDisableTiming; last error */
+		400, 400,                               /* record of no event; last error */
+		0, 1, 0, 13000,                         /* one device; runtime 13.0 */
+		0, 8 << 20, 1 << 20, 16384, 2048,       /* heap, printf FIFO, stack, pending launches */
+		215, 215,                               /* cudaLimitDevRuntimeSyncDepth: none in CUDA 12+ */
+		0, 0,                                   /* cudaFuncCachePreferNone */
+		0, 1, 42, 0,                            /* cudaMalloc: an aligned block that works; cudaFree */
+		17, 17,                                 /* cudaFree of no heap block */
+		0, 1,                                   /* cudaSharedMemBankSizeFourByte */
+	};
+	good = r == PTXVM_SUCCESS;
+	for (int i = 0; i < 30 && good; i++)
+		if (info[i] != want[i]) {
+			fail("devrt: ev_parent: info[%d] = %lld, expected %lld", i, info[i], want[i]);
+			good = 0;
+		}
+	if (good)
+		passed++;
+	ptxvm_program_unload(p);
+	ptxvm_device_destroy(d);
+}
+
 void test_devrt(const char *root)
 {
 	t_attributes();
+	t_events(root, 1);
+	t_events(root, 3);
 	t_cdp(root, 1);
 	t_cdp(root, 4);
 	t_cluster_ids(root);

@@ -1,5 +1,5 @@
 /* t_kernels.c: every kernel of tests/cuda/{intmath,floatmath,half,shared,
- * warp,functions,memory,constant,printf,atomics,sm90,cgtiles,bulkcopy,tensor}.cu, run from its nvcc
+ * warp,functions,memory,constant,printf,atomics,sm90,cgtiles,bulkcopy,tensor,sparse}.cu, run from its nvcc
  * output in tests/ptx through the public API and compared with a reference
  * computed here in C from what CUDA's documentation says the source means.
  *
@@ -5098,6 +5098,92 @@ static void group_tensor(const char *root)
 	ctx_close(&c);
 }
 
+/* ===========================================================================
+ * sparse.cu
+ *
+ * mma.sp from inline assembly: each kernel compresses a 2:4-sparse A in
+ * the warp; the reference is the dense product, pruned elements zero.
+ * Small integers: every sum is exact.
+ * =========================================================================== */
+
+/* A with two non-zero elements in every chunk of 4 (one chunk of each
+ * row's first quarter keeps only one, another none: the kernels' own
+ * choices of indices for those). */
+static void sparse_rows(int *a, int rows, int cols)
+{
+	for (int i = 0; i < rows; i++)
+		for (int c = 0; c < cols; c += 4) {
+			int p0 = rndint(0, 3), p1;
+			do
+				p1 = rndint(0, 3);
+			while (p1 == p0);
+			for (int x = 0; x < 4; x++) {
+				int v = 0;
+				if (x == p0 || x == p1)
+					do
+						v = rndint(-4, 4);
+					while (!v);
+				if (c == 4 && x == p1)          /* one kept only */
+					v = 0;
+				if (c == 8)                     /* none */
+					v = 0;
+				a[i * cols + c + x] = v;
+			}
+		}
+}
+
+static void group_sparse(const char *root)
+{
+	Ctx c;
+	ctx_open(&c, root, "sparse");
+	seed(29);
+	{       /* sp_f16: 16x32 times 32x8, f32 accumulators from 0 */
+		static int a[16 * 32], b[8 * 32];      /* b column-major */
+		static uint16_t xa[16 * 32], xb[8 * 32];
+		static float want[16 * 8], got[16 * 8];
+		sparse_rows(a, 16, 32);
+		for (int i = 0; i < 16 * 32; i++)
+			xa[i] = hr((long double)a[i]);
+		for (int i = 0; i < 8 * 32; i++)
+			b[i] = rndint(-4, 4), xb[i] = hr((long double)b[i]);
+		for (int i = 0; i < 16; i++)
+			for (int j = 0; j < 8; j++) {
+				int acc = 0;
+				for (int k = 0; k < 32; k++)
+					acc += a[i * 32 + k] * b[j * 32 + k];
+				want[i * 8 + j] = (float)acc;
+			}
+		uint64_t da = up(&c, xa, sizeof xa), db = up(&c, xb, sizeof xb), dd = zbuf(&c, sizeof got);
+		if (LAUNCH(&c, "sp_f16", 1, 32, 0, &da, &db, &dd)) {
+			downto(&c, got, dd, sizeof got);
+			ok(cmp_f32("sp_f16", want, got, 16 * 8));
+		}
+	}
+	{       /* sp_s8: 16x64 times 64x8 plus 7, s32 */
+		static int a[16 * 64];
+		static int8_t xa[16 * 64], xb[8 * 64];
+		static int32_t want[16 * 8], got[16 * 8];
+		sparse_rows(a, 16, 64);
+		for (int i = 0; i < 16 * 64; i++)
+			xa[i] = (int8_t)(a[i] * 31);
+		for (int i = 0; i < 8 * 64; i++)
+			xb[i] = (int8_t)rndint(-128, 127);
+		for (int i = 0; i < 16; i++)
+			for (int j = 0; j < 8; j++) {
+				int32_t acc = 7;
+				for (int k = 0; k < 64; k++)
+					acc += xa[i * 64 + k] * xb[j * 64 + k];
+				want[i * 8 + j] = acc;
+			}
+		uint64_t da = up(&c, xa, sizeof xa), db = up(&c, xb, sizeof xb), dd = zbuf(&c, sizeof got);
+		if (LAUNCH(&c, "sp_s8", 1, 32, 0, &da, &db, &dd)) {
+			downto(&c, got, dd, sizeof got);
+			ok(cmp_u32("sp_s8", want, got, 16 * 8));
+		}
+	}
+	ctx_close(&c);
+}
+
 void test_kernels(const char *root)
 {
 	group_intmath(root);
@@ -5114,4 +5200,5 @@ void test_kernels(const char *root)
 	group_cgtiles(root);
 	group_bulkcopy(root);
 	group_tensor(root);
+	group_sparse(root);
 }

@@ -1507,6 +1507,14 @@ static void check_mma(Ck *c, const Instr *in, Opnd *o, int k)
 	unsigned bits, n = mma_regs(&s, op, &bits);
 	bool dest = k == 0 && !(w && s.what == WM_STORE_D);     /* a load's fragment, or D */
 	check_frag(c, o, n, bits == 64 ? TY_b64 : TY_b32, dest, op == MMA_C && !dest && k == 3 ? 'a' : 'r');
+	/* the layouts are A's then B's: all but m8n8k4 .f16 are .row.col */
+	if (k == 0 && !w && mma_groups(&s) == 1 && (s.acol || s.brow))
+		err(c, in->pos, "mma takes its layouts in the order .row.col (A row-major, B column-major)");
+	/* mma.sp's sparsity selector: the range ptxas takes for the shape */
+	const Opnd *f = in->nopnd == 6 ? &in->opnd[5] : NULL;
+	if (k == 0 && s.sp && f && f->kind == OK_INT && f->ival > mma_sp_selmax(&s))
+		err(c, f->pos, "sparsity selector %lld out of range: expected 0 to %u for this shape and type",
+		    (long long)f->ival, mma_sp_selmax(&s));
 }
 
 /* mov's pack and unpack: {a, b} or {a, b, c, d} whose pieces together

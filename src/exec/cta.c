@@ -415,7 +415,9 @@ bool launch_uses_heap(const Prog *p)
 {
 	for (uint32_t i = 0; i < p->nfn; i++)
 		if (!(p->fn[i].ast && p->fn[i].ast->has_body) && (!strcmp(p->fn[i].name, "malloc") || !strcmp(p->fn[i].name, "free") ||
-					  !strcmp(p->fn[i].name, "__cuda_syscall_aligned_malloc")))
+					  !strcmp(p->fn[i].name, "__cuda_syscall_aligned_malloc") ||
+					  !strcmp(p->fn[i].name, "__cudaCDP2Malloc") ||     /* device cudaMalloc */
+					  !strcmp(p->fn[i].name, "__cudaCDP2Free")))
 			return true;
 	return false;
 }

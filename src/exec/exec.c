@@ -974,17 +974,45 @@ enum {
 	/* the device runtime (cudadevrt), as nvcc 12+ names it (__cudaCDP2...) or
 	 * as earlier ones did (cuda...) */
 	BI_PARAMBUF, BI_LAUNCH, BI_LASTERR, BI_PEEKERR, BI_GETDEVICE, BI_ATTR, BI_STREAM_NEW, BI_STREAM_DEL,
+	BI_EVENT_NEW, BI_EVENT_RECORD, BI_EVENT_DEL, BI_STREAM_WAIT, BI_DEVCOUNT, BI_VERSION, BI_LIMIT,
+	BI_CACHECFG, BI_SMEMCFG, BI_CUMALLOC, BI_CUFREE,
 };
 
 static const struct { const char *name; int bi; } devrt_fn[] = {
 	{ "GetParameterBufferV2", BI_PARAMBUF }, { "LaunchDeviceV2", BI_LAUNCH },
 	{ "GetLastError", BI_LASTERR }, { "PeekAtLastError", BI_PEEKERR }, { "GetDevice", BI_GETDEVICE },
 	{ "DeviceGetAttribute", BI_ATTR }, { "StreamCreateWithFlags", BI_STREAM_NEW },
-	{ "StreamDestroy", BI_STREAM_DEL },
+	{ "StreamDestroy", BI_STREAM_DEL }, { "EventCreateWithFlags", BI_EVENT_NEW },
+	{ "EventRecord", BI_EVENT_RECORD }, { "EventRecord_ptsz", BI_EVENT_RECORD },
+	{ "EventRecordWithFlags", BI_EVENT_RECORD }, { "EventRecordWithFlags_ptsz", BI_EVENT_RECORD },
+	{ "EventDestroy", BI_EVENT_DEL }, { "StreamWaitEvent", BI_STREAM_WAIT },
+	{ "StreamWaitEvent_ptsz", BI_STREAM_WAIT }, { "GetDeviceCount", BI_DEVCOUNT },
+	{ "RuntimeGetVersion", BI_VERSION }, { "DeviceGetLimit", BI_LIMIT },
+	{ "DeviceGetCacheConfig", BI_CACHECFG }, { "DeviceGetSharedMemConfig", BI_SMEMCFG },
+	{ "Malloc", BI_CUMALLOC }, { "Free", BI_CUFREE },
 };
 
 /* cudaError_t values the device runtime returns */
-enum { CE_INVALID_VALUE = 1, CE_INVALID_CONFIGURATION = 9, CE_MAX_DEPTH = 65, CE_PENDING_COUNT = 69 };
+enum {
+	CE_INVALID_VALUE = 1, CE_MEMORY_ALLOCATION = 2, CE_INVALID_CONFIGURATION = 9, CE_INVALID_DEVICE_POINTER = 17,
+	CE_MAX_DEPTH = 65, CE_PENDING_COUNT = 69, CE_UNSUPPORTED_LIMIT = 215, CE_INVALID_HANDLE = 400,
+};
+#define RUNTIME_VERSION 13000           /* cudaRuntimeGetVersion: the CUDA ptxvm implements */
+#define EVENT_DISABLE_TIMING 2          /* cudaEventDisableTiming */
+/* A device-side event: a tag, the grid that made it, a number; the device
+ * runs a grid's children in the order of their launches, so every event
+ * recorded has happened by the time any later launch runs (recording and
+ * waiting order nothing more) */
+#define EVENT_TAG 0xe7ull
+static uint64_t event_handle(const Launch *L, unsigned n)
+{
+	return EVENT_TAG << 56 | (L->grid_id & 0xffffffffull) << 24 | (n & 0xffffff);
+}
+static bool event_valid(const Launch *L, uint64_t e)
+{
+	return e >> 56 == EVENT_TAG && (e >> 24 & 0xffffffffull) == (L->grid_id & 0xffffffffull) && (e & 0xffffff) &&
+	       (e & 0xffffff) <= atomic_load(&L->events);
+}
 #define STREAM_TAIL 3                   /* cudaStreamTailLaunch */
 
 static int builtin_of(const XFunc *f)
@@ -1231,6 +1259,76 @@ static int call_devrt(Ctx *X, int bi, uint32_t act, unsigned nret, unsigned narg
 			break;
 		}
 		case BI_STREAM_DEL:
+			break;
+		case BI_EVENT_NEW: {
+			/* (cudaEvent_t *, flags): kernels' events order streams only */
+			uint32_t flags = narg > 1 ? (uint32_t)param_arg(X, l, SLOT(nret + 1)) : 0;
+			if (flags != EVENT_DISABLE_TIMING) {
+				r = CE_INVALID_VALUE;
+				break;
+			}
+			uint8_t *q = xlate(c, X->w, x, l, XS_GENERIC, a0, 8, true);
+			if (!q)
+				return -1;
+			store_le(q, event_handle(L, atomic_fetch_add(&L->events, 1) + 1), 8);
+			break;
+		}
+		case BI_EVENT_RECORD:
+		case BI_STREAM_WAIT: {
+			/* (event, stream{, flags}), (stream, event, flags): flags 0 */
+			uint64_t ev = bi == BI_EVENT_RECORD ? a0 : narg > 1 ? param_arg(X, l, SLOT(nret + 1)) : 0;
+			uint32_t flags = narg > 2 ? (uint32_t)param_arg(X, l, SLOT(nret + 2)) : 0;
+			r = !event_valid(L, ev) ? CE_INVALID_HANDLE : flags ? CE_INVALID_VALUE : 0;
+			break;
+		}
+		case BI_EVENT_DEL:
+			r = event_valid(L, a0) ? 0 : CE_INVALID_HANDLE;
+			break;
+		case BI_DEVCOUNT:
+		case BI_VERSION:
+		case BI_CACHECFG:
+		case BI_SMEMCFG: {
+			/* (int *): one device; the version; cudaFuncCachePreferNone;
+			 * cudaSharedMemBankSizeFourByte */
+			uint8_t *q = xlate(c, X->w, x, l, XS_GENERIC, a0, 4, true);
+			if (!q)
+				return -1;
+			store_le(q, bi == BI_DEVCOUNT ? 1 : bi == BI_VERSION ? RUNTIME_VERSION : bi == BI_CACHECFG ? 0 : 1, 4);
+			break;
+		}
+		case BI_LIMIT: {
+			/* (size_t *, cudaLimit) */
+			unsigned lim = narg > 1 ? (uint32_t)param_arg(X, l, SLOT(nret + 1)) : 0;
+			uint64_t v;
+			switch (lim) {
+			case 0: v = L->stack_bytes; break;                              /* StackSize */
+			case 1: v = L->printf_fifo ? L->printf_fifo : 1u << 20; break;  /* PrintfFifoSize */
+			case 2: v = L->heap_limit; break;                               /* MallocHeapSize */
+			case 4: v = CDP_MAX_PENDING; break;                     /* DevRuntimePendingLaunchCount */
+			default: v = 0, r = CE_UNSUPPORTED_LIMIT; break;
+			}
+			if (r)
+				break;
+			uint8_t *q = xlate(c, X->w, x, l, XS_GENERIC, a0, 8, true);
+			if (!q)
+				return -1;
+			store_le(q, v, 8);
+			break;
+		}
+		case BI_CUMALLOC: {
+			/* (void **, size): the device heap, as malloc */
+			uint64_t n = narg > 1 ? param_arg(X, l, SLOT(nret + 1)) : 0;
+			uint64_t b = L->heap ? heap_alloc(L->heap, n, 0) : 0;
+			uint8_t *q = xlate(c, X->w, x, l, XS_GENERIC, a0, 8, true);
+			if (!q)
+				return -1;
+			store_le(q, b, 8);
+			r = b ? 0 : CE_MEMORY_ALLOCATION;
+			break;
+		}
+		case BI_CUFREE:
+			/* (pointer): a block of the device heap, or NULL */
+			r = !a0 ? 0 : L->heap && heap_free(L->heap, a0) == HEAP_OK ? 0 : CE_INVALID_DEVICE_POINTER;
 			break;
 		}
 		if (bi != BI_PARAMBUF && bi != BI_LASTERR && bi != BI_PEEKERR && r)

@@ -89,6 +89,7 @@ typedef struct Launch {
 					   textures, samplers (pinned) */
 	uint64_t grid_id;
 	Heap *heap;                     /* the device heap; NULL if the program has no malloc */
+	uint64_t heap_limit;            /* the device's cudaLimitMallocHeapSize */
 	Cdp *cdp;                       /* device launches; NULL if the program makes none */
 	unsigned depth;                 /* 0: launched by the host */
 	Child *kids;                    /* grids this one launched (cdp->lock) */
@@ -99,6 +100,7 @@ typedef struct Launch {
 	atomic_int expired;             /* the watchdog ended it */
 	atomic_uint_fast64_t next_cta;
 	atomic_uint_fast64_t thread_ins, warp_ins;
+	atomic_uint events;             /* device-side events created */
 	double t0;
 	uint64_t gtimer0;               /* %globaltimer at t0: wall-clock nanoseconds */
 	pthread_mutex_t lock;

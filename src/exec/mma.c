@@ -8,7 +8,10 @@
  * docs/FLOAT.md: products exact, the sum in k order in double precision
  * from c, one rounding to the destination type at the end; .f64 is a chain
  * of fused multiply-adds in k order from c, each rounded as the
- * instruction says (wmma) or to nearest even.
+ * instruction says (wmma) or to nearest even.  mma.sp multiplies each kept
+ * element of A by the row of B its metadata index names: the pruned
+ * elements take no part (an infinity in B meets no zero); two kept
+ * elements with one index both count.
  */
 #include "mma.h"
 #include "fp.h"
@@ -86,12 +89,22 @@ static void gather(const MmaShape *s, int op, const uint64_t *const *R, Val *M, 
 }
 
 void mma_run(const MmaShape *s, uint64_t *const *D, const uint64_t *const *A, const uint64_t *const *B,
-	     const uint64_t *const *C)
+	     const uint64_t *const *C, const uint64_t *E, unsigned sel)
 {
 	static_assert(MT_S8 > MT_E5M2, "float element types come first");
-	unsigned M = s->m, N = s->n, K = s->k;
+	unsigned M = s->m, N = s->n, K = s->k, KA = s->sp ? K / 2 : K;
 	Val a[16 * 256], b[256 * 8], c[4 * 16 * 8], d[4 * 16 * 8];
-	gather(s, MMA_A, A, a, M, K);
+	/* the column of B each element of A's row meets: mma.sp's kept
+	 * elements the columns their indices name (src/isa/mma.c) */
+	uint16_t kcol[16 * 256];
+	for (unsigned i = 0; i < M; i++)
+		for (unsigned k = 0; k < KA; k++) {
+			unsigned lane = 0, bit = 0;
+			if (s->sp)
+				mma_sp_index(s, i, k, sel, &lane, &bit);
+			kcol[i * KA + k] = (uint16_t)(s->sp ? mma_sp_col(s, k, (unsigned)(E[lane] >> bit & 3)) : k);
+		}
+	gather(s, MMA_A, A, a, M, KA);
 	gather(s, MMA_B, B, b, K, N);
 	gather(s, MMA_C, C, c, M, N);
 	unsigned ngrp = mma_groups(s);
@@ -99,20 +112,21 @@ void mma_run(const MmaShape *s, uint64_t *const *D, const uint64_t *const *A, co
 	for (unsigned g = 0; g < ngrp; g++)
 		for (unsigned i = 0; i < M; i++)
 			for (unsigned j = 0; j < N; j++) {
-				const Val *ar = &a[(g * M + i) * K], *bc = &b[g * K * N + j];
+				const Val *ar = &a[(g * M + i) * KA], *bc = &b[g * K * N + j];
+				const uint16_t *kc = &kcol[i * KA];
 				Val acc = c[(g * M + i) * N + j];
 				if (!fl) {
-					for (unsigned k = 0; k < K; k++)
-						acc.i += s->type[MMA_A] != MT_B1 ? ar[k].i * bc[k * N].i
-							 : s->bop ? ar[k].i & bc[k * N].i : ar[k].i ^ bc[k * N].i;
+					for (unsigned k = 0; k < KA; k++)
+						acc.i += s->type[MMA_A] != MT_B1 ? ar[k].i * bc[kc[k] * N].i
+							 : s->bop ? ar[k].i & bc[kc[k] * N].i : ar[k].i ^ bc[kc[k] * N].i;
 				} else if (s->type[MMA_D] == MT_F64) {
 					static const int rm[4] = { FP_RN, FP_RZ, FP_RM, FP_RP };
-					for (unsigned k = 0; k < K; k++)
-						acc.f = dbl(f64_fma(dbits(ar[k].f), dbits(bc[k * N].f), dbits(acc.f),
+					for (unsigned k = 0; k < KA; k++)
+						acc.f = dbl(f64_fma(dbits(ar[k].f), dbits(bc[kc[k] * N].f), dbits(acc.f),
 								    rm[s->rnd & 3]));
 				} else {
-					for (unsigned k = 0; k < K; k++)
-						acc.f += ar[k].f * bc[k * N].f;
+					for (unsigned k = 0; k < KA; k++)
+						acc.f += ar[k].f * bc[kc[k] * N].f;
 				}
 				d[(g * M + i) * N + j] = acc;
 			}

@@ -967,6 +967,7 @@ static int run_child(ptxvm_device *d, const Program *prog, Launch *P, const Chil
 		C.cdp = P->cdp;
 		C.depth = P->depth + 1;
 		C.printf_fifo = P->printf_fifo;
+		C.heap_limit = P->heap_limit;
 		C.grid_id = atomic_fetch_add(&d->launches, 1) + 1;
 		C.params = ch->params;
 		C.param_bytes = ch->k->param_bytes;
@@ -1047,6 +1048,7 @@ static ptxvm_result launch_packed(ptxvm_device *d, const ptxvm_kernel *kh, const
 	L.heap = d->heap_made ? &d->heap : NULL;
 	d->busy++;
 	L.printf_fifo = d->printf_fifo;
+	L.heap_limit = d->heap_bytes;
 	d->printed |= launch_uses_printf(L.p);  /* the FIFO's size is fixed from now on */
 	pthread_mutex_unlock(&d->lock);
 	L.grid_id = atomic_fetch_add(&d->launches, 1) + 1;

@@ -9,6 +9,17 @@
  *   B (col-major): row t*e + i%e + 4e*(i/e), column g
  *   C, D:          row g + 8*(i/2), column 2t + i%2
  *
+ * mma.sp's A fragment is that of the dense shape with half the K: it holds
+ * the kept elements of each row, in order.  The figures of the metadata
+ * follow one rule too, in units of 16 bits (.f16, .bf16, .tf32) or 8 bits
+ * (.s8, .u8, .e4m3, .e5m2, .s4, .u4): each chunk of four units of a row
+ * keeps two, whose 2-bit indices (the first kept the low bits) make a
+ * nibble; lane 4g + q of a quad holds, of rows g and g+8, the nibbles of
+ * units 16q'..16q'+15 in bits 0-15 and 16-31, where q = sel*n + q' and n
+ * (1, 2 or 4) is the number of lanes a row's units need.  A .tf32 element
+ * is two units (indices 0b0100 or 0b1110: its low index, halved, is its
+ * column in the pair); a .s4/.u4 pair is one.
+ *
  * wmma's fragments are opaque: the manual gives their register counts, not
  * which element each holds.  ptxvm's choice (docs/EXECUTION.md): of a
  * logical R x C matrix in row-major order, element e of lane l's E
@@ -70,6 +81,8 @@ bool mma_decode(const uint16_t *mods, unsigned nmods, MmaShape *s)
 			s->satfinite = 1;
 		if (m == MOD_and)
 			s->bop = 1;
+		if (m == MOD_sp || m == MOD_sp_ordered_metadata)
+			s->sp = 1;
 	}
 	if (!s->m || (nt != 4 && !(nt == 2 && nw == 2)))
 		return false;
@@ -182,8 +195,44 @@ unsigned mma_elems(const MmaShape *s, int op)
 	}
 	if (quadpairs(s))
 		return op == MMA_A || op == MMA_B ? 4 : 8;
-	unsigned rows = op == MMA_B ? s->k : s->m, cols = op == MMA_A ? s->k : s->n;
+	unsigned rows = op == MMA_B ? s->k : s->m, cols = op == MMA_A ? s->k >> s->sp : s->n;
 	return rows * cols / 32;
+}
+
+/* mma.sp: bits of a metadata unit, and lanes of a quad a row's units need */
+static unsigned sp_unit(const MmaShape *s)
+{
+	return mma_bits(s->type[MMA_A]) >= 16 ? 16 : 8;
+}
+
+static unsigned sp_lanes(const MmaShape *s)
+{
+	return s->k * mma_bits(s->type[MMA_A]) / sp_unit(s) / 16;
+}
+
+unsigned mma_sp_selmax(const MmaShape *s)
+{
+	unsigned n = sp_lanes(s);
+	/* ptxas 13.0 takes 0..3 for m16n8k32 .f32.f16.f16.f32 (0..1 for the
+	 * same shape with .f16 or .bf16); the manual: 0 or 1 */
+	if (n == 2 && s->type[MMA_A] == MT_F16 && s->type[MMA_D] == MT_F32)
+		return 3;
+	return 4 / n - 1;
+}
+
+void mma_sp_index(const MmaShape *s, unsigned row, unsigned kc, unsigned sel, unsigned *lane, unsigned *bit)
+{
+	unsigned ub = sp_unit(s), unit = kc * mma_bits(s->type[MMA_A]) / ub;   /* kept unit */
+	unsigned chunk = unit / 2, n = sp_lanes(s);
+	/* a selector beyond the manual's range wraps in the quad (to confirm on hardware) */
+	*lane = (row % 8) * 4 + (sel * n + chunk / 4) % 4;
+	*bit = (row >= 8 ? 16 : 0) + (chunk % 4) * 4 + (unit % 2) * 2;
+}
+
+unsigned mma_sp_col(const MmaShape *s, unsigned kc, unsigned idx)
+{
+	unsigned eb = mma_bits(s->type[MMA_A]), ub = sp_unit(s), unit = kc * eb / ub;
+	return ((unit / 2 * 4 + idx) * ub + kc * eb % ub) / eb;
 }
 
 unsigned mma_regs(const MmaShape *s, int op, unsigned *bits)

@@ -27,6 +27,7 @@ typedef struct MmaShape {
 	uint8_t wmma;           /* wmma's fragments (the layout ptxvm chooses) */
 	uint8_t what;           /* wmma: WM_* */
 	uint8_t rnd;            /* wmma .f64: 0 .rn, 1 .rz, 2 .rm, 3 .rp */
+	uint8_t sp;             /* mma.sp: A holds the kept half of each row */
 } MmaShape;
 
 /* What a wmma instruction does. */
@@ -51,6 +52,14 @@ void mma_elem(const MmaShape *s, int op, unsigned l, unsigned i, unsigned *row, 
 /* Independent products the instruction computes: 4 for m8n8k4 .f16 (one
  * per quad pair), else 1. */
 unsigned mma_groups(const MmaShape *s);
+/* mma.sp: the largest sparsity selector ptxas takes for the shape. */
+unsigned mma_sp_selmax(const MmaShape *s);
+/* mma.sp: where the 2-bit index of element kc of row `row` of the kept
+ * (compressed) A lies: in metadata register e of lane *lane, bits *bit and
+ * *bit+1, when the selector is sel. */
+void mma_sp_index(const MmaShape *s, unsigned row, unsigned kc, unsigned sel, unsigned *lane, unsigned *bit);
+/* mma.sp: the column of A that kept element kc stands for, given its index. */
+unsigned mma_sp_col(const MmaShape *s, unsigned kc, unsigned idx);
 /* Bits of one element of type t. */
 unsigned mma_bits(int t);
 

@@ -1151,7 +1151,7 @@ static void lower_instr(Lw *w, const Stmt *st)
 		    (in->opc == OPC_wmma && wmma_decode(in->mods, in->nmods, &ms) && ms.what == WM_MMA)) {
 			/* c's immediates: f32, f64 or 32-bit integers */
 			int mt = ms.type[i < 4 ? i : 0];
-			ty = mt == MT_F32 ? TY_f32 : mt == MT_F64 ? TY_f64 : TY_b32;
+			ty = i >= 4 ? TY_b32 : mt == MT_F32 ? TY_f32 : mt == MT_F64 ? TY_f64 : TY_b32;   /* mma.sp: e, f */
 		}
 		if (o->kind == OK_MEM && (in->opc == OPC_suld || in->opc == OPC_sust || in->opc == OPC_suq ||
 					  in->opc == OPC_sured)) {

@@ -382,6 +382,8 @@ def build(row, v, regtype_override=None):
                 ops.append(R.get(t))
         elif k == "i":
             val = IMM.get(op, "1")
+            if op == "mma":     # mma.sp's sparsity selector: 0 fits every shape
+                val = "0"
             if op == "cp":
                 val = "0" if "wait_group" in words else "16"
             ops.append(val)
@@ -476,7 +478,9 @@ def star(row, words, slots, idx, R, needs):
         if shape == "m8n8k4" and ts[1] == "f16":
             elems = 4 if idx in (1, 2) else 8
         else:
-            elems = (K if idx == 2 else M) * (K if idx == 1 else N) // 32
+            # mma.sp: A holds the kept half of each row
+            ka = K // 2 if any(w.startswith("sp") for w in words) else K
+            elems = (K if idx == 2 else M) * (ka if idx == 1 else N) // 32
         regs = elems * bits // (64 if bits == 64 else 32)
         rt = "f64" if bits == 64 else "f32" if which == "f32" else "s32" if which == "s32" else "b32"
         return "{" + ", ".join(R.get(rt) for _ in range(regs)) + "}"

@@ -1,0 +1,70 @@
+// The device runtime beyond launches (nvcc -rdc=true): events ordering two
+// streams of child grids, and the queries, limits and allocations kernels
+// can make.  Driven by tests/t_devrt.c.
+
+// a[i] = a[i] * m + v over the grid's 32 elements.
+extern "C" __global__ void ev_step(int *a, int m, int v)
+{
+    a[threadIdx.x] = a[threadIdx.x] * m + v;
+}
+
+// Thread 0 launches ev_step (x3 + 1) into stream s1, records event e in s1,
+// makes s2 wait for e and launches ev_step (x5 + 2) into s2: with the
+// order the event gives, a[i] becomes (3 a[i] + 1) * 5 + 2.  info gets the
+// calls' answers, in the order below.
+extern "C" __global__ void ev_parent(int *a, long long *info)
+{
+    if (threadIdx.x != 0)
+        return;
+    cudaStream_t s1, s2;
+    cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking);
+    cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking);
+    cudaEvent_t e, bad;
+    info[0] = cudaEventCreateWithFlags(&e, cudaEventDisableTiming);
+    ev_step<<<1, 32, 0, s1>>>(a, 3, 1);
+    info[1] = cudaEventRecord(e, s1);
+    info[2] = cudaStreamWaitEvent(s2, e, 0);
+    ev_step<<<1, 32, 0, s2>>>(a, 5, 2);
+    info[3] = cudaEventRecordWithFlags(e, s1, 0);
+    info[4] = cudaEventDestroy(e);
+    // events made without cudaEventDisableTiming are refused
+    info[5] = cudaEventCreateWithFlags(&bad, 0);
+    info[6] = cudaGetLastError();
+    // a handle that is no event
+    info[7] = cudaEventRecord((cudaEvent_t)0x1234, s1);
+    info[8] = cudaGetLastError();
+    int n = -1, v = -1;
+    info[9] = cudaGetDeviceCount(&n);
+    info[10] = n;
+    info[11] = cudaRuntimeGetVersion(&v);
+    info[12] = v;
+    size_t heap = 0, fifo = 0, stack = 0, pend = 0, sync = 7;
+    info[13] = cudaDeviceGetLimit(&heap, cudaLimitMallocHeapSize);
+    info[14] = (long long)heap;
+    cudaDeviceGetLimit(&fifo, cudaLimitPrintfFifoSize);
+    info[15] = (long long)fifo;
+    cudaDeviceGetLimit(&stack, cudaLimitStackSize);
+    info[16] = (long long)stack;
+    cudaDeviceGetLimit(&pend, cudaLimitDevRuntimePendingLaunchCount);
+    info[17] = (long long)pend;
+    info[18] = cudaDeviceGetLimit(&sync, cudaLimitDevRuntimeSyncDepth);
+    info[19] = cudaGetLastError();
+    cudaFuncCache cc = cudaFuncCachePreferL1;
+    info[20] = cudaDeviceGetCacheConfig(&cc);
+    info[21] = cc;
+    int *p = nullptr;
+    info[22] = cudaMalloc((void **)&p, 256);
+    info[23] = p != nullptr && ((unsigned long long)p & 15) == 0;
+    if (p) {
+        p[63] = 42;
+        info[24] = p[63];
+    }
+    info[25] = cudaFree(p);
+    info[26] = cudaFree((void *)a);     // not a block of the device heap
+    info[27] = cudaGetLastError();
+    cudaSharedMemConfig sc = cudaSharedMemBankSizeEightByte;
+    info[28] = cudaDeviceGetSharedMemConfig(&sc);
+    info[29] = sc;
+    cudaStreamDestroy(s1);
+    cudaStreamDestroy(s2);
+}
