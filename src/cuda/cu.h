@@ -160,6 +160,11 @@ typedef struct CuFunc {
 static inline CuFunc *cu_func(CUfunction f) { return cu_obj_get(f, CU_KIND_FUNCTION); }
 /* Frees what a context owns (its modules). */
 void cu_ctx_release_modules(CuCtx *ctx);
+/* module.c: the whole file at path, NUL-terminated, in *out (the caller
+ * frees it); and a JIT log buffer of *size bytes given text (*size
+ * becomes its length; nothing when buf or size is NULL). */
+CUresult cu_read_file(const char *path, char **out, size_t *outlen);
+void cu_put_log(char *buf, size_t *size, const char *text);
 /* module.c: an image (PTX text, a fat binary or nvcc's wrapper of one)
  * loaded in the current context; what names the caller in messages. */
 CUresult cu_module_load_image(CUmodule *out, const void *image, const char *what);

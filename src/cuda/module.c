@@ -28,7 +28,7 @@ static void warn_first_line(const char *what, const char *text)
 	cu_warn("%s: %.*s", what, (int)n, text);
 }
 
-static void put_log(char *buf, size_t *size, const char *text)
+void cu_put_log(char *buf, size_t *size, const char *text)
 {
 	if (!buf || !size || !*size)
 		return;
@@ -51,7 +51,7 @@ static CUresult load_ptx(CuCtx *ctx, CUmodule *out, const char *name, const char
 	if (ptxvm_module_errors(m)) {
 		char *d = ptxvm_module_diagnostics(m);
 		if (d) {
-			put_log(err, errsz, d);
+			cu_put_log(err, errsz, d);
 			warn_first_line("cuModuleLoadData", d);
 			free(d);
 		}
@@ -69,7 +69,7 @@ static CUresult load_ptx(CuCtx *ctx, CUmodule *out, const char *name, const char
 	if (r) {
 		cu_obj_free(CU_HANDLE(CUmodule, mod), CU_KIND_MODULE);
 		const char *msg = ptxvm_device_message(cu_dev.dev);
-		put_log(err, errsz, msg);
+		cu_put_log(err, errsz, msg);
 		warn_first_line("cuModuleLoadData", msg);
 		return r == PTXVM_ERROR_NOT_SUPPORTED ? CUDA_ERROR_NOT_SUPPORTED : cu_result(ctx, r, "cuModuleLoadData");
 	}
@@ -91,7 +91,7 @@ static CUresult load_image(CuCtx *ctx, CUmodule *out, const void *image, char *e
 	int r = cuda_fatbin_ptx(image, CUDA_FATBIN_UNBOUNDED, cu_dev.arch, &ptx, why, sizeof why);
 	if (r) {
 		cu_warn("cuModuleLoadData: %s", why);
-		put_log(err, errsz, why);
+		cu_put_log(err, errsz, why);
 		return r;
 	}
 	CUresult res = load_ptx(ctx, out, "module.ptx", ptx, strlen(ptx), err, errsz);
@@ -123,17 +123,16 @@ CUresult cuModuleLoadDataEx(CUmodule *out, const void *image, unsigned n, int *o
 		case CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES: infosz = (size_t *)&values[i]; break;
 		default: break;         /* optimisation hints and the like change nothing here */
 		}
-	put_log(info, infosz, "");
+	cu_put_log(info, infosz, "");
 	CUresult r = load_image(c, out, image, err, errsz);
 	if (!r)
-		put_log(err, errsz, "");
+		cu_put_log(err, errsz, "");
 	return r;
 }
 
 CUresult cuModuleLoadData(CUmodule *out, const void *image) { return cuModuleLoadDataEx(out, image, 0, NULL, NULL); }
 
-/* The whole file at path, NUL-terminated, in *buf (the caller frees it). */
-static CUresult read_file(const char *path, char **out, size_t *outlen)
+CUresult cu_read_file(const char *path, char **out, size_t *outlen)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f)
@@ -170,7 +169,7 @@ CUresult cuModuleLoad(CUmodule *out, const char *path)
 		return CUDA_ERROR_INVALID_VALUE;
 	char *buf;
 	size_t len;
-	CUresult rr = read_file(path, &buf, &len);
+	CUresult rr = cu_read_file(path, &buf, &len);
 	if (rr)
 		return rr;
 	CUresult r = len >= 4 ? load_image(c, out, buf, NULL, NULL) : load_ptx(c, out, path, buf, len, NULL, NULL);
@@ -538,7 +537,7 @@ CUresult cuLibraryLoadFromFile(CUlibrary *out, const char *path, int *jit_opts, 
 		return CUDA_ERROR_INVALID_VALUE;
 	char *buf;
 	size_t len;
-	CUresult rr = read_file(path, &buf, &len);
+	CUresult rr = cu_read_file(path, &buf, &len);
 	if (rr)
 		return rr;
 	CUresult r = library_load(out, buf, njit, jit_opts, jit_vals);
@@ -686,144 +685,3 @@ CUresult cuKernelGetParamInfo(CUfunction k, size_t i, size_t *offset, size_t *si
 }
 
 CUresult cuModuleLoadFatBinary(CUmodule *out, const void *image) { return cuModuleLoadData(out, image); }
-
-/* ---- cuLink*: linking PTX ---------------------------------------------------------------
- * ptxvm runs PTX, so a link's output is PTX text that cuModuleLoadData
- * takes: the one PTX input (or a fat binary's best PTX entry) as it is.
- * Linking several inputs (relocatable code across modules) is not done
- * yet and fails with a message. */
-typedef struct CUlink_st *CUlinkState;
-
-typedef struct CuLink {
-	CuObj obj;
-	char *ptx;              /* the input so far */
-	int inputs;
-	char *err, *info;       /* the caller's log buffers (cuLinkCreate's options) */
-	size_t errsz, infosz;
-} CuLink;
-
-static void link_drop(void *rec) { free(((CuLink *)rec)->ptx); }
-
-enum { CU_JIT_INPUT_CUBIN, CU_JIT_INPUT_PTX, CU_JIT_INPUT_FATBINARY, CU_JIT_INPUT_OBJECT, CU_JIT_INPUT_LIBRARY };
-
-static CUresult link_fail(CuLink *l, CUresult r, const char *msg)
-{
-	cu_warn("cuLink: %s", msg);
-	if (l->err && l->errsz) {
-		size_t n = l->errsz;
-		put_log(l->err, &n, msg);
-	}
-	return r;
-}
-
-CUresult cuLinkCreate_v2(unsigned n, int *opts, void **vals, CUlinkState *out)
-{
-	if (cu_ready())
-		return CUDA_ERROR_NOT_INITIALIZED;
-	if (!out || (n && (!opts || !vals)))
-		return CUDA_ERROR_INVALID_VALUE;
-	CuLink *l = calloc(1, sizeof *l);
-	if (!l || !cu_obj_add(l, CU_KIND_LINK)) {
-		free(l);
-		return CUDA_ERROR_OUT_OF_MEMORY;
-	}
-	l->obj.drop = link_drop;
-	for (unsigned i = 0; i < n; i++)
-		switch (opts[i]) {
-		case CU_JIT_ERROR_LOG_BUFFER: l->err = vals[i]; break;
-		case CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES: l->errsz = (size_t)(uintptr_t)vals[i]; break;
-		case CU_JIT_INFO_LOG_BUFFER: l->info = vals[i]; break;
-		case CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES: l->infosz = (size_t)(uintptr_t)vals[i]; break;
-		default: break;
-		}
-	if (l->err && l->errsz)
-		l->err[0] = 0;
-	if (l->info && l->infosz)
-		l->info[0] = 0;
-	*out = CU_HANDLE(CUlinkState, l);
-	return CUDA_SUCCESS;
-}
-
-CUresult cuLinkAddData_v2(CUlinkState h, int type, void *data, size_t size, const char *name, unsigned n, int *opts,
-			  void **vals)
-{
-	CuLink *l = cu_obj_get(h, CU_KIND_LINK);
-	if (!l)
-		return CUDA_ERROR_INVALID_HANDLE;
-	if (!data || !size)
-		return CUDA_ERROR_INVALID_VALUE;
-	char *ptx = NULL, why[256] = "";
-	if (type == CU_JIT_INPUT_PTX) {
-		ptx = malloc(size + 1);
-		if (!ptx)
-			return CUDA_ERROR_OUT_OF_MEMORY;
-		memcpy(ptx, data, size);
-		ptx[size] = 0;
-	} else if (type == CU_JIT_INPUT_FATBINARY) {
-		int r = cuda_fatbin_ptx(data, size, cu_dev.arch, &ptx, why, sizeof why);
-		if (r)
-			return link_fail(l, r, why);
-	} else {
-		return link_fail(l, CUDA_ERROR_NOT_SUPPORTED, "only PTX and fat binaries with PTX can be linked: "
-			"ptxvm runs PTX, not cubins, objects or libraries");
-	}
-	if (l->inputs++) {
-		free(ptx);
-		return link_fail(l, CUDA_ERROR_NOT_SUPPORTED, "linking more than one input is not supported yet");
-	}
-	l->ptx = ptx;
-	return CUDA_SUCCESS;
-}
-
-CUresult cuLinkAddFile_v2(CUlinkState h, int type, const char *path, unsigned n, int *opts, void **vals)
-{
-	CuLink *l = cu_obj_get(h, CU_KIND_LINK);
-	if (!l)
-		return CUDA_ERROR_INVALID_HANDLE;
-	if (!path)
-		return CUDA_ERROR_INVALID_VALUE;
-	char *buf;
-	size_t len;
-	CUresult rr = read_file(path, &buf, &len);
-	if (rr)
-		return rr;
-	CUresult r = cuLinkAddData_v2(h, type, buf, len, path, n, opts, vals);
-	free(buf);
-	return r;
-}
-
-CUresult cuLinkComplete(CUlinkState h, void **out, size_t *size)
-{
-	CuLink *l = cu_obj_get(h, CU_KIND_LINK);
-	if (!l)
-		return CUDA_ERROR_INVALID_HANDLE;
-	if (!out || !size)
-		return CUDA_ERROR_INVALID_VALUE;
-	if (!l->ptx)
-		return link_fail(l, CUDA_ERROR_INVALID_VALUE, "nothing was added to the link");
-	/* the PTX is checked when it is loaded; a link only passes it on */
-	*out = l->ptx;
-	*size = strlen(l->ptx) + 1;
-	return CUDA_SUCCESS;
-}
-
-CUresult cuLinkDestroy(CUlinkState h)
-{
-	CuLink *l = cu_obj_get(h, CU_KIND_LINK);
-	if (!l)
-		return CUDA_ERROR_INVALID_HANDLE;
-	free(l->ptx);
-	cu_obj_free(h, CU_KIND_LINK);
-	return CUDA_SUCCESS;
-}
-
-CUresult cuLinkCreate(unsigned n, int *opts, void **vals, CUlinkState *out) { return cuLinkCreate_v2(n, opts, vals, out); }
-CUresult cuLinkAddData(CUlinkState l, int type, void *data, size_t size, const char *name, unsigned n, int *opts,
-		       void **vals)
-{
-	return cuLinkAddData_v2(l, type, data, size, name, n, opts, vals);
-}
-CUresult cuLinkAddFile(CUlinkState l, int type, const char *path, unsigned n, int *opts, void **vals)
-{
-	return cuLinkAddFile_v2(l, type, path, n, opts, vals);
-}

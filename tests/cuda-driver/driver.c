@@ -473,7 +473,10 @@ static void modules(void)
 	OK(cuLinkCreate(0, NULL, NULL, &l));
 	OK(cuLinkAddFile(l, CU_JIT_INPUT_PTX, path, 0, NULL, NULL));
 	OK(cuLinkComplete(l, &img, &imgsz));
-	CHECK(imgsz == sizeof ptx && !memcmp(img, ptx, imgsz), "cuLinkAddFile: the file's PTX, %zu bytes", imgsz);
+	CHECK(imgsz == strlen(img) + 1, "cuLinkComplete: the size of the PTX, %zu bytes", imgsz);
+	OK(cuModuleLoadData(&m, img));
+	OK(cuModuleGetFunction(&none, m, "add"));
+	OK(cuModuleUnload(m));
 	OK(cuLinkDestroy(l));
 	unlink(path);
 }
@@ -626,6 +629,196 @@ static void launch_ex(void)
 }
 
 /* cuLink* with a PTX input gives PTX that loads; cubins are refused. */
+/* Several inputs linked as nvlink links relocatable PTX: main.ptx uses
+ * a variable and a function lib.ptx defines; both define the .weak
+ * helper and a private `secret` of their own, and number their .file 1. */
+static const char link_main[] =
+	".version 8.0\n"
+	".target sm_80\n"
+	".address_size 64\n"
+	".file 1 \"main.cu\"\n"
+	".extern .global .align 4 .u32 base;\n"
+	".extern .func (.param .b32 r) twice (.param .b32 a);\n"
+	".global .align 4 .u32 secret = 1;\n"
+	".weak .func (.param .b32 r) helper (.param .b32 a)\n"
+	"{\n"
+	"	.reg .b32 %r<3>;\n"
+	"	ld.param.b32 %r1, [a];\n"
+	"	add.u32 %r2, %r1, 100;\n"
+	"	st.param.b32 [r], %r2;\n"
+	"	ret;\n"
+	"}\n"
+	".visible .entry linked(.param .u64 out)\n"
+	"{\n"
+	"	.reg .b32 %r<6>;\n"
+	"	.reg .b64 %rd<2>;\n"
+	"	.loc 1 10 1\n"
+	"	ld.param.u64 %rd1, [out];\n"
+	"	ld.global.u32 %r1, [base];\n"
+	"	{\n"
+	"	.param .b32 p0;\n"
+	"	st.param.b32 [p0], %r1;\n"
+	"	.param .b32 rv;\n"
+	"	call.uni (rv), twice, (p0);\n"
+	"	ld.param.b32 %r2, [rv];\n"
+	"	}\n"
+	"	{\n"
+	"	.param .b32 p0;\n"
+	"	st.param.b32 [p0], 0;\n"
+	"	.param .b32 rv;\n"
+	"	call.uni (rv), helper, (p0);\n"
+	"	ld.param.b32 %r3, [rv];\n"
+	"	}\n"
+	"	ld.global.u32 %r4, [secret];\n"
+	"	st.global.u32 [%rd1], %r2;\n"
+	"	st.global.u32 [%rd1+4], %r3;\n"
+	"	st.global.u32 [%rd1+8], %r4;\n"
+	"	ret;\n"
+	"}\n";
+
+static const char link_lib[] =
+	".version 8.3\n"
+	".target sm_90\n"
+	".address_size 64\n"
+	".file 1 \"lib.cu\"\n"
+	".visible .global .align 4 .u32 base = 21;\n"
+	".global .align 4 .u32 secret = 2;\n"
+	".weak .func (.param .b32 r) helper (.param .b32 a)\n"
+	"{\n"
+	"	.reg .b32 %r<3>;\n"
+	"	ld.param.b32 %r1, [a];\n"
+	"	add.u32 %r2, %r1, 100;\n"
+	"	st.param.b32 [r], %r2;\n"
+	"	ret;\n"
+	"}\n"
+	".visible .func (.param .b32 r) twice (.param .b32 a)\n"
+	"{\n"
+	"	.reg .b32 %r<5>;\n"
+	"	.loc 1 3 1\n"
+	"	ld.param.b32 %r1, [a];\n"
+	"	ld.global.u32 %r2, [secret];\n"
+	"	shl.b32 %r3, %r1, 1;\n"
+	"	add.u32 %r4, %r3, %r2;\n"
+	"	st.param.b32 [r], %r4;\n"
+	"	ret;\n"
+	"}\n";
+
+static const char link_undefined[] =
+	".version 8.0\n"
+	".target sm_90\n"
+	".address_size 64\n"
+	".extern .func nothere ();\n"
+	".extern .func (.param .b32 rv) vprintf (.param .b64 f, .param .b64 a);\n"
+	".visible .entry calls()\n"
+	"{\n"
+	"	call.uni nothere, ();\n"
+	"	ret;\n"
+	"}\n";
+
+/* A fat binary of one uncompressed PTX entry for compute_90 (the layout
+ * src/cuda/fatbin.c describes). */
+static size_t fatbin_of(const char *text, unsigned char *buf, size_t cap)
+{
+	size_t n = strlen(text) + 1, pad = (n + 7) & ~(size_t)7, total = 16 + 64 + pad;
+	if (total > cap)
+		return 0;
+	memset(buf, 0, total);
+	uint32_t magic = 0xba55ed50u, ehsz = 64, arch = 90;
+	uint16_t version = 1, hsz = 16, kind = 1, minor = 0, major = 8;
+	uint64_t size = 64 + pad, psz = pad, usz = n;
+	memcpy(buf, &magic, 4);
+	memcpy(buf + 4, &version, 2);
+	memcpy(buf + 6, &hsz, 2);
+	memcpy(buf + 8, &size, 8);
+	unsigned char *e = buf + 16;
+	memcpy(e, &kind, 2);
+	memcpy(e + 4, &ehsz, 4);
+	memcpy(e + 8, &psz, 8);
+	memcpy(e + 24, &minor, 2);
+	memcpy(e + 26, &major, 2);
+	memcpy(e + 28, &arch, 4);
+	memcpy(e + 56, &usz, 8);
+	memcpy(e + 64, text, n);
+	return total;
+}
+
+static void several_inputs(void)
+{
+	char err[1024], info[256];
+	CUjit_option opt[] = { CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, CU_JIT_INFO_LOG_BUFFER,
+			       CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES };
+	void *val[] = { err, (void *)(uintptr_t)sizeof err, info, (void *)(uintptr_t)sizeof info };
+	static unsigned char fat[8192];
+	size_t fatsz = fatbin_of(link_lib, fat, sizeof fat);
+	CHECK(fatsz > 0, "a fat binary of lib.ptx");
+	/* PTX + PTX, and PTX + the same PTX in a fat binary */
+	for (int form = 0; form < 2; form++) {
+		CUlinkState l;
+		OK(cuLinkCreate(4, opt, val, &l));
+		OK(cuLinkAddData(l, CU_JIT_INPUT_PTX, (void *)link_main, sizeof link_main, "main.ptx", 0, NULL, NULL));
+		if (form == 0)
+			OK(cuLinkAddData(l, CU_JIT_INPUT_PTX, (void *)link_lib, sizeof link_lib, "lib.ptx", 0, NULL, NULL));
+		else
+			OK(cuLinkAddData(l, CU_JIT_INPUT_FATBINARY, fat, fatsz, "lib.fatbin", 0, NULL, NULL));
+		void *img = NULL;
+		size_t sz = 0;
+		EXPECT(cuLinkComplete(l, &img, &sz), CUDA_SUCCESS);
+		CHECK(strstr(info, "linked 2 inputs") != NULL, "the info log: '%s'", info);
+		CUmodule m;
+		CUfunction f;
+		CUdeviceptr d;
+		unsigned got[3] = { 0 };
+		if (img && cuModuleLoadData(&m, img) == CUDA_SUCCESS) {
+			OK(cuModuleGetFunction(&f, m, "linked"));
+			OK(cuMemAlloc(&d, sizeof got));
+			void *args[] = { &d };
+			OK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, args, NULL));
+			OK(cuMemcpyDtoH(got, d, sizeof got));
+			OK(cuMemFree(d));
+			size_t bytes = 0;
+			CUdeviceptr base;
+			OK(cuModuleGetGlobal(&base, &bytes, m, "base"));
+			CHECK(bytes == 4, "one variable base of 4 bytes (%zu)", bytes);
+			OK(cuModuleUnload(m));
+		} else {
+			CHECK(0, "the linked PTX loads (form %d): %s", form, err);
+		}
+		/* twice(base) = 2 * 21 + lib's secret 2; helper(0) = 100; main's secret 1 */
+		CHECK(got[0] == 44 && got[1] == 100 && got[2] == 1, "linked kernel gave %u %u %u, want 44 100 1", got[0],
+		      got[1], got[2]);
+		OK(cuLinkDestroy(l));
+	}
+	/* nvlink's errors, in the error log */
+	CUlinkState l;
+	void *img;
+	size_t sz;
+	OK(cuLinkCreate(2, opt, val, &l));
+	OK(cuLinkAddData(l, CU_JIT_INPUT_PTX, (void *)link_main, sizeof link_main, "main.ptx", 0, NULL, NULL));
+	EXPECT(cuLinkComplete(l, &img, &sz), CUDA_ERROR_UNKNOWN);
+	CHECK(strstr(err, "Undefined reference to 'base' in 'main.ptx'") != NULL, "undefined variable: '%s'", err);
+	OK(cuLinkDestroy(l));
+	OK(cuLinkCreate(2, opt, val, &l));
+	OK(cuLinkAddData(l, CU_JIT_INPUT_PTX, (void *)link_undefined, sizeof link_undefined, "u.ptx", 0, NULL, NULL));
+	EXPECT(cuLinkComplete(l, &img, &sz), CUDA_ERROR_UNKNOWN);
+	CHECK(strstr(err, "Undefined reference to 'nothere' in 'u.ptx'") != NULL && !strstr(err, "vprintf"),
+	      "undefined function (vprintf is the device's): '%s'", err);
+	OK(cuLinkDestroy(l));
+	OK(cuLinkCreate(2, opt, val, &l));
+	OK(cuLinkAddData(l, CU_JIT_INPUT_PTX, (void *)link_lib, sizeof link_lib, "lib.ptx", 0, NULL, NULL));
+	OK(cuLinkAddData(l, CU_JIT_INPUT_PTX, (void *)link_lib, sizeof link_lib, "lib2.ptx", 0, NULL, NULL));
+	EXPECT(cuLinkComplete(l, &img, &sz), CUDA_ERROR_UNKNOWN);
+	CHECK(strstr(err, "Multiple definition of 'twice' in 'lib2.ptx', first defined in 'lib.ptx'") != NULL,
+	      "duplicate definition: '%s'", err);
+	OK(cuLinkDestroy(l));
+	/* a PTX error is the input's, when it is added */
+	OK(cuLinkCreate(2, opt, val, &l));
+	static const char bad[] = ".version 8.0\n.target sm_90\n.address_size 64\nbogus;\n";
+	EXPECT(cuLinkAddData(l, CU_JIT_INPUT_PTX, (void *)bad, sizeof bad - 1, "bad.ptx", 0, NULL, NULL),
+	       CUDA_ERROR_INVALID_PTX);
+	CHECK(strstr(err, "bad.ptx:4") != NULL, "the PTX error names its input and line: '%s'", err);
+	OK(cuLinkDestroy(l));
+}
+
 static void linking(void)
 {
 	CUlinkState l;
@@ -649,6 +842,7 @@ static void linking(void)
 	CHECK(strstr(err, "PTX") != NULL, "the error log says why: '%s'", err);
 	OK(cuLinkDestroy(l));
 	EXPECT(cuLinkDestroy(l), CUDA_ERROR_INVALID_HANDLE);
+	several_inputs();
 }
 
 static void errors(void)
