@@ -165,6 +165,11 @@ void cu_ctx_release_modules(CuCtx *ctx);
  * becomes its length; nothing when buf or size is NULL). */
 CUresult cu_read_file(const char *path, char **out, size_t *outlen);
 void cu_put_log(char *buf, size_t *size, const char *text);
+/* module.c: the C API's program of a module (NULL: a stale handle). */
+ptxvm_program *cu_module_program(CUmodule h);
+/* images.c: frees the texture and surface references of a module that is
+ * unloaded. */
+void cu_refs_release(CUmodule mod);
 /* module.c: an image (PTX text, a fat binary or nvcc's wrapper of one)
  * loaded in the current context; what names the caller in messages. */
 CUresult cu_module_load_image(CUmodule *out, const void *image, const char *what);

@@ -294,16 +294,11 @@ static ptxvm_read_mode read_mode(ptxvm_format f, unsigned flags)
 	return small && !(flags & CU_TRSF_READ_AS_INTEGER) ? PTXVM_READ_NORMALIZED_FLOAT : PTXVM_READ_ELEMENT_TYPE;
 }
 
-CUresult cuTexObjectCreate(unsigned long long *out, const CUDA_RESOURCE_DESC *rd, const CUDA_TEXTURE_DESC *td,
-			   const void *view)
+/* A texture of the C API for a resource and a sampler as CUDA describes
+ * them; what names the caller in messages. */
+static CUresult texture_make(CuCtx *c, const CUDA_RESOURCE_DESC *rd, const CUDA_TEXTURE_DESC *td, uint64_t *out,
+			     const char *what)
 {
-	CTX_CALL(c);
-	if (!out || !rd || !td)
-		return CUDA_ERROR_INVALID_VALUE;
-	if (view) {
-		cu_warn("cuTexObjectCreate: resource views are not supported");
-		return CUDA_ERROR_NOT_SUPPORTED;
-	}
 	ptxvm_resource_desc r = { .type = (ptxvm_resource_type)rd->resType };
 	CUDA_ARRAY3D_DESCRIPTOR ad;
 	ptxvm_format f = PTXVM_FORMAT_U8;
@@ -358,10 +353,24 @@ CUresult cuTexObjectCreate(unsigned long long *out, const CUDA_RESOURCE_DESC *rd
 	for (int i = 0; i < 3; i++)
 		t.address_mode[i] = (ptxvm_address_mode)td->addressMode[i];
 	memcpy(t.border_color, td->borderColor, sizeof t.border_color);
-	uint64_t h;
-	CUresult res = cu_result(c, ptxvm_texture_create(cu_dev.dev, &r, &t, &h), "cuTexObjectCreate");
+	CUresult res = cu_result(c, ptxvm_texture_create(cu_dev.dev, &r, &t, out), what);
 	if (res == CUDA_ERROR_INVALID_VALUE)
-		cu_warn("cuTexObjectCreate: %s", ptxvm_device_message(cu_dev.dev));
+		cu_warn("%s: %s", what, ptxvm_device_message(cu_dev.dev));
+	return res;
+}
+
+CUresult cuTexObjectCreate(unsigned long long *out, const CUDA_RESOURCE_DESC *rd, const CUDA_TEXTURE_DESC *td,
+			   const void *view)
+{
+	CTX_CALL(c);
+	if (!out || !rd || !td)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (view) {
+		cu_warn("cuTexObjectCreate: resource views are not supported");
+		return CUDA_ERROR_NOT_SUPPORTED;
+	}
+	uint64_t h;
+	CUresult res = texture_make(c, rd, td, &h, "cuTexObjectCreate");
 	if (!res)
 		*out = h;
 	return res;
@@ -399,4 +408,506 @@ CUresult cuSurfObjectDestroy(unsigned long long s)
 	CTX_CALL(c);
 	ptxvm_result r = ptxvm_surface_destroy(cu_dev.dev, s);
 	return r == PTXVM_ERROR_INVALID_HANDLE ? CUDA_ERROR_INVALID_VALUE : cu_result(c, r, "cuSurfObjectDestroy");
+}
+
+/* ---- texture and surface references: module .texref/.surfref variables ---------------
+ * cuModuleGetTexRef gives, for each .global .texref of a module, one
+ * reference whose state (the memory bound, its format, the sampler) the
+ * cuTexRef* calls set and get.  Whenever memory is bound, that state is a
+ * texture object of the C API bound to the variable
+ * (ptxvm_program_bind_texture), made again at each change; launches see
+ * the state of the moment.  A .surfref is bound to a surface object of
+ * the array cuSurfRefSetArray names.  References belong to their module
+ * and are freed with it (cu_refs_release). */
+typedef struct CuRef {
+	CuObj obj;
+	CUmodule mod;
+	char *name;
+	int surface;
+	int bound;              /* a resource is set */
+	CUDA_RESOURCE_DESC res;
+	CUDA_TEXTURE_DESC tex;
+	int format;             /* cuTexRefSetFormat: for linear and pitched memory */
+	unsigned channels;
+	uint64_t object;        /* the C API's texture or surface bound now; 0: none */
+	struct CuRef *next;
+} CuRef;
+
+static CuRef *refs;             /* refs_lock */
+static pthread_mutex_t refs_lock = PTHREAD_MUTEX_INITIALIZER;
+
+enum { CU_TR_ADDRESS_MODE_CLAMP = 1, CU_TR_FILTER_MODE_POINT = 0, CU_TRSA_OVERRIDE_FORMAT = 1 };
+
+static void ref_drop(void *rec) { free(((CuRef *)rec)->name); }
+
+static void ref_unbind(CuRef *r)
+{
+	if (r->object)
+		(r->surface ? ptxvm_surface_destroy : ptxvm_texture_destroy)(cu_dev.dev, r->object);
+	r->object = 0;
+}
+
+void cu_refs_release(CUmodule mod)
+{
+	pthread_mutex_lock(&refs_lock);
+	for (CuRef **p = &refs; *p;) {
+		CuRef *r = *p;
+		if (r->mod != mod) {
+			p = &r->next;
+			continue;
+		}
+		*p = r->next;
+		ref_unbind(r);
+		free(r->name);
+		cu_obj_free(CU_HANDLE(void *, r), r->surface ? CU_KIND_SURFREF : CU_KIND_TEXREF);
+	}
+	pthread_mutex_unlock(&refs_lock);
+}
+
+/* The reference of a module's variable, made at the first request: the
+ * variable must exist and be of the kind (the C API refuses binding to
+ * anything else: NOT_FOUND). */
+static CUresult ref_get(void **out, CUmodule hmod, const char *name, int surface)
+{
+	CTX_CALL(c);
+	if (!out || !name)
+		return CUDA_ERROR_INVALID_VALUE;
+	ptxvm_program *p = cu_module_program(hmod);
+	if (!p)
+		return CUDA_ERROR_INVALID_HANDLE;
+	pthread_mutex_lock(&refs_lock);
+	CuRef *r = refs;
+	while (r && !(r->mod == hmod && r->surface == surface && !strcmp(r->name, name)))
+		r = r->next;
+	CUresult res = CUDA_SUCCESS;
+	if (!r) {
+		/* binding nothing (no texture; surface 0, which no surface is)
+		 * tells whether the variable is there */
+		ptxvm_result b = surface ? ptxvm_program_bind_surface(p, name, 0) : ptxvm_program_bind_texture(p, name, 0);
+		if (b == PTXVM_ERROR_NOT_FOUND)
+			res = CUDA_ERROR_NOT_FOUND;
+		else if (!(r = calloc(1, sizeof *r)) || !(r->name = strdup(name)) ||
+			 !cu_obj_add(r, surface ? CU_KIND_SURFREF : CU_KIND_TEXREF)) {
+			if (r)
+				free(r->name);
+			free(r);
+			r = NULL;
+			res = CUDA_ERROR_OUT_OF_MEMORY;
+		} else {
+			r->obj.drop = ref_drop;
+			r->mod = hmod;
+			r->surface = surface;
+			for (int i = 0; i < 3; i++)      /* unnormalized coordinates clamp */
+				r->tex.addressMode[i] = CU_TR_ADDRESS_MODE_CLAMP;
+			r->tex.filterMode = CU_TR_FILTER_MODE_POINT;
+			r->tex.maxAnisotropy = 1;
+			r->format = 0x20;       /* CU_AD_FORMAT_FLOAT, one channel */
+			r->channels = 1;
+			r->next = refs;
+			refs = r;
+		}
+	}
+	pthread_mutex_unlock(&refs_lock);
+	if (!res)
+		*out = CU_HANDLE(void *, r);
+	return res;
+}
+
+typedef struct CUtexref_st *CUtexref;
+typedef struct CUsurfref_st *CUsurfref;
+
+CUresult cuModuleGetTexRef(CUtexref *out, CUmodule hmod, const char *name)
+{
+	return ref_get((void **)out, hmod, name, 0);
+}
+
+CUresult cuModuleGetSurfRef(CUsurfref *out, CUmodule hmod, const char *name)
+{
+	return ref_get((void **)out, hmod, name, 1);
+}
+
+/* The texture reference a handle names and the current context. */
+#define TEXREF_CALL(r, h) CTX_CALL(c); CuRef *r = cu_obj_get(h, CU_KIND_TEXREF); if (!r) return CUDA_ERROR_INVALID_HANDLE
+
+/* Makes the reference's texture again from its state and binds it. */
+static CUresult rebind(CuCtx *c, CuRef *r, const char *what)
+{
+	ptxvm_program *p = cu_module_program(r->mod);
+	if (!p)
+		return CUDA_ERROR_INVALID_HANDLE;
+	uint64_t t = 0;
+	if (r->bound) {
+		CUresult res = texture_make(c, &r->res, &r->tex, &t, what);
+		if (res)
+			return res;
+	}
+	CUresult res = cu_result(c, ptxvm_program_bind_texture(p, r->name, t), what);
+	if (res) {
+		if (t)
+			ptxvm_texture_destroy(cu_dev.dev, t);
+		return res;
+	}
+	ref_unbind(r);
+	r->object = t;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuTexRefSetArray(CUtexref h, CUarray a, unsigned flags)
+{
+	TEXREF_CALL(r, h);
+	if (flags & ~(unsigned)CU_TRSA_OVERRIDE_FORMAT)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!recall((uint64_t)(uintptr_t)a, NULL))
+		return CUDA_ERROR_INVALID_HANDLE;
+	CUDA_RESOURCE_DESC was = r->res;
+	int wasb = r->bound;
+	r->res = (CUDA_RESOURCE_DESC){ .resType = PTXVM_RESOURCE_ARRAY, .res.array.hArray = a };
+	r->bound = 1;
+	CUresult res = rebind(c, r, "cuTexRefSetArray");
+	if (res)
+		r->res = was, r->bound = wasb;
+	return res;
+}
+
+CUresult cuTexRefSetMipmappedArray(CUtexref h, void *a, unsigned flags)
+{
+	TEXREF_CALL(r, h);
+	if (flags & ~(unsigned)CU_TRSA_OVERRIDE_FORMAT)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!recall((uint64_t)(uintptr_t)a, NULL))
+		return CUDA_ERROR_INVALID_HANDLE;
+	CUDA_RESOURCE_DESC was = r->res;
+	int wasb = r->bound;
+	r->res = (CUDA_RESOURCE_DESC){ .resType = PTXVM_RESOURCE_MIPMAPPED_ARRAY, .res.mipmap.hMipmappedArray = a };
+	r->bound = 1;
+	CUresult res = rebind(c, r, "cuTexRefSetMipmappedArray");
+	if (res)
+		r->res = was, r->bound = wasb;
+	return res;
+}
+
+/* Linear memory in the reference's format; dptr 0 unbinds.  The texture
+ * starts at dptr itself: no alignment offset. */
+CUresult cuTexRefSetAddress_v2(size_t *offset, CUtexref h, CUdeviceptr dptr, size_t bytes)
+{
+	TEXREF_CALL(r, h);
+	CUDA_RESOURCE_DESC was = r->res;
+	int wasb = r->bound;
+	r->res = (CUDA_RESOURCE_DESC){ .resType = PTXVM_RESOURCE_LINEAR };
+	r->res.res.linear.devPtr = dptr;
+	r->res.res.linear.format = r->format;
+	r->res.res.linear.numChannels = r->channels;
+	r->res.res.linear.sizeInBytes = bytes;
+	r->bound = dptr != 0;
+	CUresult res = rebind(c, r, "cuTexRefSetAddress");
+	if (res)
+		r->res = was, r->bound = wasb;
+	else if (offset)
+		*offset = 0;
+	return res;
+}
+
+CUresult cuTexRefSetAddress2D_v3(CUtexref h, const CUDA_ARRAY_DESCRIPTOR *d, CUdeviceptr dptr, size_t pitch)
+{
+	TEXREF_CALL(r, h);
+	if (!d)
+		return CUDA_ERROR_INVALID_VALUE;
+	CUDA_RESOURCE_DESC was = r->res;
+	int wasb = r->bound;
+	r->res = (CUDA_RESOURCE_DESC){ .resType = PTXVM_RESOURCE_PITCH2D };
+	r->res.res.pitch2D.devPtr = dptr;
+	r->res.res.pitch2D.format = d->Format;
+	r->res.res.pitch2D.numChannels = d->NumChannels;
+	r->res.res.pitch2D.width = d->Width;
+	r->res.res.pitch2D.height = d->Height;
+	r->res.res.pitch2D.pitchInBytes = pitch;
+	r->bound = 1;
+	CUresult res = rebind(c, r, "cuTexRefSetAddress2D");
+	if (res)
+		r->res = was, r->bound = wasb;
+	else
+		r->format = d->Format, r->channels = d->NumChannels;
+	return res;
+}
+
+CUresult cuTexRefSetAddress2D_v2(CUtexref h, const CUDA_ARRAY_DESCRIPTOR *d, CUdeviceptr dptr, size_t pitch)
+{
+	return cuTexRefSetAddress2D_v3(h, d, dptr, pitch);
+}
+
+/* A change of the sampler state: applied to the texture at once. */
+static CUresult retexture(CuCtx *c, CuRef *r, const CUDA_TEXTURE_DESC *was, const char *what)
+{
+	if (!r->bound)
+		return CUDA_SUCCESS;
+	CUresult res = rebind(c, r, what);
+	if (res)
+		r->tex = *was;
+	return res;
+}
+
+CUresult cuTexRefSetFormat(CUtexref h, int fmt, int n)
+{
+	TEXREF_CALL(r, h);
+	ptxvm_format f;
+	unsigned ch;
+	if (n < 1 || !format(fmt, (unsigned)n, &f, &ch))
+		return CUDA_ERROR_INVALID_VALUE;
+	r->format = fmt;
+	r->channels = (unsigned)n;
+	if (r->bound && r->res.resType == PTXVM_RESOURCE_LINEAR) {
+		r->res.res.linear.format = fmt;
+		r->res.res.linear.numChannels = (unsigned)n;
+		return rebind(c, r, "cuTexRefSetFormat");
+	}
+	return CUDA_SUCCESS;
+}
+
+CUresult cuTexRefSetAddressMode(CUtexref h, int dim, int mode)
+{
+	TEXREF_CALL(r, h);
+	if (dim < 0 || dim > 2 || mode < 0 || mode > 3)
+		return CUDA_ERROR_INVALID_VALUE;
+	CUDA_TEXTURE_DESC was = r->tex;
+	r->tex.addressMode[dim] = mode;
+	return retexture(c, r, &was, "cuTexRefSetAddressMode");
+}
+
+CUresult cuTexRefSetFilterMode(CUtexref h, int mode)
+{
+	TEXREF_CALL(r, h);
+	if (mode < 0 || mode > 1)
+		return CUDA_ERROR_INVALID_VALUE;
+	CUDA_TEXTURE_DESC was = r->tex;
+	r->tex.filterMode = mode;
+	return retexture(c, r, &was, "cuTexRefSetFilterMode");
+}
+
+CUresult cuTexRefSetMipmapFilterMode(CUtexref h, int mode)
+{
+	TEXREF_CALL(r, h);
+	if (mode < 0 || mode > 1)
+		return CUDA_ERROR_INVALID_VALUE;
+	CUDA_TEXTURE_DESC was = r->tex;
+	r->tex.mipmapFilterMode = mode;
+	return retexture(c, r, &was, "cuTexRefSetMipmapFilterMode");
+}
+
+CUresult cuTexRefSetMipmapLevelBias(CUtexref h, float bias)
+{
+	TEXREF_CALL(r, h);
+	CUDA_TEXTURE_DESC was = r->tex;
+	r->tex.mipmapLevelBias = bias;
+	return retexture(c, r, &was, "cuTexRefSetMipmapLevelBias");
+}
+
+CUresult cuTexRefSetMipmapLevelClamp(CUtexref h, float lo, float hi)
+{
+	TEXREF_CALL(r, h);
+	CUDA_TEXTURE_DESC was = r->tex;
+	r->tex.minMipmapLevelClamp = lo;
+	r->tex.maxMipmapLevelClamp = hi;
+	return retexture(c, r, &was, "cuTexRefSetMipmapLevelClamp");
+}
+
+CUresult cuTexRefSetMaxAnisotropy(CUtexref h, unsigned n)
+{
+	TEXREF_CALL(r, h);
+	CUDA_TEXTURE_DESC was = r->tex;
+	r->tex.maxAnisotropy = n;
+	return retexture(c, r, &was, "cuTexRefSetMaxAnisotropy");
+}
+
+CUresult cuTexRefSetBorderColor(CUtexref h, float *color)
+{
+	TEXREF_CALL(r, h);
+	if (!color)
+		return CUDA_ERROR_INVALID_VALUE;
+	CUDA_TEXTURE_DESC was = r->tex;
+	memcpy(r->tex.borderColor, color, sizeof r->tex.borderColor);
+	return retexture(c, r, &was, "cuTexRefSetBorderColor");
+}
+
+CUresult cuTexRefSetFlags(CUtexref h, unsigned flags)
+{
+	TEXREF_CALL(r, h);
+	unsigned allowed = CU_TRSF_READ_AS_INTEGER | CU_TRSF_NORMALIZED_COORDINATES | CU_TRSF_SRGB |
+			 CU_TRSF_DISABLE_TRILINEAR_OPTIMIZATION | CU_TRSF_SEAMLESS_CUBEMAP;
+	if (flags & ~allowed)
+		return CUDA_ERROR_INVALID_VALUE;
+	CUDA_TEXTURE_DESC was = r->tex;
+	r->tex.flags = flags;
+	return retexture(c, r, &was, "cuTexRefSetFlags");
+}
+
+CUresult cuTexRefGetAddress_v2(CUdeviceptr *out, CUtexref h)
+{
+	TEXREF_CALL(r, h);
+	if (!out)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!r->bound || (r->res.resType != PTXVM_RESOURCE_LINEAR && r->res.resType != PTXVM_RESOURCE_PITCH2D))
+		return CUDA_ERROR_INVALID_VALUE;        /* bound to no memory */
+	*out = r->res.resType == PTXVM_RESOURCE_LINEAR ? r->res.res.linear.devPtr : r->res.res.pitch2D.devPtr;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuTexRefGetArray(CUarray *out, CUtexref h)
+{
+	TEXREF_CALL(r, h);
+	if (!out)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!r->bound || r->res.resType != PTXVM_RESOURCE_ARRAY)
+		return CUDA_ERROR_INVALID_VALUE;
+	*out = r->res.res.array.hArray;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuTexRefGetMipmappedArray(void **out, CUtexref h)
+{
+	TEXREF_CALL(r, h);
+	if (!out)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!r->bound || r->res.resType != PTXVM_RESOURCE_MIPMAPPED_ARRAY)
+		return CUDA_ERROR_INVALID_VALUE;
+	*out = r->res.res.mipmap.hMipmappedArray;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuTexRefGetAddressMode(int *out, CUtexref h, int dim)
+{
+	TEXREF_CALL(r, h);
+	if (!out || dim < 0 || dim > 2)
+		return CUDA_ERROR_INVALID_VALUE;
+	*out = r->tex.addressMode[dim];
+	return CUDA_SUCCESS;
+}
+
+CUresult cuTexRefGetFilterMode(int *out, CUtexref h)
+{
+	TEXREF_CALL(r, h);
+	if (!out)
+		return CUDA_ERROR_INVALID_VALUE;
+	*out = r->tex.filterMode;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuTexRefGetFormat(int *fmt, int *n, CUtexref h)
+{
+	TEXREF_CALL(r, h);
+	if (!fmt || !n)
+		return CUDA_ERROR_INVALID_VALUE;
+	CUDA_ARRAY3D_DESCRIPTOR ad;
+	if (r->bound && (r->res.resType == PTXVM_RESOURCE_ARRAY || r->res.resType == PTXVM_RESOURCE_MIPMAPPED_ARRAY) &&
+	    recall((uint64_t)(uintptr_t)(r->res.resType == PTXVM_RESOURCE_ARRAY ? r->res.res.array.hArray
+										: r->res.res.mipmap.hMipmappedArray), &ad)) {
+		*fmt = ad.Format;       /* an array's own */
+		*n = (int)ad.NumChannels;
+	} else {
+		*fmt = r->format;
+		*n = (int)r->channels;
+	}
+	return CUDA_SUCCESS;
+}
+
+CUresult cuTexRefGetMipmapFilterMode(int *out, CUtexref h)
+{
+	TEXREF_CALL(r, h);
+	if (!out)
+		return CUDA_ERROR_INVALID_VALUE;
+	*out = r->tex.mipmapFilterMode;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuTexRefGetMipmapLevelBias(float *out, CUtexref h)
+{
+	TEXREF_CALL(r, h);
+	if (!out)
+		return CUDA_ERROR_INVALID_VALUE;
+	*out = r->tex.mipmapLevelBias;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuTexRefGetMipmapLevelClamp(float *lo, float *hi, CUtexref h)
+{
+	TEXREF_CALL(r, h);
+	if (!lo || !hi)
+		return CUDA_ERROR_INVALID_VALUE;
+	*lo = r->tex.minMipmapLevelClamp;
+	*hi = r->tex.maxMipmapLevelClamp;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuTexRefGetMaxAnisotropy(int *out, CUtexref h)
+{
+	TEXREF_CALL(r, h);
+	if (!out)
+		return CUDA_ERROR_INVALID_VALUE;
+	*out = (int)r->tex.maxAnisotropy;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuTexRefGetBorderColor(float *out, CUtexref h)
+{
+	TEXREF_CALL(r, h);
+	if (!out)
+		return CUDA_ERROR_INVALID_VALUE;
+	memcpy(out, r->tex.borderColor, sizeof r->tex.borderColor);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuTexRefGetFlags(unsigned *out, CUtexref h)
+{
+	TEXREF_CALL(r, h);
+	if (!out)
+		return CUDA_ERROR_INVALID_VALUE;
+	*out = r->tex.flags;
+	return CUDA_SUCCESS;
+}
+
+/* ---- surface references ---- */
+CUresult cuSurfRefSetArray(CUsurfref h, CUarray a, unsigned flags)
+{
+	CTX_CALL(c);
+	CuRef *r = cu_obj_get(h, CU_KIND_SURFREF);
+	if (!r)
+		return CUDA_ERROR_INVALID_HANDLE;
+	if (flags)
+		return CUDA_ERROR_INVALID_VALUE;
+	CUDA_ARRAY3D_DESCRIPTOR ad;
+	uint64_t id = (uint64_t)(uintptr_t)a;
+	if (!recall(id, &ad))
+		return CUDA_ERROR_INVALID_HANDLE;
+	if (!(ad.Flags & CUDA_ARRAY3D_SURFACE_LDST)) {
+		cu_warn("cuSurfRefSetArray: the array was not created with CUDA_ARRAY3D_SURFACE_LDST");
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+	ptxvm_program *p = cu_module_program(r->mod);
+	if (!p)
+		return CUDA_ERROR_INVALID_HANDLE;
+	uint64_t s;
+	CUresult res = cu_result(c, ptxvm_surface_create(cu_dev.dev, id, &s), "cuSurfRefSetArray");
+	if (res)
+		return res;
+	res = cu_result(c, ptxvm_program_bind_surface(p, r->name, s), "cuSurfRefSetArray");
+	if (res) {
+		ptxvm_surface_destroy(cu_dev.dev, s);
+		return res;
+	}
+	ref_unbind(r);
+	r->object = s;
+	r->bound = 1;
+	r->res = (CUDA_RESOURCE_DESC){ .resType = PTXVM_RESOURCE_ARRAY, .res.array.hArray = a };
+	return CUDA_SUCCESS;
+}
+
+CUresult cuSurfRefGetArray(CUarray *out, CUsurfref h)
+{
+	CTX_CALL(c);
+	CuRef *r = cu_obj_get(h, CU_KIND_SURFREF);
+	if (!r)
+		return CUDA_ERROR_INVALID_HANDLE;
+	if (!out || !r->bound)
+		return CUDA_ERROR_INVALID_VALUE;
+	*out = r->res.res.array.hArray;
+	return CUDA_SUCCESS;
 }

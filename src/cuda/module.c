@@ -179,6 +179,12 @@ CUresult cuModuleLoad(CUmodule *out, const char *path)
 
 static CuMod *mod_of(CUmodule h) { return cu_obj_get(h, CU_KIND_MODULE); }
 
+ptxvm_program *cu_module_program(CUmodule h)
+{
+	CuMod *m = mod_of(h);
+	return m ? m->prog : NULL;
+}
+
 /* Unloads a module taken off its context's list, and frees it and its
  * functions. */
 static void unload(CuMod *m)
@@ -188,6 +194,7 @@ static void unload(CuMod *m)
 		next = f->next;
 		cu_obj_free(CU_HANDLE(CUfunction, f), CU_KIND_FUNCTION);
 	}
+	cu_refs_release(CU_HANDLE(CUmodule, m));
 	ptxvm_program_unload(m->prog);
 	cu_obj_free(CU_HANDLE(CUmodule, m), CU_KIND_MODULE);
 }

@@ -2,6 +2,8 @@
  * cuda.h alone: devices, contexts, modules from PTX, every synchronous copy
  * and fill against a reference made here, launches, errors, sticky faults
  * and cuGetProcAddress.  Prints "cuda-driver: N passed, M failed". */
+/* texture and surface references are deprecated, and tested */
+#define CUDA_ENABLE_DEPRECATED
 #include <cuda.h>
 
 #include <dlfcn.h>
@@ -629,6 +631,200 @@ static void launch_ex(void)
 }
 
 /* cuLink* with a PTX input gives PTX that loads; cubins are refused. */
+/* Texture and surface references: the .texref and .surfref variables of
+ * a module (hand-written PTX: CUDA 12 removed texture references from the
+ * language), bound to linear, pitched and array memory through cuTexRef*
+ * and cuSurfRef*, with their sampler state, as launches see it. */
+static const char refs_ptx[] =
+	".version 8.0\n"
+	".target sm_90\n"
+	".address_size 64\n"
+	".global .texref lin;\n"
+	".global .texref img;\n"
+	".global .surfref dst;\n"
+	".visible .entry fetch(.param .u64 out, .param .u32 i)\n"
+	"{\n"
+	"	.reg .b32 %r<2>;\n"
+	"	.reg .f32 %f<5>;\n"
+	"	.reg .b64 %rd<2>;\n"
+	"	ld.param.u64 %rd1, [out];\n"
+	"	ld.param.u32 %r1, [i];\n"
+	"	tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [lin, {%r1}];\n"
+	"	st.global.f32 [%rd1], %f1;\n"
+	"	ret;\n"
+	"}\n"
+	".visible .entry sample(.param .u64 out, .param .f32 x, .param .f32 y)\n"
+	"{\n"
+	"	.reg .f32 %f<7>;\n"
+	"	.reg .b64 %rd<2>;\n"
+	"	ld.param.u64 %rd1, [out];\n"
+	"	ld.param.f32 %f5, [x];\n"
+	"	ld.param.f32 %f6, [y];\n"
+	"	tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [img, {%f5, %f6}];\n"
+	"	st.global.f32 [%rd1], %f1;\n"
+	"	ret;\n"
+	"}\n"
+	".visible .entry write(.param .u32 x, .param .u32 y, .param .u32 v)\n"
+	"{\n"
+	"	.reg .b32 %r<5>;\n"
+	"	ld.param.u32 %r1, [x];\n"
+	"	ld.param.u32 %r2, [y];\n"
+	"	ld.param.u32 %r3, [v];\n"
+	"	shl.b32 %r4, %r1, 2;\n"
+	"	sust.b.2d.b32.trap [dst, {%r4, %r2}], {%r3};\n"
+	"	ret;\n"
+	"}\n";
+
+static float fetch_at(CUfunction f, CUdeviceptr out, unsigned i)
+{
+	float v = -1;
+	void *args[] = { &out, &i };
+	OK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, args, NULL));
+	OK(cuMemcpyDtoH(&v, out, 4));
+	return v;
+}
+
+static float sample_at(CUfunction f, CUdeviceptr out, float x, float y)
+{
+	float v = -1;
+	void *args[] = { &out, &x, &y };
+	OK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, args, NULL));
+	OK(cuMemcpyDtoH(&v, out, 4));
+	return v;
+}
+
+static void references(void)
+{
+	CUmodule m;
+	CUfunction fetch, sample, write;
+	CUtexref lin, img, again;
+	CUsurfref dst, none;
+	OK(cuModuleLoadData(&m, refs_ptx));
+	OK(cuModuleGetFunction(&fetch, m, "fetch"));
+	OK(cuModuleGetFunction(&sample, m, "sample"));
+	OK(cuModuleGetFunction(&write, m, "write"));
+	OK(cuModuleGetTexRef(&lin, m, "lin"));
+	OK(cuModuleGetTexRef(&img, m, "img"));
+	OK(cuModuleGetTexRef(&again, m, "lin"));
+	CHECK(again == lin, "a module's texture reference is one handle");
+	EXPECT(cuModuleGetTexRef(&again, m, "nope"), CUDA_ERROR_NOT_FOUND);
+	EXPECT(cuModuleGetSurfRef(&none, m, "lin"), CUDA_ERROR_NOT_FOUND);
+	OK(cuModuleGetSurfRef(&dst, m, "dst"));
+	CUdeviceptr out, lindata;
+	OK(cuMemAlloc(&out, 4));
+	/* linear memory: tex1Dfetch of element i */
+	float vals[16];
+	for (int i = 0; i < 16; i++)
+		vals[i] = (float)i * 1.5f;
+	OK(cuMemAlloc(&lindata, sizeof vals));
+	OK(cuMemcpyHtoD(lindata, vals, sizeof vals));
+	OK(cuTexRefSetFormat(lin, CU_AD_FORMAT_FLOAT, 1));
+	size_t off = 99;
+	OK(cuTexRefSetAddress(&off, lin, lindata, sizeof vals));
+	CHECK(off == 0, "no alignment offset (%zu)", off);
+	CUdeviceptr got = 0;
+	OK(cuTexRefGetAddress(&got, lin));
+	CHECK(got == lindata, "the texture reference's address");
+	float v = fetch_at(fetch, out, 5);
+	CHECK(v == 7.5f, "tex1Dfetch through a reference to linear memory: %g, want 7.5", v);
+	CUarray_format fmt;
+	int nch = 0;
+	OK(cuTexRefGetFormat(&fmt, &nch, lin));
+	CHECK(fmt == CU_AD_FORMAT_FLOAT && nch == 1, "format %d x%d", (int)fmt, nch);
+	/* a 4x4 float array, texel (x, y) = x + 10 y */
+	float texels[4][4];
+	for (int y = 0; y < 4; y++)
+		for (int x = 0; x < 4; x++)
+			texels[y][x] = (float)(x + 10 * y);
+	CUDA_ARRAY_DESCRIPTOR ad = { 4, 4, CU_AD_FORMAT_FLOAT, 1 };
+	CUarray arr;
+	OK(cuArrayCreate(&arr, &ad));
+	CUDA_MEMCPY2D c = { 0 };
+	c.srcMemoryType = CU_MEMORYTYPE_HOST;
+	c.srcHost = texels;
+	c.srcPitch = sizeof texels[0];
+	c.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+	c.dstArray = arr;
+	c.WidthInBytes = sizeof texels[0];
+	c.Height = 4;
+	OK(cuMemcpy2D(&c));
+	EXPECT(cuTexRefSetArray(img, arr, 2), CUDA_ERROR_INVALID_VALUE);
+	OK(cuTexRefSetArray(img, arr, CU_TRSA_OVERRIDE_FORMAT));
+	CUarray back;
+	OK(cuTexRefGetArray(&back, img));
+	CHECK(back == arr, "the texture reference's array");
+	v = sample_at(sample, out, 1.5f, 2.5f);
+	CHECK(v == 21.0f, "point sampling at (1.5, 2.5): %g, want 21", v);
+	v = sample_at(sample, out, -3.0f, 2.5f);
+	CHECK(v == 20.0f, "clamped by default at (-3, 2.5): %g, want 20", v);
+	OK(cuTexRefSetFilterMode(img, CU_TR_FILTER_MODE_LINEAR));
+	CUfilter_mode fm;
+	OK(cuTexRefGetFilterMode(&fm, img));
+	CHECK(fm == CU_TR_FILTER_MODE_LINEAR, "filter mode %d", (int)fm);
+	v = sample_at(sample, out, 1.0f, 2.5f);
+	CHECK(v == 20.5f, "linear filtering between two texels: %g, want 20.5", v);
+	OK(cuTexRefSetFilterMode(img, CU_TR_FILTER_MODE_POINT));
+	float border[4] = { 7, 7, 7, 7 }, bgot[4];
+	OK(cuTexRefSetBorderColor(img, border));
+	OK(cuTexRefGetBorderColor(bgot, img));
+	CHECK(bgot[0] == 7, "border color %g", bgot[0]);
+	OK(cuTexRefSetAddressMode(img, 0, CU_TR_ADDRESS_MODE_BORDER));
+	CUaddress_mode am;
+	OK(cuTexRefGetAddressMode(&am, img, 0));
+	CHECK(am == CU_TR_ADDRESS_MODE_BORDER, "address mode %d", (int)am);
+	v = sample_at(sample, out, -3.0f, 2.5f);
+	CHECK(v == 7.0f, "the border color outside in x: %g, want 7", v);
+	OK(cuTexRefSetAddressMode(img, 0, CU_TR_ADDRESS_MODE_CLAMP));
+	OK(cuTexRefSetFlags(img, CU_TRSF_NORMALIZED_COORDINATES));
+	unsigned flags = 0;
+	OK(cuTexRefGetFlags(&flags, img));
+	CHECK(flags == CU_TRSF_NORMALIZED_COORDINATES, "flags 0x%x", flags);
+	v = sample_at(sample, out, 0.375f, 0.625f);
+	CHECK(v == 21.0f, "normalized coordinates (0.375, 0.625): %g, want 21", v);
+	OK(cuTexRefSetFlags(img, 0));
+	/* pitched memory: the same texels, rows 512 bytes apart */
+	CUdeviceptr pitched;
+	size_t pitch = 0;
+	OK(cuMemAllocPitch(&pitched, &pitch, sizeof texels[0], 4, 4));
+	c.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+	c.dstDevice = pitched;
+	c.dstPitch = pitch;
+	OK(cuMemcpy2D(&c));
+	OK(cuTexRefSetAddress2D(img, &ad, pitched, pitch));
+	v = sample_at(sample, out, 2.5f, 3.5f);
+	CHECK(v == 32.0f, "a reference to pitched memory at (2.5, 3.5): %g, want 32", v);
+	/* a surface reference: sust writes the array */
+	CUDA_ARRAY3D_DESCRIPTOR sd = { 4, 4, 0, CU_AD_FORMAT_UNSIGNED_INT32, 1, CUDA_ARRAY3D_SURFACE_LDST };
+	CUarray sa;
+	OK(cuArray3DCreate(&sa, &sd));
+	EXPECT(cuSurfRefSetArray(dst, arr, 0), CUDA_ERROR_INVALID_VALUE);      /* not a surface array */
+	OK(cuSurfRefSetArray(dst, sa, 0));
+	OK(cuSurfRefGetArray(&back, dst));
+	CHECK(back == sa, "the surface reference's array");
+	unsigned x = 2, y = 3, val = 99, cells[4][4];
+	void *wargs[] = { &x, &y, &val };
+	OK(cuLaunchKernel(write, 1, 1, 1, 1, 1, 1, 0, NULL, wargs, NULL));
+	CUDA_MEMCPY2D r = { 0 };
+	r.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+	r.srcArray = sa;
+	r.dstMemoryType = CU_MEMORYTYPE_HOST;
+	r.dstHost = cells;
+	r.dstPitch = sizeof cells[0];
+	r.WidthInBytes = sizeof cells[0];
+	r.Height = 4;
+	OK(cuMemcpy2D(&r));
+	CHECK(cells[3][2] == 99, "sust through a surface reference wrote %u, want 99", cells[3][2]);
+	/* references go with their module */
+	OK(cuModuleUnload(m));
+	EXPECT(cuTexRefSetFilterMode(img, CU_TR_FILTER_MODE_POINT), CUDA_ERROR_INVALID_HANDLE);
+	EXPECT(cuSurfRefGetArray(&back, dst), CUDA_ERROR_INVALID_HANDLE);
+	OK(cuArrayDestroy(arr));
+	OK(cuArrayDestroy(sa));
+	OK(cuMemFree(out));
+	OK(cuMemFree(lindata));
+	OK(cuMemFree(pitched));
+}
+
 /* Several inputs linked as nvlink links relocatable PTX: main.ptx uses
  * a variable and a function lib.ptx defines; both define the .weak
  * helper and a private `secret` of their own, and number their .file 1. */
@@ -1162,6 +1358,7 @@ int main(int argc, char **argv)
 	device_printf();
 	copies();
 	arrays();
+	references();
 	modules();
 	streams();
 	launch_ex();
