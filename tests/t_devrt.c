@@ -702,6 +702,44 @@ static void t_events(const char *root, unsigned workers)
 		}
 	if (good)
 		passed++;
+
+	/* copies and fills, in the order of the thread's launches */
+	int b[96], inf[6];
+	for (int i = 0; i < 96; i++)
+		b[i] = i;
+	uint64_t db, dj;
+	ptxvm_mem_alloc(d, sizeof b, &db);
+	ptxvm_mem_alloc(d, sizeof inf, &dj);
+	ptxvm_memcpy_htod(d, db, b, sizeof b);
+	ptxvm_memset_d8(d, dj, 0xff, sizeof inf);
+	void *a2[] = { &db, &dj };
+	r = run(d, p, "ev_copy", 1, 32, a2);
+	if (r)
+		fail("devrt: ev_copy: %s: %s", ptxvm_result_name(r), ptxvm_device_message(d));
+	ptxvm_memcpy_dtoh(d, b, db, sizeof b);
+	ptxvm_memcpy_dtoh(d, inf, dj, sizeof inf);
+	good = r == PTXVM_SUCCESS;
+	for (int i = 0; i < 96 && good; i++) {
+		int want_b = i < 32 ? (i >= 8 && i < 16 ? 0 : 2 * i + 1) : i < 64 ? 2 * (i - 32) + 1 : 0x01010101 + 1000;
+		if (b[i] != want_b) {
+			fail("devrt: ev_copy (workers %u): a[%d] = %d, expected %d", workers, i, b[i], want_b);
+			good = 0;
+		}
+	}
+	/* cudaErrorInvalidMemcpyDirection (21) for a copy from the host */
+	static const int want_inf[6] = { 0, 0, 0, 21, 21, 32 };
+	for (int i = 0; i < 6 && good; i++)
+		if (inf[i] != want_inf[i]) {
+			fail("devrt: ev_copy: info[%d] = %d, expected %d", i, inf[i], want_inf[i]);
+			good = 0;
+		}
+	if (good)
+		passed++;
+	int n = 96;
+	void *a3[] = { &db, &n };
+	r = run(d, p, "ev_copy_bad", 1, 1, a3);
+	check(r == PTXVM_ERROR_ILLEGAL_ADDRESS && strstr(ptxvm_device_message(d), "cudaMemcpyAsync from kernel 'ev_copy_bad'"),
+	      "a kernel's copy outside device memory fails the launch, naming the call and the kernel");
 	ptxvm_program_unload(p);
 	ptxvm_device_destroy(d);
 }
