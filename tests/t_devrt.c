@@ -744,6 +744,87 @@ static void t_events(const char *root, unsigned workers)
 	ptxvm_device_destroy(d);
 }
 
+/* Cluster-scope atomics: every thread of a cluster of 4 adds to and maxes
+ * a counter in rank 0's shared memory (red/atom .cluster .shared::cluster
+ * through mapa), fences at cluster scope and adds to a global counter
+ * (atom.acq_rel.cluster.global); rank 0 reports after barrier.cluster. */
+static void t_cluster_atomics(unsigned workers)
+{
+	static const char *const text =
+		".version 8.0\n"
+		".target sm_90\n"
+		".address_size 64\n"
+		".visible .entry k(.param .u64 out)\n"
+		"{\n"
+		"	.reg .b32 %r<12>;\n"
+		"	.reg .b64 %rd<4>;\n"
+		"	.reg .pred %p<3>;\n"
+		"	.shared .align 4 .b32 cnt;\n"
+		"	.shared .align 4 .b32 mx;\n"
+		"	mov.u32 %r1, %tid.x;\n"
+		"	mov.u32 %r4, %cluster_ctarank;\n"
+		"	setp.ne.u32 %p1, %r1, 0;\n"
+		"	@%p1 bra L0;\n"
+		"	st.shared.u32 [cnt], 0;\n"
+		"	st.shared.u32 [mx], 0;\n"
+		"L0:\n"
+		"	barrier.cluster.arrive.release;\n"
+		"	barrier.cluster.wait.acquire;\n"
+		"	mov.u32 %r2, cnt;\n"
+		"	mapa.shared::cluster.u32 %r3, %r2, 0;\n"
+		"	red.relaxed.cluster.shared::cluster.add.u32 [%r3], 1;\n"
+		"	mov.u32 %r5, mx;\n"
+		"	mapa.shared::cluster.u32 %r6, %r5, 0;\n"
+		"	mad.lo.u32 %r7, %r4, 1000, %r1;\n"
+		"	atom.relaxed.cluster.shared::cluster.max.u32 %r8, [%r6], %r7;\n"
+		"	fence.acq_rel.cluster;\n"
+		"	ld.param.u64 %rd1, [out];\n"
+		"	cvta.to.global.u64 %rd1, %rd1;\n"
+		"	atom.acq_rel.cluster.global.add.u32 %r9, [%rd1+8], 1;\n"
+		"	barrier.cluster.arrive.release;\n"
+		"	barrier.cluster.wait.acquire;\n"
+		"	or.b32 %r10, %r1, %r4;\n"
+		"	setp.ne.u32 %p2, %r10, 0;\n"
+		"	@%p2 bra DONE;\n"
+		"	ld.shared.u32 %r11, [cnt];\n"
+		"	st.global.u32 [%rd1], %r11;\n"
+		"	ld.shared.u32 %r11, [mx];\n"
+		"	st.global.u32 [%rd1+4], %r11;\n"
+		"DONE:\n"
+		"	ret;\n"
+		"}\n"
+		;
+	ptxvm_device_opts o = { 0 };
+	o.workers = workers;
+	ptxvm_device *d = ptxvm_device_create(&o);
+	char why[512];
+	ptxvm_program *p = load_ptx(d, "clat.ptx", text, why, sizeof why);
+	if (!p) {
+		fail("devrt: clat.ptx: %s", why);
+		ptxvm_device_destroy(d);
+		return;
+	}
+	for (int rep = 0; rep < 3; rep++) {
+		uint64_t out;
+		uint32_t got[3];
+		ptxvm_mem_alloc(d, sizeof got, &out);
+		ptxvm_memset_d8(d, out, 0, sizeof got);
+		void *args[] = { &out };
+		ptxvm_result r = run3(d, p, "k", (const unsigned[3]){ 4, 1, 1 }, 64, (const unsigned[3]){ 4, 1, 1 }, args);
+		ptxvm_memcpy_dtoh(d, got, out, sizeof got);
+		ptxvm_mem_free(d, out);
+		if (r != PTXVM_SUCCESS || got[0] != 256 || got[1] != 3063 || got[2] != 256) {
+			fail("devrt: cluster atomics (workers %u): %s: count %u, max %u, global %u (expected 256, "
+			     "3063, 256)", workers, ptxvm_result_name(r), got[0], got[1], got[2]);
+			break;
+		}
+		if (rep == 2)
+			passed++;
+	}
+	ptxvm_program_unload(p);
+	ptxvm_device_destroy(d);
+}
+
 void test_devrt(const char *root)
 {
 	t_attributes();
@@ -755,6 +836,8 @@ void test_devrt(const char *root)
 	t_cluster_ring(root, 1);
 	t_cluster_ring(root, 3);
 	t_cluster_faults(root);
+	t_cluster_atomics(1);
+	t_cluster_atomics(4);
 	t_blocks(root, 1);
 	t_blocks(root, 4);
 	t_limit(root);
