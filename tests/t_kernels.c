@@ -1,5 +1,5 @@
 /* t_kernels.c: every kernel of tests/cuda/{intmath,floatmath,half,shared,
- * warp,functions,memory,constant,printf,atomics,sm90,cgtiles,bulkcopy,tensor,sparse,fp8}.cu, run from its nvcc
+ * warp,functions,memory,constant,printf,atomics,sm90,cgtiles,bulkcopy,tensor,sparse,fp8,cub}.cu, run from its nvcc
  * output in tests/ptx through the public API and compared with a reference
  * computed here in C from what CUDA's documentation says the source means.
  *
@@ -5290,6 +5290,99 @@ static void group_fp8(const char *root)
 	ctx_close(&c);
 }
 
+/* ===========================================================================
+ * cub.cu
+ *
+ * CUB's BlockLoad, BlockReduce, BlockScan, WarpReduce and BlockRadixSort,
+ * and Thrust's sort and reduce with thrust::seq: what the CUB and Thrust
+ * documentation says each computes, on random integers.
+ * =========================================================================== */
+
+static int cmp_key_pos(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+	return *x < *y ? -1 : *x > *y;
+}
+
+static int cmp_desc(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x < y) - (x > y);
+}
+
+static void group_cub(const char *root)
+{
+	Ctx c;
+	ctx_open(&c, root, "cub");
+	seed(37);
+	{       /* cub_reduce_scan: the sum, the exclusive prefix sums, each warp's largest */
+		static int in[1024], out[1025], wm[8], want[1025], wwm[8];
+		for (int i = 0; i < 1024; i++)
+			in[i] = rndint(-1000, 1000);
+		want[0] = 0;
+		for (int i = 0; i < 1024; i++)
+			want[1 + i] = want[0], want[0] += in[i];
+		for (int w = 0; w < 8; w++) {
+			wwm[w] = INT32_MIN;
+			for (int i = 128 * w; i < 128 * (w + 1); i++)
+				wwm[w] = in[i] > wwm[w] ? in[i] : wwm[w];
+		}
+		uint64_t di = up(&c, in, sizeof in), dout = zbuf(&c, sizeof out), dw = zbuf(&c, sizeof wm);
+		if (LAUNCH(&c, "cub_reduce_scan", 1, 256, 0, &di, &dout, &dw)) {
+			downto(&c, out, dout, sizeof out);
+			downto(&c, wm, dw, sizeof wm);
+			ok(cmp_u32("cub_reduce_scan", want, out, 1025) && cmp_u32("cub_reduce_scan warp max", wwm, wm, 8));
+		}
+	}
+	{       /* cub_radix_sort: 4 CTAs, each sorting its 512 keys (stable: equal keys keep their order) */
+		enum { N = 4 * 512 };
+		static unsigned keys[N], got[N];
+		static int vals[N];
+		static uint64_t kp[N];
+		for (int i = 0; i < N; i++)
+			keys[i] = i % 7 == 0 ? 12345u : rnd32();
+		for (int b = 0; b < 4; b++) {
+			for (int i = 0; i < 512; i++)
+				kp[b * 512 + i] = (uint64_t)keys[b * 512 + i] << 32 | (uint64_t)(b * 512 + i);
+			qsort(kp + b * 512, 512, sizeof *kp, cmp_key_pos);
+		}
+		uint64_t dk = up(&c, keys, sizeof keys), dv = zbuf(&c, sizeof vals);
+		if (LAUNCH(&c, "cub_radix_sort", 4, 128, 0, &dk, &dv)) {
+			downto(&c, got, dk, sizeof got);
+			downto(&c, vals, dv, sizeof vals);
+			int good = 1;
+			for (int i = 0; i < N && good; i++)
+				if (got[i] != (unsigned)(kp[i] >> 32) || vals[i] != (int)(uint32_t)kp[i]) {
+					fail("cub_radix_sort: element %d: (0x%08x, %d), expected (0x%08x, %d)", i, got[i],
+					     vals[i], (unsigned)(kp[i] >> 32), (int)(uint32_t)kp[i]);
+					good = 0;
+				}
+			ok(good);
+		}
+	}
+	{       /* thrust_seq: 100 threads, each sorting 16 values descending and summing them */
+		enum { T = 100 };
+		static int a[16 * T], want[16 * T];
+		static long long sums[T], wsums[T];
+		for (int i = 0; i < 16 * T; i++)
+			a[i] = want[i] = rndint(-(1 << 30), 1 << 30);
+		for (int t = 0; t < T; t++) {
+			qsort(want + 16 * t, 16, sizeof *want, cmp_desc);
+			wsums[t] = 0;
+			for (int j = 0; j < 16; j++)
+				wsums[t] += want[16 * t + j];
+		}
+		uint64_t da = up(&c, a, sizeof a), ds = zbuf(&c, sizeof sums);
+		int n = T;
+		if (LAUNCH(&c, "thrust_seq", 2, 64, 0, &da, &ds, &n)) {
+			downto(&c, a, da, sizeof a);
+			downto(&c, sums, ds, sizeof sums);
+			ok(cmp_u32("thrust_seq sort", want, a, 16 * T) && cmp_u64("thrust_seq reduce", wsums, sums, T));
+		}
+	}
+	ctx_close(&c);
+}
+
 void test_kernels(const char *root)
 {
 	group_intmath(root);
@@ -5308,4 +5401,5 @@ void test_kernels(const char *root)
 	group_tensor(root);
 	group_sparse(root);
 	group_fp8(root);
+	group_cub(root);
 }
