@@ -702,6 +702,125 @@ static void t_events(const char *root, unsigned workers)
 		}
 	if (good)
 		passed++;
+
+	/* copies and fills, in the order of the thread's launches */
+	int b[96], inf[6];
+	for (int i = 0; i < 96; i++)
+		b[i] = i;
+	uint64_t db, dj;
+	ptxvm_mem_alloc(d, sizeof b, &db);
+	ptxvm_mem_alloc(d, sizeof inf, &dj);
+	ptxvm_memcpy_htod(d, db, b, sizeof b);
+	ptxvm_memset_d8(d, dj, 0xff, sizeof inf);
+	void *a2[] = { &db, &dj };
+	r = run(d, p, "ev_copy", 1, 32, a2);
+	if (r)
+		fail("devrt: ev_copy: %s: %s", ptxvm_result_name(r), ptxvm_device_message(d));
+	ptxvm_memcpy_dtoh(d, b, db, sizeof b);
+	ptxvm_memcpy_dtoh(d, inf, dj, sizeof inf);
+	good = r == PTXVM_SUCCESS;
+	for (int i = 0; i < 96 && good; i++) {
+		int want_b = i < 32 ? (i >= 8 && i < 16 ? 0 : 2 * i + 1) : i < 64 ? 2 * (i - 32) + 1 : 0x01010101 + 1000;
+		if (b[i] != want_b) {
+			fail("devrt: ev_copy (workers %u): a[%d] = %d, expected %d", workers, i, b[i], want_b);
+			good = 0;
+		}
+	}
+	/* cudaErrorInvalidMemcpyDirection (21) for a copy from the host */
+	static const int want_inf[6] = { 0, 0, 0, 21, 21, 32 };
+	for (int i = 0; i < 6 && good; i++)
+		if (inf[i] != want_inf[i]) {
+			fail("devrt: ev_copy: info[%d] = %d, expected %d", i, inf[i], want_inf[i]);
+			good = 0;
+		}
+	if (good)
+		passed++;
+	int n = 96;
+	void *a3[] = { &db, &n };
+	r = run(d, p, "ev_copy_bad", 1, 1, a3);
+	check(r == PTXVM_ERROR_ILLEGAL_ADDRESS && strstr(ptxvm_device_message(d), "cudaMemcpyAsync from kernel 'ev_copy_bad'"),
+	      "a kernel's copy outside device memory fails the launch, naming the call and the kernel");
+	ptxvm_program_unload(p);
+	ptxvm_device_destroy(d);
+}
+
+/* Cluster-scope atomics: every thread of a cluster of 4 adds to and maxes
+ * a counter in rank 0's shared memory (red/atom .cluster .shared::cluster
+ * through mapa), fences at cluster scope and adds to a global counter
+ * (atom.acq_rel.cluster.global); rank 0 reports after barrier.cluster. */
+static void t_cluster_atomics(unsigned workers)
+{
+	static const char *const text =
+		".version 8.0\n"
+		".target sm_90\n"
+		".address_size 64\n"
+		".visible .entry k(.param .u64 out)\n"
+		"{\n"
+		"	.reg .b32 %r<12>;\n"
+		"	.reg .b64 %rd<4>;\n"
+		"	.reg .pred %p<3>;\n"
+		"	.shared .align 4 .b32 cnt;\n"
+		"	.shared .align 4 .b32 mx;\n"
+		"	mov.u32 %r1, %tid.x;\n"
+		"	mov.u32 %r4, %cluster_ctarank;\n"
+		"	setp.ne.u32 %p1, %r1, 0;\n"
+		"	@%p1 bra L0;\n"
+		"	st.shared.u32 [cnt], 0;\n"
+		"	st.shared.u32 [mx], 0;\n"
+		"L0:\n"
+		"	barrier.cluster.arrive.release;\n"
+		"	barrier.cluster.wait.acquire;\n"
+		"	mov.u32 %r2, cnt;\n"
+		"	mapa.shared::cluster.u32 %r3, %r2, 0;\n"
+		"	red.relaxed.cluster.shared::cluster.add.u32 [%r3], 1;\n"
+		"	mov.u32 %r5, mx;\n"
+		"	mapa.shared::cluster.u32 %r6, %r5, 0;\n"
+		"	mad.lo.u32 %r7, %r4, 1000, %r1;\n"
+		"	atom.relaxed.cluster.shared::cluster.max.u32 %r8, [%r6], %r7;\n"
+		"	fence.acq_rel.cluster;\n"
+		"	ld.param.u64 %rd1, [out];\n"
+		"	cvta.to.global.u64 %rd1, %rd1;\n"
+		"	atom.acq_rel.cluster.global.add.u32 %r9, [%rd1+8], 1;\n"
+		"	barrier.cluster.arrive.release;\n"
+		"	barrier.cluster.wait.acquire;\n"
+		"	or.b32 %r10, %r1, %r4;\n"
+		"	setp.ne.u32 %p2, %r10, 0;\n"
+		"	@%p2 bra DONE;\n"
+		"	ld.shared.u32 %r11, [cnt];\n"
+		"	st.global.u32 [%rd1], %r11;\n"
+		"	ld.shared.u32 %r11, [mx];\n"
+		"	st.global.u32 [%rd1+4], %r11;\n"
+		"DONE:\n"
+		"	ret;\n"
+		"}\n"
+		;
+	ptxvm_device_opts o = { 0 };
+	o.workers = workers;
+	ptxvm_device *d = ptxvm_device_create(&o);
+	char why[512];
+	ptxvm_program *p = load_ptx(d, "clat.ptx", text, why, sizeof why);
+	if (!p) {
+		fail("devrt: clat.ptx: %s", why);
+		ptxvm_device_destroy(d);
+		return;
+	}
+	for (int rep = 0; rep < 3; rep++) {
+		uint64_t out;
+		uint32_t got[3];
+		ptxvm_mem_alloc(d, sizeof got, &out);
+		ptxvm_memset_d8(d, out, 0, sizeof got);
+		void *args[] = { &out };
+		ptxvm_result r = run3(d, p, "k", (const unsigned[3]){ 4, 1, 1 }, 64, (const unsigned[3]){ 4, 1, 1 }, args);
+		ptxvm_memcpy_dtoh(d, got, out, sizeof got);
+		ptxvm_mem_free(d, out);
+		if (r != PTXVM_SUCCESS || got[0] != 256 || got[1] != 3063 || got[2] != 256) {
+			fail("devrt: cluster atomics (workers %u): %s: count %u, max %u, global %u (expected 256, "
+			     "3063, 256)", workers, ptxvm_result_name(r), got[0], got[1], got[2]);
+			break;
+		}
+		if (rep == 2)
+			passed++;
+	}
 	ptxvm_program_unload(p);
 	ptxvm_device_destroy(d);
 }
@@ -717,6 +836,8 @@ void test_devrt(const char *root)
 	t_cluster_ring(root, 1);
 	t_cluster_ring(root, 3);
 	t_cluster_faults(root);
+	t_cluster_atomics(1);
+	t_cluster_atomics(4);
 	t_blocks(root, 1);
 	t_blocks(root, 4);
 	t_limit(root);

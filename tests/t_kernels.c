@@ -1,5 +1,5 @@
 /* t_kernels.c: every kernel of tests/cuda/{intmath,floatmath,half,shared,
- * warp,functions,memory,constant,printf,atomics,sm90,cgtiles,bulkcopy,tensor,sparse}.cu, run from its nvcc
+ * warp,functions,memory,constant,printf,atomics,sm90,cgtiles,bulkcopy,tensor,sparse,fp8,cub}.cu, run from its nvcc
  * output in tests/ptx through the public API and compared with a reference
  * computed here in C from what CUDA's documentation says the source means.
  *
@@ -5184,6 +5184,205 @@ static void group_sparse(const char *root)
 	ctx_close(&c);
 }
 
+/* ===========================================================================
+ * fp8.cu
+ *
+ * cuda_fp8.h's conversions.  The reference enumerates the 256 codes of each
+ * format (OCP FP8: e4m3 has no infinity, 0x7f its NaN, 448 its largest
+ * value; e5m2 is IEEE-like, 57344 its largest finite value) and picks the
+ * nearest value, a tie going to the even code; beyond the largest finite
+ * value, and for infinities, the largest finite value of the sign
+ * (__NV_SATFINITE, what the header's constructors ask); NaN the format's
+ * NaN 0x7f.
+ * =========================================================================== */
+
+static double fp8_value(unsigned code, int e4)
+{
+	unsigned eb = e4 ? 4 : 5, mb = e4 ? 3 : 2, bias = e4 ? 7 : 15;
+	unsigned e = code >> mb & ((1u << eb) - 1), m = code & ((1u << mb) - 1);
+	double v = e ? ldexp(1.0 + m / (double)(1u << mb), (int)e - (int)bias)
+		     : ldexp(m / (double)(1u << mb), 1 - (int)bias);
+	if ((e4 && (code & 0x7f) == 0x7f) || (!e4 && e == 31))
+		v = NAN;        /* e4m3's NaN; e5m2's infinities and NaNs are never chosen */
+	return code & 0x80 ? -v : v;
+}
+
+static unsigned fp8_of(float x, int e4)
+{
+	if (isnan(x))
+		return 0x7f;
+	unsigned sgn = signbit(x) ? 0x80 : 0, best = 0;
+	double a = fabs((double)x), bd = INFINITY, max = e4 ? 448 : 57344;
+	if (a >= max)
+		return sgn | (e4 ? 0x7e : 0x7b);
+	for (unsigned c = 0; c < 0x80; c++) {
+		double v = fp8_value(c, e4);
+		if (isnan(v))
+			continue;
+		double dd = fabs(v - a);
+		if (dd < bd || (dd == bd && !(c & 1)))
+			bd = dd, best = c;
+	}
+	return sgn | best;
+}
+
+static void group_fp8(const char *root)
+{
+	Ctx c;
+	ctx_open(&c, root, "fp8");
+	seed(31);
+	enum { N = 512 };
+	static float in[N], back4[N], back5[N], w4[N], w5[N];
+	static uint8_t b4[N], b5[N], e4[N], e5[N];
+	static const float edge[] = { 0.0f, -0.0f, 1.0f, -1.0f, 448.0f, -448.0f, 464.0f, 480.0f, 1e6f, -1e6f,
+				      57344.0f, 61440.0f, 65536.0f, INFINITY, -INFINITY, NAN, 0x1p-6f, 0x1p-7f,
+				      0x1p-9f, 0x1p-10f, 0x1.8p-10f, 0x1p-11f, 0x1p-14f, 0x1p-16f, 0x1p-17f, 0x1.8p-17f,
+				      1.0625f, 1.1875f, 1.125f, 1.375f, 3.5f, 0.3f, -0.7f, 240.0f, 256.0f };
+	size_t ne = sizeof edge / sizeof *edge;
+	for (int i = 0; i < N; i++)
+		in[i] = (size_t)i < ne ? edge[i] : ldexpf(rndf(1.0f), rndint(-20, 18));
+	for (int i = 0; i < N; i++) {
+		e4[i] = (uint8_t)fp8_of(in[i], 1), e5[i] = (uint8_t)fp8_of(in[i], 0);
+		w4[i] = (float)fp8_value(e4[i], 1), w5[i] = (float)fp8_value(e5[i], 0);
+	}
+	uint64_t din = up(&c, in, sizeof in), d4 = zbuf(&c, N), d5 = zbuf(&c, N), db4 = zbuf(&c, sizeof back4),
+		 db5 = zbuf(&c, sizeof back5);
+	int n = N;
+	if (LAUNCH(&c, "fp8_scalar", N / 128, 128, 0, &din, &d4, &d5, &db4, &db5, &n)) {
+		downto(&c, b4, d4, N);
+		downto(&c, b5, d5, N);
+		downto(&c, back4, db4, sizeof back4);
+		downto(&c, back5, db5, sizeof back5);
+		int good = 1;
+		for (int i = 0; i < N && good; i++)
+			if (b4[i] != e4[i] || b5[i] != e5[i]) {
+				fail("fp8_scalar: %a: e4m3 0x%02x (expected 0x%02x), e5m2 0x%02x (expected 0x%02x)",
+				     (double)in[i], b4[i], e4[i], b5[i], e5[i]);
+				good = 0;
+			}
+		ok(good && cmp_f32("fp8_scalar e4m3 back", w4, back4, N) && cmp_f32("fp8_scalar e5m2 back", w5, back5, N));
+	}
+	/* pairs: element 2i in the low byte; the e4m3 pair back as two halves */
+	static uint16_t p4[N / 2], p5[N / 2], w4p[N / 2], w5p[N / 2];
+	static uint32_t h2[N / 2], wh[N / 2];
+	for (int i = 0; i < N / 2; i++) {
+		w4p[i] = (uint16_t)(e4[2 * i] | e4[2 * i + 1] << 8);
+		w5p[i] = (uint16_t)(e5[2 * i] | e5[2 * i + 1] << 8);
+		wh[i] = (uint32_t)hr((long double)fp8_value(e4[2 * i], 1)) |
+			(uint32_t)hr((long double)fp8_value(e4[2 * i + 1], 1)) << 16;
+	}
+	uint64_t dp4 = zbuf(&c, sizeof p4), dp5 = zbuf(&c, sizeof p5), dh = zbuf(&c, sizeof h2);
+	int np = N / 2;
+	if (LAUNCH(&c, "fp8_pairs", 2, 128, 0, &din, &dp4, &dp5, &dh, &np)) {
+		downto(&c, p4, dp4, sizeof p4);
+		downto(&c, p5, dp5, sizeof p5);
+		downto(&c, h2, dh, sizeof h2);
+		int good = cmp_u16("fp8_pairs e4m3", w4p, p4, N / 2) && cmp_u16("fp8_pairs e5m2", w5p, p5, N / 2);
+		for (int i = 0; i < N && good; i++) {      /* each half; a NaN matches any NaN */
+			h16 g = (h16)(h2[i / 2] >> 16 * (i % 2)), w = (h16)(wh[i / 2] >> 16 * (i % 2));
+			if (g != w && !(h_nan(g) && h_nan(w))) {
+				fail("fp8_pairs half2: element %d: expected 0x%04x, got 0x%04x", i, w, g);
+				good = 0;
+			}
+		}
+		ok(good);
+	}
+	ctx_close(&c);
+}
+
+/* ===========================================================================
+ * cub.cu
+ *
+ * CUB's BlockLoad, BlockReduce, BlockScan, WarpReduce and BlockRadixSort,
+ * and Thrust's sort and reduce with thrust::seq: what the CUB and Thrust
+ * documentation says each computes, on random integers.
+ * =========================================================================== */
+
+static int cmp_key_pos(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+	return *x < *y ? -1 : *x > *y;
+}
+
+static int cmp_desc(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x < y) - (x > y);
+}
+
+static void group_cub(const char *root)
+{
+	Ctx c;
+	ctx_open(&c, root, "cub");
+	seed(37);
+	{       /* cub_reduce_scan: the sum, the exclusive prefix sums, each warp's largest */
+		static int in[1024], out[1025], wm[8], want[1025], wwm[8];
+		for (int i = 0; i < 1024; i++)
+			in[i] = rndint(-1000, 1000);
+		want[0] = 0;
+		for (int i = 0; i < 1024; i++)
+			want[1 + i] = want[0], want[0] += in[i];
+		for (int w = 0; w < 8; w++) {
+			wwm[w] = INT32_MIN;
+			for (int i = 128 * w; i < 128 * (w + 1); i++)
+				wwm[w] = in[i] > wwm[w] ? in[i] : wwm[w];
+		}
+		uint64_t di = up(&c, in, sizeof in), dout = zbuf(&c, sizeof out), dw = zbuf(&c, sizeof wm);
+		if (LAUNCH(&c, "cub_reduce_scan", 1, 256, 0, &di, &dout, &dw)) {
+			downto(&c, out, dout, sizeof out);
+			downto(&c, wm, dw, sizeof wm);
+			ok(cmp_u32("cub_reduce_scan", want, out, 1025) && cmp_u32("cub_reduce_scan warp max", wwm, wm, 8));
+		}
+	}
+	{       /* cub_radix_sort: 4 CTAs, each sorting its 512 keys (stable: equal keys keep their order) */
+		enum { N = 4 * 512 };
+		static unsigned keys[N], got[N];
+		static int vals[N];
+		static uint64_t kp[N];
+		for (int i = 0; i < N; i++)
+			keys[i] = i % 7 == 0 ? 12345u : rnd32();
+		for (int b = 0; b < 4; b++) {
+			for (int i = 0; i < 512; i++)
+				kp[b * 512 + i] = (uint64_t)keys[b * 512 + i] << 32 | (uint64_t)(b * 512 + i);
+			qsort(kp + b * 512, 512, sizeof *kp, cmp_key_pos);
+		}
+		uint64_t dk = up(&c, keys, sizeof keys), dv = zbuf(&c, sizeof vals);
+		if (LAUNCH(&c, "cub_radix_sort", 4, 128, 0, &dk, &dv)) {
+			downto(&c, got, dk, sizeof got);
+			downto(&c, vals, dv, sizeof vals);
+			int good = 1;
+			for (int i = 0; i < N && good; i++)
+				if (got[i] != (unsigned)(kp[i] >> 32) || vals[i] != (int)(uint32_t)kp[i]) {
+					fail("cub_radix_sort: element %d: (0x%08x, %d), expected (0x%08x, %d)", i, got[i],
+					     vals[i], (unsigned)(kp[i] >> 32), (int)(uint32_t)kp[i]);
+					good = 0;
+				}
+			ok(good);
+		}
+	}
+	{       /* thrust_seq: 100 threads, each sorting 16 values descending and summing them */
+		enum { T = 100 };
+		static int a[16 * T], want[16 * T];
+		static long long sums[T], wsums[T];
+		for (int i = 0; i < 16 * T; i++)
+			a[i] = want[i] = rndint(-(1 << 30), 1 << 30);
+		for (int t = 0; t < T; t++) {
+			qsort(want + 16 * t, 16, sizeof *want, cmp_desc);
+			wsums[t] = 0;
+			for (int j = 0; j < 16; j++)
+				wsums[t] += want[16 * t + j];
+		}
+		uint64_t da = up(&c, a, sizeof a), ds = zbuf(&c, sizeof sums);
+		int n = T;
+		if (LAUNCH(&c, "thrust_seq", 2, 64, 0, &da, &ds, &n)) {
+			downto(&c, a, da, sizeof a);
+			downto(&c, sums, ds, sizeof sums);
+			ok(cmp_u32("thrust_seq sort", want, a, 16 * T) && cmp_u64("thrust_seq reduce", wsums, sums, T));
+		}
+	}
+	ctx_close(&c);
+}
+
 void test_kernels(const char *root)
 {
 	group_intmath(root);
@@ -5201,4 +5400,6 @@ void test_kernels(const char *root)
 	group_bulkcopy(root);
 	group_tensor(root);
 	group_sparse(root);
+	group_fp8(root);
+	group_cub(root);
 }

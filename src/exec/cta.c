@@ -425,7 +425,9 @@ bool launch_uses_heap(const Prog *p)
 bool launch_uses_cdp(const Prog *p)
 {
 	for (uint32_t i = 0; i < p->nfn; i++)
-		if (!(p->fn[i].ast && p->fn[i].ast->has_body) && strstr(p->fn[i].name, "LaunchDevice"))
+		if (!(p->fn[i].ast && p->fn[i].ast->has_body) &&
+		    (strstr(p->fn[i].name, "LaunchDevice") || strstr(p->fn[i].name, "MemcpyAsync") ||
+		     strstr(p->fn[i].name, "MemsetAsync")))     /* ordered among the launches */
 			return true;
 	return false;
 }

@@ -975,7 +975,7 @@ enum {
 	 * as earlier ones did (cuda...) */
 	BI_PARAMBUF, BI_LAUNCH, BI_LASTERR, BI_PEEKERR, BI_GETDEVICE, BI_ATTR, BI_STREAM_NEW, BI_STREAM_DEL,
 	BI_EVENT_NEW, BI_EVENT_RECORD, BI_EVENT_DEL, BI_STREAM_WAIT, BI_DEVCOUNT, BI_VERSION, BI_LIMIT,
-	BI_CACHECFG, BI_SMEMCFG, BI_CUMALLOC, BI_CUFREE,
+	BI_CACHECFG, BI_SMEMCFG, BI_CUMALLOC, BI_CUFREE, BI_MEMCPY, BI_MEMSET,
 };
 
 static const struct { const char *name; int bi; } devrt_fn[] = {
@@ -989,13 +989,15 @@ static const struct { const char *name; int bi; } devrt_fn[] = {
 	{ "StreamWaitEvent_ptsz", BI_STREAM_WAIT }, { "GetDeviceCount", BI_DEVCOUNT },
 	{ "RuntimeGetVersion", BI_VERSION }, { "DeviceGetLimit", BI_LIMIT },
 	{ "DeviceGetCacheConfig", BI_CACHECFG }, { "DeviceGetSharedMemConfig", BI_SMEMCFG },
-	{ "Malloc", BI_CUMALLOC }, { "Free", BI_CUFREE },
+	{ "Malloc", BI_CUMALLOC }, { "Free", BI_CUFREE }, { "MemcpyAsync", BI_MEMCPY },
+	{ "MemcpyAsync_ptsz", BI_MEMCPY }, { "MemsetAsync", BI_MEMSET }, { "MemsetAsync_ptsz", BI_MEMSET },
 };
 
 /* cudaError_t values the device runtime returns */
 enum {
 	CE_INVALID_VALUE = 1, CE_MEMORY_ALLOCATION = 2, CE_INVALID_CONFIGURATION = 9, CE_INVALID_DEVICE_POINTER = 17,
-	CE_MAX_DEPTH = 65, CE_PENDING_COUNT = 69, CE_UNSUPPORTED_LIMIT = 215, CE_INVALID_HANDLE = 400,
+	CE_INVALID_MEMCPY_DIRECTION = 21, CE_MAX_DEPTH = 65, CE_PENDING_COUNT = 69, CE_UNSUPPORTED_LIMIT = 215,
+	CE_INVALID_HANDLE = 400,
 };
 #define RUNTIME_VERSION 13000           /* cudaRuntimeGetVersion: the CUDA ptxvm implements */
 #define EVENT_DISABLE_TIMING 2          /* cudaEventDisableTiming */
@@ -1324,6 +1326,36 @@ static int call_devrt(Ctx *X, int bi, uint32_t act, unsigned nret, unsigned narg
 				return -1;
 			store_le(q, b, 8);
 			r = b ? 0 : CE_MEMORY_ALLOCATION;
+			break;
+		}
+		case BI_MEMCPY:
+		case BI_MEMSET: {
+			/* (dst, src, bytes, kind, stream), (dst, byte, bytes, stream):
+			 * queued among the grid's launches, to run in their order */
+			uint64_t v = narg > 1 ? param_arg(X, l, SLOT(nret + 1)) : 0;
+			uint64_t n = narg > 2 ? param_arg(X, l, SLOT(nret + 2)) : 0;
+			unsigned si = bi == BI_MEMCPY ? 4 : 3;
+			uint64_t stream = narg > si ? param_arg(X, l, SLOT(nret + si)) : 0;
+			uint32_t kind = bi == BI_MEMCPY && narg > 3 ? (uint32_t)param_arg(X, l, SLOT(nret + 3)) : 3;
+			if (kind != 3 && kind != 4) {   /* cudaMemcpyDeviceToDevice, cudaMemcpyDefault */
+				r = CE_INVALID_MEMCPY_DIRECTION;
+				break;
+			}
+			Child k = { .tail = stream == STREAM_TAIL, .dst = a0, .src = v, .bytes = n, .fill = bi == BI_MEMSET };
+			pthread_mutex_lock(&cd->lock);
+			if (L->nkids == L->capkids) {
+				Child *nk = realloc(L->kids, (L->capkids * 2 + 8) * sizeof *nk);
+				if (nk)
+					L->kids = nk, L->capkids = L->capkids * 2 + 8;
+			}
+			bool room = L->nkids < L->capkids;
+			if (room)
+				L->kids[L->nkids++] = k;
+			pthread_mutex_unlock(&cd->lock);
+			if (!room) {
+				exec_fault(c, X->w, x, (int)l, PTXVM_ERROR_OUT_OF_MEMORY, "no host memory for a device copy");
+				return -1;
+			}
 			break;
 		}
 		case BI_CUFREE:

@@ -30,10 +30,12 @@
  * runs once its parent grid has finished, before the parent counts as
  * complete. */
 typedef struct Child {
-	const XFunc *k;
+	const XFunc *k;                 /* NULL: a copy or fill (cudaMemcpyAsync, cudaMemsetAsync) */
 	uint32_t grid[3], block[3], shared;
 	uint8_t *params;                /* k->param_bytes, malloc'd */
 	bool tail;                      /* cudaStreamTailLaunch: after the other children */
+	uint64_t dst, src, bytes;       /* a copy's; a fill's byte is src */
+	bool fill;
 } Child;
 
 /* The parameter buffers that cudaGetParameterBufferV2 handed out in one

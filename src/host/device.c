@@ -996,13 +996,41 @@ static int run_child(ptxvm_device *d, const Program *prog, Launch *P, const Chil
  * launches; those into cudaStreamTailLaunch after the others (their
  * parent and its other work have completed).  Then P is complete.  After a
  * failure the rest do not run. */
+/* A copy or fill that a thread of P queued (cudaMemcpyAsync,
+ * cudaMemsetAsync): in device memory, whole, when its turn comes. */
+static int run_copy(Launch *P, const Child *ch)
+{
+	const char *what = ch->fill ? "cudaMemsetAsync" : "cudaMemcpyAsync";
+	const Alloc *da = ch->bytes ? mem_find(P->mem, ch->dst, ch->bytes) : NULL;
+	const Alloc *sa = ch->bytes && !ch->fill ? mem_find(P->mem, ch->src, ch->bytes) : NULL;
+	if (ch->bytes && (!da || (!ch->fill && !sa))) {
+		P->code = PTXVM_ERROR_ILLEGAL_ADDRESS;
+		if (asprintf(&P->report, "%s from kernel '%s' of %llu bytes %s 0x%llx: not inside one allocation of "
+			     "device memory", what, P->k->name, (unsigned long long)ch->bytes, !da ? "to" : "from",
+			     (unsigned long long)(!da ? ch->dst : ch->src)) < 0)
+			P->report = NULL;
+		return P->code;
+	}
+	if (!ch->bytes)
+		return 0;
+	uint8_t *dp = da->host + (ch->dst - da->base);
+	if (ch->fill) {
+		memset(dp, (int)(ch->src & 0xff), (size_t)ch->bytes);
+		mem_mark_init(da, ch->dst - da->base, ch->bytes);
+	} else {
+		memmove(dp, sa->host + (ch->src - sa->base), (size_t)ch->bytes);
+		mem_copy_init(da, ch->dst - da->base, sa, ch->src - sa->base, ch->bytes);
+	}
+	return 0;
+}
+
 static int run_children(ptxvm_device *d, const Program *prog, Launch *P)
 {
 	int code = P->code;
 	for (int tail = 0; tail < 2; tail++)
 		for (size_t i = 0; i < P->nkids && !code; i++)
 			if (P->kids[i].tail == tail)
-				code = run_child(d, prog, P, &P->kids[i]);
+				code = P->kids[i].k ? run_child(d, prog, P, &P->kids[i]) : run_copy(P, &P->kids[i]);
 	for (size_t i = 0; i < P->nkids; i++)
 		free(P->kids[i].params);
 	free(P->kids);

@@ -68,3 +68,28 @@ extern "C" __global__ void ev_parent(int *a, long long *info)
     cudaStreamDestroy(s1);
     cudaStreamDestroy(s2);
 }
+
+// Copies and fills in kernels, ordered with launches of the same thread:
+// ev_step (x2 + 1) on a[0..31], then a[32..63] = a[0..31] (after the
+// step), a[64..95] filled with 0x01 bytes, a[8..15] filled with zeros
+// (after the copy took them); the tail launch of ev_step (x1 + 1000) on
+// a[64..95] comes last.  info: the calls' answers.
+extern "C" __global__ void ev_copy(int *a, int *info)
+{
+    if (threadIdx.x != 0)
+        return;
+    ev_step<<<1, 32>>>(a, 2, 1);
+    info[0] = cudaMemcpyAsync(a + 32, a, 32 * sizeof(int), cudaMemcpyDeviceToDevice, 0);
+    info[1] = cudaMemsetAsync(a + 64, 1, 32 * sizeof(int), 0);
+    info[2] = cudaMemsetAsync(a + 8, 0, 8 * sizeof(int));
+    ev_step<<<1, 32, 0, cudaStreamTailLaunch>>>(a + 64, 1, 1000);
+    info[3] = cudaMemcpyAsync(a, a, 4, cudaMemcpyHostToDevice, 0);
+    info[4] = cudaGetLastError();
+    info[5] = a[32];    // the copy has not run yet: still what the host wrote
+}
+
+// A copy past the end of an allocation: the launch fails, naming the call.
+extern "C" __global__ void ev_copy_bad(int *a, int n)
+{
+    cudaMemcpyAsync(a, a + n, 64, cudaMemcpyDeviceToDevice, 0);
+}
