@@ -379,6 +379,12 @@ static void arrays(void)
 
 static void modules(void)
 {
+	/* lazy, CUDA's default, unless CUDA_MODULE_LOADING=EAGER */
+	CUmoduleLoadingMode mode = 0;
+	OK(cuModuleGetLoadingMode(&mode));
+	const char *env = getenv("CUDA_MODULE_LOADING");
+	CHECK(mode == (env && strcmp(env, "EAGER") == 0 ? CU_MODULE_EAGER_LOADING : CU_MODULE_LAZY_LOADING),
+	      "loading mode %d", (int)mode);
 	CUmodule m;
 	OK(cuModuleLoadData(&m, ptx));
 	CUfunction add, bump, dyn, none;
