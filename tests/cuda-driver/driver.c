@@ -688,9 +688,9 @@ static void proc(void)
 	EXPECT(cuGetProcAddress("cuMemAllocAsync", &fn, 11000, CU_GET_PROC_ADDRESS_DEFAULT, &st), CUDA_ERROR_NOT_FOUND);
 	CHECK(st == CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT, "a function newer than the version asked");
 	/* every name the export list has resolves at 13.0 */
-	CUgraph g;
-	EXPECT(cuGraphCreate(&g, 0), CUDA_ERROR_NOT_SUPPORTED);
-	EXPECT(cuGraphCreate(&g, 0), CUDA_ERROR_NOT_SUPPORTED);        /* named on stderr once (run.sh) */
+	CUgraph g = NULL;
+	EXPECT(cuGraphClone(&g, NULL), CUDA_ERROR_NOT_SUPPORTED);
+	EXPECT(cuGraphClone(&g, NULL), CUDA_ERROR_NOT_SUPPORTED);      /* named on stderr once (run.sh) */
 	if (lib)
 		dlclose(lib);
 }

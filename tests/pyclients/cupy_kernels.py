@@ -211,6 +211,23 @@ def fuse():
     assert np.array_equal(f(cp.asarray(x), cp.asarray(y)).get(), x * y + x)
 
 
+@case
+def graph_capture():
+    s = cp.cuda.Stream(non_blocking=True)
+    x = cp.zeros(1000, dtype=cp.float64)
+    with s:
+        s.begin_capture()
+        y = x + 1
+        y *= 3
+        x[:] = y
+        g = s.end_capture()
+    assert not x.any()          # captured, not run
+    for _ in range(4):
+        g.launch(s)
+    s.synchronize()
+    assert float(x[0]) == ((((0 + 1) * 3 + 1) * 3 + 1) * 3 + 1) * 3 and bool((x == x[0]).all())
+
+
 def prebuilt_kernels():
     """CuPy's kernels compiled when CuPy was built (CUB, Thrust's sort, its
     random generators) and cuBLAS's carry SASS, and PTX for compute_120
