@@ -473,6 +473,9 @@ CUresult cuCtxSynchronize(void)
 {
 	cu_printf_flush();
 	CTX_CALL(c);
+	CUresult rc = cu_capture_any("cuCtxSynchronize");
+	if (rc)
+		return rc;
 	return cu_result(c, ptxvm_device_synchronize(cu_dev.dev), "cuCtxSynchronize");
 }
 

@@ -35,7 +35,8 @@ enum {
 	CUDA_ERROR_INVALID_DEVICE = 101, CUDA_ERROR_INVALID_IMAGE = 200,
 	CUDA_ERROR_INVALID_CONTEXT = 201, CUDA_ERROR_NO_BINARY_FOR_GPU = 209,
 	CUDA_ERROR_UNSUPPORTED_LIMIT = 215, CUDA_ERROR_INVALID_PTX = 218,
-	CUDA_ERROR_FILE_NOT_FOUND = 301, CUDA_ERROR_INVALID_HANDLE = 400, CUDA_ERROR_NOT_FOUND = 500,
+	CUDA_ERROR_FILE_NOT_FOUND = 301, CUDA_ERROR_INVALID_HANDLE = 400, CUDA_ERROR_ILLEGAL_STATE = 401,
+	CUDA_ERROR_NOT_FOUND = 500,
 	CUDA_ERROR_NOT_READY = 600, CUDA_ERROR_ILLEGAL_ADDRESS = 700,
 	CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES = 701, CUDA_ERROR_LAUNCH_TIMEOUT = 702,
 	CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE = 708, CUDA_ERROR_CONTEXT_IS_DESTROYED = 709,
@@ -43,7 +44,8 @@ enum {
 	CUDA_ERROR_ILLEGAL_INSTRUCTION = 715, CUDA_ERROR_MISALIGNED_ADDRESS = 716,
 	CUDA_ERROR_INVALID_ADDRESS_SPACE = 717, CUDA_ERROR_INVALID_PC = 718,
 	CUDA_ERROR_LAUNCH_FAILED = 719, CUDA_ERROR_NOT_PERMITTED = 800,
-	CUDA_ERROR_NOT_SUPPORTED = 801, CUDA_ERROR_UNKNOWN = 999,
+	CUDA_ERROR_NOT_SUPPORTED = 801, CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED = 900,
+	CUDA_ERROR_STREAM_CAPTURE_INVALIDATED = 901, CUDA_ERROR_UNKNOWN = 999,
 };
 
 enum { CU_MEMORYTYPE_HOST = 1, CU_MEMORYTYPE_DEVICE = 2, CU_MEMORYTYPE_ARRAY = 3, CU_MEMORYTYPE_UNIFIED = 4 };
@@ -95,7 +97,8 @@ extern CuDevice cu_dev;
 
 /* ---- handles (object.c) ---------------------------------------------------------
  * Every object the library hands out (contexts, modules, functions,
- * libraries, links, streams, events) is named by a generation-checked
+ * libraries, links, streams, events, graphs, their nodes, executable
+ * graphs) is named by a generation-checked
  * handle (src/util/handle.h) cast to the API's pointer type, never by a
  * pointer into the library: a destroyed object is freed at once, and its
  * stale handle is refused (CUDA_ERROR_INVALID_HANDLE, or
@@ -103,7 +106,7 @@ extern CuDevice cu_dev;
  * followed.  A record is calloc'd, a CuObj first. */
 typedef enum CuKind {
 	CU_KIND_CTX = 1, CU_KIND_MODULE, CU_KIND_FUNCTION, CU_KIND_LIBRARY, CU_KIND_LINK, CU_KIND_STREAM,
-	CU_KIND_EVENT, CU_KIND_TEXREF, CU_KIND_SURFREF,
+	CU_KIND_EVENT, CU_KIND_TEXREF, CU_KIND_SURFREF, CU_KIND_GRAPH, CU_KIND_GRAPH_NODE, CU_KIND_GRAPH_EXEC,
 } CuKind;
 
 typedef struct CuObj {
@@ -223,6 +226,39 @@ void cu_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void *cu_printf_stream(void);
 void cu_printf_flush(void);
 void cu_printf_launched(void);
+
+/* memory.c: a 3D copy and a 2D fill (elem 1, 2 or 4 bytes), for graph.c. */
+CUresult cu_copy3d(const CUDA_MEMCPY3D *p, const char *what);
+CUresult cu_memset2d(const char *what, CUdeviceptr dst, size_t pitch, unsigned v, unsigned elem, size_t w, size_t h);
+
+/* launch.c: runs f with cfg on the current context c: its parameters
+ * params[i], or laid out in buf (params NULL); flushes device printf. */
+CUresult cu_launch_run(CuCtx *c, CuFunc *f, const ptxvm_launch_config *cfg, void *const *params,
+		       const void *buf, int cooperative);
+
+/* graph.c: stream capture.  cu_capturing: whether s is being captured
+ * (cheap while nothing is); then the work submitted to it is recorded by
+ * cu_capture_* instead of being run: a kernel with its parameters' values
+ * now (params[i], or the laid-out buf), a linear copy (dev: 1 when dst is
+ * device memory, 2 when src is, 3 both) or a 3D one, a fill of h rows of
+ * w elements of elem bytes, pitch apart, a host function, an event
+ * record.  cu_capture_refuse: what cannot be captured invalidates the
+ * capture (CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED);
+ * cu_capture_any: the same for a call that synchronises with every stream,
+ * while a capture not in relaxed mode is in progress (else success). */
+int cu_capturing(CUstream s);
+CUresult cu_capture_refuse(CUstream s, const char *what);
+CUresult cu_capture_any(const char *what);
+CUresult cu_capture_kernel(CUstream s, CUfunction f, const ptxvm_launch_config *cfg, void *const *params,
+			   const void *buf);
+CUresult cu_capture_copy(CUstream s, int dev, uint64_t dst, uint64_t src, size_t n);
+CUresult cu_capture_copy3d(CUstream s, const CUDA_MEMCPY3D *p);
+CUresult cu_capture_set(CUstream s, uint64_t dst, size_t pitch, unsigned value, unsigned elem, size_t w, size_t h);
+CUresult cu_capture_host(CUstream s, void (*fn)(void *), void *data);
+CUresult cu_capture_event(CUstream s, CUevent e);
+/* stream.c: records the time in e (a graph's event node); a dead e is
+ * left alone. */
+void cu_event_stamp(CUevent e);
 
 /* stream.c: whether a stream handle may be used in the current context
  * (NULL, the legacy and per-thread default streams, or a live stream). */

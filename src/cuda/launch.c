@@ -49,13 +49,11 @@ static CUresult launch(CUfunction h, unsigned gx, unsigned gy, unsigned gz, unsi
 	ptxvm_launch_config cfg = { { gx, gy, gz }, { bx, by, bz }, shared, { 0, 0, 0 } };
 	if (cluster)    /* the C API refuses shapes the kernel or the grid does not allow */
 		memcpy(cfg.cluster, cluster, sizeof cfg.cluster);
-	cu_printf_flush();      /* a launch flushes the printf FIFO when it starts */
-	ptxvm_launch_stats st = { 0 };
-	ptxvm_result pr;
+	const void *buf = NULL;
+	size_t want = ptxvm_kernel_params_size(k);
 	if (extra) {
 		if (params)
 			return CUDA_ERROR_INVALID_VALUE;
-		const void *buf = NULL;
 		size_t size = 0;
 		int have_size = 0;
 		for (size_t i = 0; extra[i] != CU_LAUNCH_PARAM_END; i += 2) {
@@ -67,19 +65,30 @@ static CUresult launch(CUfunction h, unsigned gx, unsigned gy, unsigned gz, unsi
 			} else
 				return CUDA_ERROR_INVALID_VALUE;
 		}
-		size_t want = ptxvm_kernel_params_size(k);
 		if ((want && !buf) || !have_size || size < want) {
 			cu_warn("cuLaunchKernel: the extra buffer holds %zu bytes; the kernel's parameters take %zu",
 				size, want);
 			return CUDA_ERROR_INVALID_VALUE;
 		}
-		pr = ptxvm_launch_packed(cu_dev.dev, k, &cfg, buf, want, &st);
-	} else {
-		if (!params && ptxvm_kernel_param_count(k))
-			return CUDA_ERROR_INVALID_VALUE;
-		pr = (cooperative ? ptxvm_launch_cooperative : ptxvm_launch)(cu_dev.dev, k, &cfg, (void *const *)params,
-									    &st);
-	}
+	} else if (!params && ptxvm_kernel_param_count(k))
+		return CUDA_ERROR_INVALID_VALUE;
+	if (cu_capturing(stream))       /* recorded in the stream's graph, not run */
+		return cooperative ? cu_capture_refuse(stream, "a cooperative launch")
+				   : cu_capture_kernel(stream, h, &cfg, (void *const *)params, buf);
+	return cu_launch_run(c, f, &cfg, (void *const *)params, buf, cooperative);
+}
+
+CUresult cu_launch_run(CuCtx *c, CuFunc *f, const ptxvm_launch_config *cfg, void *const *params,
+		       const void *buf, int cooperative)
+{
+	const ptxvm_kernel *k = f->k;
+	cu_printf_flush();      /* a launch flushes the printf FIFO when it starts */
+	ptxvm_launch_stats st = { 0 };
+	ptxvm_result pr;
+	if (!cooperative && (buf || !params))
+		pr = ptxvm_launch_packed(cu_dev.dev, k, cfg, buf, ptxvm_kernel_params_size(k), &st);
+	else
+		pr = (cooperative ? ptxvm_launch_cooperative : ptxvm_launch)(cu_dev.dev, k, cfg, params, &st);
 	if (st.printf_dropped)  /* lost without a word, as on a GPU, unless asked */
 		cu_log("%s: %llu device printf calls dropped: the output exceeded the printf FIFO "
 		       "(CU_LIMIT_PRINTF_FIFO_SIZE)", ptxvm_kernel_name(k), (unsigned long long)st.printf_dropped);

@@ -418,6 +418,11 @@ static CUresult memset2d(const char *what, CUdeviceptr dst, size_t pitch, unsign
 	return CUDA_SUCCESS;
 }
 
+CUresult cu_memset2d(const char *what, CUdeviceptr dst, size_t pitch, unsigned v, unsigned elem, size_t w, size_t h)
+{
+	return memset2d(what, dst, pitch, v, elem, w, h);
+}
+
 CUresult cuMemsetD2D8_v2(CUdeviceptr dst, size_t pitch, unsigned char v, size_t w, size_t h)
 {
 	return memset2d("cuMemsetD2D8", dst, pitch, v, 1, w, h);
@@ -478,10 +483,10 @@ static CUresult copy3d(const CUDA_MEMCPY3D *p, const char *what)
 
 CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D *p) { SYNC_POINT(); return copy3d(p, "cuMemcpy3D"); }
 
-static CUresult copy2d(const CUDA_MEMCPY2D *p, const char *what)
+/* A 2D copy as the 3D copy of depth 1 it is; 0 for a pitch narrower than
+ * the rows, which the driver refuses. */
+static int to3d(const CUDA_MEMCPY2D *p, CUDA_MEMCPY3D *out)
 {
-	if (!p)
-		return CUDA_ERROR_INVALID_VALUE;
 	CUDA_MEMCPY3D q = {
 		.srcXInBytes = p->srcXInBytes, .srcY = p->srcY, .srcMemoryType = p->srcMemoryType,
 		.srcHost = p->srcHost, .srcDevice = p->srcDevice, .srcArray = p->srcArray, .srcPitch = p->srcPitch,
@@ -489,12 +494,21 @@ static CUresult copy2d(const CUDA_MEMCPY2D *p, const char *what)
 		.dstHost = p->dstHost, .dstDevice = p->dstDevice, .dstArray = p->dstArray, .dstPitch = p->dstPitch,
 		.WidthInBytes = p->WidthInBytes, .Height = p->Height, .Depth = 1,
 	};
-	/* a pitch narrower than the rows is refused, as the driver does */
-	if ((p->srcMemoryType != CU_MEMORYTYPE_ARRAY && p->Height > 1 && p->srcPitch < p->WidthInBytes) ||
-	    (p->dstMemoryType != CU_MEMORYTYPE_ARRAY && p->Height > 1 && p->dstPitch < p->WidthInBytes))
+	*out = q;
+	return !((p->srcMemoryType != CU_MEMORYTYPE_ARRAY && p->Height > 1 && p->srcPitch < p->WidthInBytes) ||
+		 (p->dstMemoryType != CU_MEMORYTYPE_ARRAY && p->Height > 1 && p->dstPitch < p->WidthInBytes));
+}
+
+static CUresult copy2d(const CUDA_MEMCPY2D *p, const char *what)
+{
+	CUDA_MEMCPY3D q;
+	if (!p || !to3d(p, &q))
 		return CUDA_ERROR_INVALID_VALUE;
 	return copy3d(&q, what);
 }
+
+/* graph.c's copy and fill nodes run these when a graph is launched. */
+CUresult cu_copy3d(const CUDA_MEMCPY3D *p, const char *what) { return copy3d(p, what); }
 
 CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *p) { SYNC_POINT(); return copy2d(p, "cuMemcpy2D"); }
 CUresult cuMemcpy2DUnaligned_v2(const CUDA_MEMCPY2D *p) { SYNC_POINT(); return copy2d(p, "cuMemcpy2DUnaligned"); }
@@ -551,15 +565,45 @@ CUresult cuMemcpyAtoA_v2(CUarray dst, size_t doff, CUarray src, size_t soff, siz
 }
 
 /* ---- the asynchronous forms: the copy is done when the call returns ------------------ */
+/* A stream being captured records the linear copies and fills (CAPTURE);
+ * the other forms cannot be captured. */
 #define ASYNC(body) do { CUresult rs_ = cu_stream_check(s); if (rs_) return rs_; \
+	if (cu_capturing(s)) return cu_capture_refuse(s, __func__); \
 	in_async++; rs_ = body; in_async--; return rs_; } while (0)
+#define CAPTURE(call) do { if (cu_capturing(s)) { CUresult rc_ = cu_stream_check(s); return rc_ ? rc_ : call; } } while (0)
 
-CUresult cuMemcpyAsync(CUdeviceptr d, CUdeviceptr src, size_t n, CUstream s) { ASYNC(cuMemcpy(d, src, n)); }
-CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr d, const void *src, size_t n, CUstream s) { ASYNC(cuMemcpyHtoD_v2(d, src, n)); }
-CUresult cuMemcpyDtoHAsync_v2(void *d, CUdeviceptr src, size_t n, CUstream s) { ASYNC(cuMemcpyDtoH_v2(d, src, n)); }
-CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr d, CUdeviceptr src, size_t n, CUstream s) { ASYNC(cuMemcpyDtoD_v2(d, src, n)); }
-CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *p, CUstream s) { ASYNC(copy2d(p, "cuMemcpy2DAsync")); }
-CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *p, CUstream s) { ASYNC(copy3d(p, "cuMemcpy3DAsync")); }
+CUresult cuMemcpyAsync(CUdeviceptr d, CUdeviceptr src, size_t n, CUstream s)
+{
+	CAPTURE(cu_capture_copy(s, is_device(d) | is_device(src) << 1, d, src, n));
+	ASYNC(cuMemcpy(d, src, n));
+}
+CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr d, const void *src, size_t n, CUstream s)
+{
+	CAPTURE(cu_capture_copy(s, 1, d, (uint64_t)(uintptr_t)src, n));
+	ASYNC(cuMemcpyHtoD_v2(d, src, n));
+}
+CUresult cuMemcpyDtoHAsync_v2(void *d, CUdeviceptr src, size_t n, CUstream s)
+{
+	CAPTURE(cu_capture_copy(s, 2, (uint64_t)(uintptr_t)d, src, n));
+	ASYNC(cuMemcpyDtoH_v2(d, src, n));
+}
+CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr d, CUdeviceptr src, size_t n, CUstream s)
+{
+	CAPTURE(cu_capture_copy(s, 3, d, src, n));
+	ASYNC(cuMemcpyDtoD_v2(d, src, n));
+}
+CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *p, CUstream s)
+{
+	CUDA_MEMCPY3D q;
+	CAPTURE(!p || !to3d(p, &q) ? CUDA_ERROR_INVALID_VALUE : cu_capture_copy3d(s, &q));
+	ASYNC(copy2d(p, "cuMemcpy2DAsync"));
+}
+
+CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *p, CUstream s)
+{
+	CAPTURE(!p ? CUDA_ERROR_INVALID_VALUE : cu_capture_copy3d(s, p));
+	ASYNC(copy3d(p, "cuMemcpy3DAsync"));
+}
 CUresult cuMemcpyHtoAAsync_v2(CUarray d, size_t off, const void *src, size_t n, CUstream s)
 {
 	ASYNC(cuMemcpyHtoA_v2(d, off, src, n));
@@ -572,19 +616,34 @@ CUresult cuMemcpyPeerAsync(CUdeviceptr d, CUcontext dc, CUdeviceptr src, CUconte
 {
 	ASYNC(cuMemcpyPeer(d, dc, src, sc, n));
 }
-CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream s) { ASYNC(cuMemsetD8_v2(d, v, n)); }
-CUresult cuMemsetD16Async(CUdeviceptr d, unsigned short v, size_t n, CUstream s) { ASYNC(cuMemsetD16_v2(d, v, n)); }
-CUresult cuMemsetD32Async(CUdeviceptr d, unsigned v, size_t n, CUstream s) { ASYNC(cuMemsetD32_v2(d, v, n)); }
+CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream s)
+{
+	CAPTURE(cu_capture_set(s, d, 0, v, 1, n, 1));
+	ASYNC(cuMemsetD8_v2(d, v, n));
+}
+CUresult cuMemsetD16Async(CUdeviceptr d, unsigned short v, size_t n, CUstream s)
+{
+	CAPTURE(cu_capture_set(s, d, 0, v, 2, n, 1));
+	ASYNC(cuMemsetD16_v2(d, v, n));
+}
+CUresult cuMemsetD32Async(CUdeviceptr d, unsigned v, size_t n, CUstream s)
+{
+	CAPTURE(cu_capture_set(s, d, 0, v, 4, n, 1));
+	ASYNC(cuMemsetD32_v2(d, v, n));
+}
 CUresult cuMemsetD2D8Async(CUdeviceptr d, size_t pitch, unsigned char v, size_t w, size_t h, CUstream s)
 {
+	CAPTURE(cu_capture_set(s, d, pitch, v, 1, w, h));
 	ASYNC(cuMemsetD2D8_v2(d, pitch, v, w, h));
 }
 CUresult cuMemsetD2D16Async(CUdeviceptr d, size_t pitch, unsigned short v, size_t w, size_t h, CUstream s)
 {
+	CAPTURE(cu_capture_set(s, d, pitch, v, 2, w, h));
 	ASYNC(cuMemsetD2D16_v2(d, pitch, v, w, h));
 }
 CUresult cuMemsetD2D32Async(CUdeviceptr d, size_t pitch, unsigned v, size_t w, size_t h, CUstream s)
 {
+	CAPTURE(cu_capture_set(s, d, pitch, v, 4, w, h));
 	ASYNC(cuMemsetD2D32_v2(d, pitch, v, w, h));
 }
 

@@ -330,7 +330,13 @@ CUresult cuModuleGetLoadingMode(int *mode)
 {
 	if (!mode)
 		return CUDA_ERROR_INVALID_VALUE;
-	*mode = 1;      /* CU_MODULE_EAGER_LOADING */
+	/* CUDA's default since 12.2, and what NVIDIA's runtime then does: it
+	 * loads a fat binary when one of its kernels is first used, so a program
+	 * with no image for the device fails at that launch
+	 * (cudaErrorNoKernelImageForDevice), not in every call from the first.
+	 * Loading here is the same either way: at once. */
+	const char *env = getenv("CUDA_MODULE_LOADING");
+	*mode = env && strcmp(env, "EAGER") == 0 ? 1 : 2;       /* CU_MODULE_EAGER_LOADING, LAZY */
 	return CUDA_SUCCESS;
 }
 

@@ -3,8 +3,9 @@
  * call returns, so every stream is always idle: work is in order, a query
  * finds it done, waiting on an event is already satisfied, and a callback
  * runs at once, after all the work submitted before it, on the calling
- * thread.  Destroyed streams and events are freed; their stale handles
- * are refused (object.c). */
+ * thread; a stream being captured records its work instead (graph.c).
+ * Destroyed streams and events are freed; their stale handles are refused
+ * (object.c). */
 #include "cu.h"
 
 #include <stdlib.h>
@@ -75,12 +76,16 @@ CUresult cuStreamSynchronize(CUstream s)
 {
 	cu_printf_flush();
 	STREAM_CALL(c, s);
+	if (cu_capturing(s))
+		return cu_capture_refuse(s, "cuStreamSynchronize");
 	return cu_result(c, ptxvm_device_synchronize(cu_dev.dev), "cuStreamSynchronize");
 }
 
 CUresult cuStreamQuery(CUstream s)
 {
 	STREAM_CALL(c, s);
+	if (cu_capturing(s))
+		return cu_capture_refuse(s, "cuStreamQuery");
 	return CUDA_SUCCESS;
 }
 
@@ -139,6 +144,8 @@ CUresult cuStreamAddCallback(CUstream s, CUstreamCallback fn, void *data, unsign
 	STREAM_CALL(c, s);
 	if (!fn || flags)
 		return CUDA_ERROR_INVALID_VALUE;
+	if (cu_capturing(s))
+		return cu_capture_refuse(s, "cuStreamAddCallback");
 	cu_printf_flush();      /* CUDA flushes the printf FIFO before a callback */
 	fn(s, CUDA_SUCCESS, data);
 	return CUDA_SUCCESS;
@@ -149,6 +156,8 @@ CUresult cuLaunchHostFunc(CUstream s, CUhostFn fn, void *data)
 	STREAM_CALL(c, s);
 	if (!fn)
 		return CUDA_ERROR_INVALID_VALUE;
+	if (cu_capturing(s))
+		return cu_capture_host(s, fn, data);
 	cu_printf_flush();
 	fn(data);
 	return CUDA_SUCCESS;
@@ -194,9 +203,19 @@ CUresult cuEventRecord(CUevent h, CUstream s)
 	CuEvent *e = event_of(h);
 	if (!e)
 		return CUDA_ERROR_INVALID_HANDLE;
+	if (cu_capturing(s))
+		return cu_capture_event(s, h);
+	cu_event_stamp(h);
+	return CUDA_SUCCESS;
+}
+
+void cu_event_stamp(CUevent h)
+{
+	CuEvent *e = event_of(h);
+	if (!e)
+		return;
 	clock_gettime(CLOCK_MONOTONIC, &e->when);
 	e->recorded = 1;
-	return CUDA_SUCCESS;
 }
 
 CUresult cuEventRecordWithFlags(CUevent e, CUstream s, unsigned flags)
@@ -238,38 +257,3 @@ CUresult cuEventElapsedTime_v2(float *ms, CUevent a, CUevent b) { return cuEvent
 CU_PT_ALIAS(cuEventRecord, _ptsz);
 CU_PT_ALIAS(cuEventRecordWithFlags, _ptsz);
 
-/* ---- stream capture: never active (graphs are not supported) ------------------------ */
-CUresult cuStreamIsCapturing(CUstream s, int *status)
-{
-	STREAM_CALL(c, s);
-	if (!status)
-		return CUDA_ERROR_INVALID_VALUE;
-	*status = 0;    /* CU_STREAM_CAPTURE_STATUS_NONE */
-	return CUDA_SUCCESS;
-}
-
-CUresult cuStreamGetCaptureInfo_v3(CUstream s, int *status, uint64_t *id, void **graph, const void **deps,
-				   const void **edges, size_t *ndeps)
-{
-	STREAM_CALL(c, s);
-	if (!status)
-		return CUDA_ERROR_INVALID_VALUE;
-	*status = 0;
-	return CUDA_SUCCESS;
-}
-
-CUresult cuStreamGetCaptureInfo_v2(CUstream s, int *status, uint64_t *id, void **graph, const void **deps,
-				   size_t *ndeps)
-{
-	return cuStreamGetCaptureInfo_v3(s, status, id, graph, deps, NULL, ndeps);
-}
-
-CUresult cuStreamGetCaptureInfo(CUstream s, int *status, uint64_t *id)
-{
-	return cuStreamGetCaptureInfo_v3(s, status, id, NULL, NULL, NULL, NULL);
-}
-
-CU_PT_ALIAS(cuStreamIsCapturing, _ptsz);
-CU_PT_ALIAS(cuStreamGetCaptureInfo, _ptsz);
-CU_PT_ALIAS(cuStreamGetCaptureInfo_v2, _ptsz);
-CU_PT_ALIAS(cuStreamGetCaptureInfo_v3, _ptsz);

@@ -381,6 +381,12 @@ static void arrays(void)
 
 static void modules(void)
 {
+	/* lazy, CUDA's default, unless CUDA_MODULE_LOADING=EAGER */
+	CUmoduleLoadingMode mode = 0;
+	OK(cuModuleGetLoadingMode(&mode));
+	const char *env = getenv("CUDA_MODULE_LOADING");
+	CHECK(mode == (env && strcmp(env, "EAGER") == 0 ? CU_MODULE_EAGER_LOADING : CU_MODULE_LAZY_LOADING),
+	      "loading mode %d", (int)mode);
 	CUmodule m;
 	OK(cuModuleLoadData(&m, ptx));
 	CUfunction add, bump, dyn, none;
@@ -1072,9 +1078,9 @@ static void proc(void)
 	EXPECT(cuGetProcAddress("cuMemAllocAsync", &fn, 11000, CU_GET_PROC_ADDRESS_DEFAULT, &st), CUDA_ERROR_NOT_FOUND);
 	CHECK(st == CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT, "a function newer than the version asked");
 	/* every name the export list has resolves at 13.0 */
-	CUgraph g;
-	EXPECT(cuGraphCreate(&g, 0), CUDA_ERROR_NOT_SUPPORTED);
-	EXPECT(cuGraphCreate(&g, 0), CUDA_ERROR_NOT_SUPPORTED);        /* named on stderr once (run.sh) */
+	CUgraph g = NULL;
+	EXPECT(cuGraphClone(&g, NULL), CUDA_ERROR_NOT_SUPPORTED);
+	EXPECT(cuGraphClone(&g, NULL), CUDA_ERROR_NOT_SUPPORTED);      /* named on stderr once (run.sh) */
 	if (lib)
 		dlclose(lib);
 }

@@ -1,0 +1,786 @@
+/* graph.c: CUDA graphs, made by stream capture or node by node, and run.
+ * Between cuStreamBeginCapture and cuStreamEndCapture the kernels, copies,
+ * fills, host functions and event records submitted to a stream are
+ * recorded in a graph instead of being run, each node depending on the one
+ * before; cuGraphAdd*Node adds kernel, copy, fill, host and empty nodes
+ * after nodes already in the graph.  Either way the nodes in the order they
+ * were added are an order their dependencies allow, and cuGraphLaunch runs
+ * an executable copy of them (cuGraphInstantiate) in that order.  Capture
+ * is of one stream at a time: the forms that are not recorded (copies to
+ * and from arrays by offset, stream-ordered allocation, cooperative
+ * launches, callbacks, synchronisation) fail with
+ * CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED and invalidate the capture, as
+ * CUDA's unsupported operations do.  docs/CUDA.md, "Graphs". */
+#include "cu.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The kinds, numbered as CUgraphNodeType. */
+enum { NODE_KERNEL = 0, NODE_COPY = 1, NODE_SET = 2, NODE_HOST = 3, NODE_EMPTY = 5, NODE_EVENT = 7 };
+enum { CU_STREAM_CAPTURE_STATUS_NONE, CU_STREAM_CAPTURE_STATUS_ACTIVE, CU_STREAM_CAPTURE_STATUS_INVALIDATED };
+enum { CU_STREAM_CAPTURE_MODE_GLOBAL, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL, CU_STREAM_CAPTURE_MODE_RELAXED };
+
+typedef struct CUgraph_st *CUgraph;
+typedef struct CUgraphExec_st *CUgraphExec;
+typedef struct CUgraphNode_st *CUgraphNode;
+
+/* What a node does; an executable graph holds these by value.  Kernels
+ * and events are named by their handles, looked up when the graph runs. */
+typedef struct Work {
+	int kind;
+	int is3d;               /* NODE_COPY: copy3d, else copy */
+	union {
+		struct { CUfunction f; ptxvm_launch_config cfg; void *params; } k;
+		struct { int dev; uint64_t dst, src; size_t n; } copy;  /* dev: 1 dst on the device, 2 src, 3 both */
+		CUDA_MEMCPY3D copy3d;
+		struct { uint64_t dst; size_t pitch; unsigned value, elem; size_t w, h; } set;
+		struct { void (*fn)(void *); void *data; } host;
+		CUevent event;
+	};
+} Work;
+
+typedef struct CuNode {
+	CuObj obj;
+	CUgraph graph;
+	Work w;
+	CUgraphNode *deps;
+	size_t ndeps;
+} CuNode;
+
+/* Its nodes in the order they were added, which their dependencies allow. */
+typedef struct CuGraph {
+	CuObj obj;
+	CUgraphNode *v;
+	size_t n, cap;
+} CuGraph;
+
+typedef struct CuExec {
+	CuObj obj;
+	Work *v;
+	size_t n;
+} CuExec;
+
+static CuGraph *graph_of(CUgraph g) { return cu_obj_get(g, CU_KIND_GRAPH); }
+static CuNode *node_of(CUgraphNode n) { return cu_obj_get(n, CU_KIND_GRAPH_NODE); }
+static CuExec *exec_of(CUgraphExec e) { return cu_obj_get(e, CU_KIND_GRAPH_EXEC); }
+
+static void work_free(Work *w)
+{
+	if (w->kind == NODE_KERNEL)
+		free(w->k.params);
+}
+
+/* What the records own, for cu_obj_teardown and for destruction. */
+static void node_drop(void *rec)
+{
+	CuNode *n = rec;
+	work_free(&n->w);
+	free(n->deps);
+}
+
+static void graph_drop(void *rec) { free(((CuGraph *)rec)->v); }
+
+static void exec_drop(void *rec)
+{
+	CuExec *e = rec;
+	for (size_t i = 0; i < e->n; i++)
+		work_free(&e->v[i]);
+	free(e->v);
+}
+
+/* Destroys g and its nodes. */
+static void graph_free(CUgraph h, CuGraph *g)
+{
+	for (size_t i = 0; i < g->n; i++) {
+		CuNode *n = node_of(g->v[i]);
+		if (n) {
+			node_drop(n);
+			cu_obj_free(g->v[i], CU_KIND_GRAPH_NODE);
+		}
+	}
+	graph_drop(g);
+	cu_obj_free(h, CU_KIND_GRAPH);
+}
+
+static CUgraph graph_new(void)
+{
+	CuGraph *g = calloc(1, sizeof *g);
+	if (!g || !cu_obj_add(g, CU_KIND_GRAPH)) {
+		free(g);
+		return NULL;
+	}
+	g->obj.drop = graph_drop;
+	return CU_HANDLE(CUgraph, g);
+}
+
+/* A node doing w after deps (nodes of h) is added to h; w's kernel
+ * parameters become the node's.  *out gets it (NULL: not wanted). */
+static CUresult node_add(CUgraph h, const CUgraphNode *deps, size_t ndeps, const Work *w, CUgraphNode *out)
+{
+	CuGraph *g = graph_of(h);
+	if (!g)
+		return CUDA_ERROR_INVALID_VALUE;
+	for (size_t i = 0; i < ndeps; i++) {
+		CuNode *d = node_of(deps[i]);
+		if (!d || d->graph != h)
+			return CUDA_ERROR_INVALID_VALUE;
+	}
+	if (g->n == g->cap) {
+		size_t cap = g->cap ? g->cap * 2 : 16;
+		CUgraphNode *v = realloc(g->v, cap * sizeof *v);
+		if (!v)
+			return CUDA_ERROR_OUT_OF_MEMORY;
+		g->v = v;
+		g->cap = cap;
+	}
+	CuNode *n = calloc(1, sizeof *n);
+	CUgraphNode *d = ndeps ? malloc(ndeps * sizeof *d) : NULL;
+	if (!n || (ndeps && !d) || !cu_obj_add(n, CU_KIND_GRAPH_NODE)) {
+		free(n);
+		free(d);
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
+	if (ndeps)
+		memcpy(d, deps, ndeps * sizeof *d);
+	n->obj.drop = node_drop;
+	n->graph = h;
+	n->w = *w;
+	n->deps = d;
+	n->ndeps = ndeps;
+	g->v[g->n++] = CU_HANDLE(CUgraphNode, n);
+	if (out)
+		*out = g->v[g->n - 1];
+	return CUDA_SUCCESS;
+}
+
+/* ---- captures in progress ------------------------------------------------------------ */
+typedef struct Capture {
+	CUstream s;
+	CUgraph g;
+	int invalid;            /* an unsupported operation: EndCapture fails */
+	int mode;
+	unsigned long long id;
+	CUgraphNode last;       /* the next node depends on it */
+	struct Capture *next;
+} Capture;
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static Capture *captures;
+static _Atomic int ncaptures;   /* a launch looks no further while it is 0 */
+static unsigned long long next_id = 1;
+
+/* The capture of s (lock held). */
+static Capture *find(CUstream s)
+{
+	for (Capture *c = captures; c; c = c->next)
+		if (c->s == s)
+			return c;
+	return NULL;
+}
+
+int cu_capturing(CUstream s)
+{
+	if (!atomic_load(&ncaptures) || !s)
+		return 0;
+	pthread_mutex_lock(&lock);
+	int r = find(s) != NULL;
+	pthread_mutex_unlock(&lock);
+	return r;
+}
+
+CUresult cu_capture_refuse(CUstream s, const char *what)
+{
+	pthread_mutex_lock(&lock);
+	Capture *c = find(s);
+	if (c)
+		c->invalid = 1;
+	pthread_mutex_unlock(&lock);
+	cu_warn("%s cannot be captured in a graph: the stream's capture is invalidated", what);
+	return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+}
+
+CUresult cu_capture_any(const char *what)
+{
+	if (!atomic_load(&ncaptures))
+		return CUDA_SUCCESS;
+	pthread_mutex_lock(&lock);
+	int n = 0;
+	for (Capture *c = captures; c; c = c->next)
+		if (c->mode != CU_STREAM_CAPTURE_MODE_RELAXED) {
+			c->invalid = 1;
+			n++;
+		}
+	pthread_mutex_unlock(&lock);
+	if (!n)
+		return CUDA_SUCCESS;
+	cu_warn("%s while a stream is being captured: the capture is invalidated", what);
+	return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+}
+
+/* w becomes the capture's next node; on failure w's parameters are freed. */
+static CUresult record(CUstream s, Work *w)
+{
+	pthread_mutex_lock(&lock);
+	Capture *c = find(s);
+	CUresult r = CUDA_SUCCESS;
+	if (!c)
+		r = CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;      /* ended meanwhile, by another thread */
+	else if (c->invalid)
+		r = CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+	else
+		r = node_add(c->g, c->last ? &c->last : NULL, c->last ? 1 : 0, w, &c->last);
+	pthread_mutex_unlock(&lock);
+	if (r)
+		work_free(w);
+	return r;
+}
+
+/* The parameters of f's kernel k, laid out as it takes them: from
+ * params[i], or from buf, the layout already.  NULL: no host memory. */
+static void *pack(const ptxvm_kernel *k, void *const *params, const void *buf)
+{
+	size_t bytes = ptxvm_kernel_params_size(k);
+	char *p = malloc(bytes ? bytes : 1);
+	if (!p)
+		return NULL;
+	if (buf)
+		memcpy(p, buf, bytes);
+	else
+		for (size_t i = 0; i < ptxvm_kernel_param_count(k); i++) {
+			ptxvm_param_info pi;
+			if (ptxvm_kernel_param(k, i, &pi) == 0)
+				memcpy(p + pi.offset, params[i], pi.size);
+		}
+	return p;
+}
+
+CUresult cu_capture_kernel(CUstream s, CUfunction f, const ptxvm_launch_config *cfg, void *const *params,
+			   const void *buf)
+{
+	CuFunc *fn = cu_func(f);
+	if (!fn)
+		return CUDA_ERROR_INVALID_HANDLE;
+	/* the parameters' values as they are now */
+	Work w = { .kind = NODE_KERNEL, .k = { f, *cfg, pack(fn->k, params, buf) } };
+	return w.k.params ? record(s, &w) : CUDA_ERROR_OUT_OF_MEMORY;
+}
+
+CUresult cu_capture_copy(CUstream s, int dev, uint64_t dst, uint64_t src, size_t n)
+{
+	return record(s, &(Work){ .kind = NODE_COPY, .copy = { dev, dst, src, n } });
+}
+
+CUresult cu_capture_copy3d(CUstream s, const CUDA_MEMCPY3D *p)
+{
+	return record(s, &(Work){ .kind = NODE_COPY, .is3d = 1, .copy3d = *p });
+}
+
+CUresult cu_capture_set(CUstream s, uint64_t dst, size_t pitch, unsigned value, unsigned elem, size_t w, size_t h)
+{
+	return record(s, &(Work){ .kind = NODE_SET, .set = { dst, pitch, value, elem, w, h } });
+}
+
+CUresult cu_capture_host(CUstream s, void (*fn)(void *), void *data)
+{
+	return record(s, &(Work){ .kind = NODE_HOST, .host = { fn, data } });
+}
+
+CUresult cu_capture_event(CUstream s, CUevent e)
+{
+	return record(s, &(Work){ .kind = NODE_EVENT, .event = e });
+}
+
+/* ---- beginning and ending a capture ------------------------------------------------------ */
+#define CU_STREAM_LEGACY ((CUstream)0x1)
+#define CU_STREAM_PER_THREAD ((CUstream)0x2)
+
+CUresult cuStreamBeginCapture_v2(CUstream s, int mode)
+{
+	CTX_CALL(c);
+	CUresult r = cu_stream_check(s);
+	if (r)
+		return r;
+	if (mode < CU_STREAM_CAPTURE_MODE_GLOBAL || mode > CU_STREAM_CAPTURE_MODE_RELAXED)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!s || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD) {
+		cu_warn("cuStreamBeginCapture: the default streams cannot be captured here; capture a stream of "
+			"cuStreamCreate");
+		return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+	}
+	Capture *cap = calloc(1, sizeof *cap);
+	CUgraph g = graph_new();
+	if (!cap || !g) {
+		free(cap);
+		if (g)
+			graph_free(g, graph_of(g));
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
+	pthread_mutex_lock(&lock);
+	if (find(s)) {
+		pthread_mutex_unlock(&lock);
+		free(cap);
+		graph_free(g, graph_of(g));
+		return CUDA_ERROR_ILLEGAL_STATE;
+	}
+	*cap = (Capture){ .s = s, .g = g, .mode = mode, .id = next_id++, .next = captures };
+	captures = cap;
+	atomic_fetch_add(&ncaptures, 1);
+	pthread_mutex_unlock(&lock);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuStreamBeginCapture(CUstream s) { return cuStreamBeginCapture_v2(s, CU_STREAM_CAPTURE_MODE_GLOBAL); }
+
+CUresult cuStreamEndCapture(CUstream s, CUgraph *out)
+{
+	CTX_CALL(c);
+	CUresult r = cu_stream_check(s);
+	if (r)
+		return r;
+	if (!out)
+		return CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&lock);
+	Capture **p = &captures;
+	while (*p && (*p)->s != s)
+		p = &(*p)->next;
+	Capture *cap = *p;
+	if (cap) {
+		*p = cap->next;
+		atomic_fetch_sub(&ncaptures, 1);
+	}
+	pthread_mutex_unlock(&lock);
+	if (!cap)
+		return CUDA_ERROR_ILLEGAL_STATE;
+	*out = NULL;
+	int invalid = cap->invalid;
+	CUgraph g = cap->g;
+	free(cap);
+	if (invalid) {
+		CuGraph *rec = graph_of(g);
+		if (rec)
+			graph_free(g, rec);
+		return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+	}
+	*out = g;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuStreamIsCapturing(CUstream s, int *status)
+{
+	CTX_CALL(c);
+	CUresult r = cu_stream_check(s);
+	if (r)
+		return r;
+	if (!status)
+		return CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&lock);
+	Capture *cap = s ? find(s) : NULL;
+	*status = !cap ? CU_STREAM_CAPTURE_STATUS_NONE
+		       : cap->invalid ? CU_STREAM_CAPTURE_STATUS_INVALIDATED : CU_STREAM_CAPTURE_STATUS_ACTIVE;
+	pthread_mutex_unlock(&lock);
+	return CUDA_SUCCESS;
+}
+
+/* The capture's graph, and the node the next one will depend on (no edge
+ * data: edges are plain).  *deps points into the capture, valid until its
+ * next node. */
+CUresult cuStreamGetCaptureInfo_v3(CUstream s, int *status, uint64_t *id, CUgraph *graph,
+				   const CUgraphNode **deps, const void **edges, size_t *ndeps)
+{
+	CUresult r = cuStreamIsCapturing(s, status);
+	if (r)
+		return r;
+	pthread_mutex_lock(&lock);
+	Capture *cap = s ? find(s) : NULL;
+	if (id && cap)
+		*id = cap->id;
+	if (graph)
+		*graph = cap ? cap->g : NULL;
+	if (deps)
+		*deps = cap && cap->last ? &cap->last : NULL;
+	if (ndeps)
+		*ndeps = cap && cap->last ? 1 : 0;
+	pthread_mutex_unlock(&lock);
+	if (edges)
+		*edges = NULL;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuStreamGetCaptureInfo_v2(CUstream s, int *status, uint64_t *id, CUgraph *graph, const CUgraphNode **deps,
+				   size_t *ndeps)
+{
+	return cuStreamGetCaptureInfo_v3(s, status, id, graph, deps, NULL, ndeps);
+}
+
+CUresult cuStreamGetCaptureInfo(CUstream s, int *status, uint64_t *id)
+{
+	return cuStreamGetCaptureInfo_v3(s, status, id, NULL, NULL, NULL, NULL);
+}
+
+CU_PT_ALIAS(cuStreamBeginCapture, _ptsz);
+CU_PT_ALIAS(cuStreamBeginCapture_v2, _ptsz);
+CU_PT_ALIAS(cuStreamEndCapture, _ptsz);
+CU_PT_ALIAS(cuStreamIsCapturing, _ptsz);
+CU_PT_ALIAS(cuStreamGetCaptureInfo, _ptsz);
+CU_PT_ALIAS(cuStreamGetCaptureInfo_v2, _ptsz);
+CU_PT_ALIAS(cuStreamGetCaptureInfo_v3, _ptsz);
+
+/* ---- graphs and their nodes --------------------------------------------------------------- */
+CUresult cuGraphCreate(CUgraph *out, unsigned flags)
+{
+	CTX_CALL(c);
+	if (!out || flags)
+		return CUDA_ERROR_INVALID_VALUE;
+	CUgraph g = graph_new();
+	if (!g)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	*out = g;
+	return CUDA_SUCCESS;
+}
+
+/* Frees the graph and its nodes; a graph being captured is refused. */
+CUresult cuGraphDestroy(CUgraph h)
+{
+	CTX_CALL(c);
+	pthread_mutex_lock(&lock);
+	int capturing = 0;
+	for (Capture *cap = captures; cap; cap = cap->next)
+		capturing |= cap->g == h;
+	pthread_mutex_unlock(&lock);
+	CuGraph *g = graph_of(h);
+	if (!g || capturing)
+		return CUDA_ERROR_INVALID_VALUE;
+	graph_free(h, g);
+	return CUDA_SUCCESS;
+}
+
+/* The graph's nodes, or how many it has (nodes NULL); *n is the room in
+ * nodes, and gets the count. */
+CUresult cuGraphGetNodes(CUgraph h, CUgraphNode *nodes, size_t *n)
+{
+	CTX_CALL(c);
+	CuGraph *g = graph_of(h);
+	if (!g || !n)
+		return CUDA_ERROR_INVALID_VALUE;
+	for (size_t i = 0; nodes && i < *n; i++)
+		nodes[i] = i < g->n ? g->v[i] : NULL;
+	*n = g->n;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuGraphGetRootNodes(CUgraph h, CUgraphNode *nodes, size_t *n)
+{
+	CTX_CALL(c);
+	CuGraph *g = graph_of(h);
+	if (!g || !n)
+		return CUDA_ERROR_INVALID_VALUE;
+	size_t k = 0;
+	for (size_t i = 0; i < g->n; i++) {
+		CuNode *nd = node_of(g->v[i]);
+		if (nd && !nd->ndeps) {
+			if (nodes && k < *n)
+				nodes[k] = g->v[i];
+			k++;
+		}
+	}
+	for (size_t i = k; nodes && i < *n; i++)
+		nodes[i] = NULL;
+	*n = k;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuGraphNodeGetType(CUgraphNode h, int *type)
+{
+	CTX_CALL(c);
+	CuNode *n = node_of(h);
+	if (!n || !type)
+		return CUDA_ERROR_INVALID_VALUE;
+	*type = n->w.kind;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuGraphNodeGetDependencies(CUgraphNode h, CUgraphNode *deps, size_t *count)
+{
+	CTX_CALL(c);
+	CuNode *n = node_of(h);
+	if (!n || !count)
+		return CUDA_ERROR_INVALID_VALUE;
+	for (size_t i = 0; deps && i < *count; i++)
+		deps[i] = i < n->ndeps ? n->deps[i] : NULL;
+	*count = n->ndeps;
+	return CUDA_SUCCESS;
+}
+
+/* cuGraphAdd*Node: the common checks, then node_add. */
+#define ADD_CALL(c, out, g, deps, ndeps) CTX_CALL(c); do { \
+	if (!(out) || !graph_of(g) || ((ndeps) && !(deps))) return CUDA_ERROR_INVALID_VALUE; } while (0)
+
+typedef struct CUDA_KERNEL_NODE_PARAMS {
+	CUfunction func;
+	unsigned gx, gy, gz, bx, by, bz, shared;
+	void **params;
+	void **extra;
+	CUfunction kern;        /* _v2: a CUkernel, which is a CUfunction here, when func is NULL */
+	CUcontext ctx;
+} CUDA_KERNEL_NODE_PARAMS;
+
+/* v2: the kernel may be given as kern; v1 has neither kern nor ctx. */
+static CUresult add_kernel(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps,
+			   const CUDA_KERNEL_NODE_PARAMS *p, int v2)
+{
+	ADD_CALL(c, out, g, deps, ndeps);
+	if (!p)
+		return CUDA_ERROR_INVALID_VALUE;
+	CUfunction f = p->func ? p->func : v2 ? p->kern : NULL;
+	CuFunc *fn = cu_func(f);
+	if (!fn)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (p->extra) {
+		cu_warn("cuGraphAddKernelNode: parameters by `extra` are not supported; use kernelParams");
+		return CUDA_ERROR_NOT_SUPPORTED;
+	}
+	if (!p->gx || !p->gy || !p->gz || !p->bx || !p->by || !p->bz || (!p->params && ptxvm_kernel_param_count(fn->k)))
+		return CUDA_ERROR_INVALID_VALUE;
+	Work w = { .kind = NODE_KERNEL,
+		   .k = { f, { { p->gx, p->gy, p->gz }, { p->bx, p->by, p->bz }, p->shared, { 0, 0, 0 } },
+			  pack(fn->k, (void *const *)p->params, NULL) } };
+	if (!w.k.params)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	CUresult r = node_add(g, deps, ndeps, &w, out);
+	if (r)
+		work_free(&w);
+	return r;
+}
+
+CUresult cuGraphAddKernelNode_v2(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps,
+				 const CUDA_KERNEL_NODE_PARAMS *p)
+{
+	return add_kernel(out, g, deps, ndeps, p, 1);
+}
+
+CUresult cuGraphAddKernelNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps,
+			      const CUDA_KERNEL_NODE_PARAMS *p)
+{
+	return add_kernel(out, g, deps, ndeps, p, 0);
+}
+
+/* The copy's sides are checked when the graph runs. */
+CUresult cuGraphAddMemcpyNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps,
+			      const CUDA_MEMCPY3D *p, CUcontext ctx)
+{
+	ADD_CALL(c, out, g, deps, ndeps);
+	if (!p)
+		return CUDA_ERROR_INVALID_VALUE;
+	return node_add(g, deps, ndeps, &(Work){ .kind = NODE_COPY, .is3d = 1, .copy3d = *p }, out);
+}
+
+typedef struct CUDA_MEMSET_NODE_PARAMS {
+	CUdeviceptr dst;
+	size_t pitch;
+	unsigned value, elem;
+	size_t w, h;
+} CUDA_MEMSET_NODE_PARAMS;
+
+CUresult cuGraphAddMemsetNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps,
+			      const CUDA_MEMSET_NODE_PARAMS *p, CUcontext ctx)
+{
+	ADD_CALL(c, out, g, deps, ndeps);
+	if (!p || (p->elem != 1 && p->elem != 2 && p->elem != 4) || (p->h > 1 && p->pitch < p->w * p->elem))
+		return CUDA_ERROR_INVALID_VALUE;
+	return node_add(g, deps, ndeps,
+			&(Work){ .kind = NODE_SET, .set = { p->dst, p->pitch, p->value, p->elem, p->w, p->h } }, out);
+}
+
+typedef struct CUDA_HOST_NODE_PARAMS {
+	void (*fn)(void *);
+	void *data;
+} CUDA_HOST_NODE_PARAMS;
+
+CUresult cuGraphAddHostNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps,
+			    const CUDA_HOST_NODE_PARAMS *p)
+{
+	ADD_CALL(c, out, g, deps, ndeps);
+	if (!p || !p->fn)
+		return CUDA_ERROR_INVALID_VALUE;
+	return node_add(g, deps, ndeps, &(Work){ .kind = NODE_HOST, .host = { p->fn, p->data } }, out);
+}
+
+CUresult cuGraphAddEmptyNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps)
+{
+	ADD_CALL(c, out, g, deps, ndeps);
+	return node_add(g, deps, ndeps, &(Work){ .kind = NODE_EMPTY }, out);
+}
+
+/* ---- executable graphs -------------------------------------------------------------------------- */
+CUresult cuGraphInstantiateWithFlags(CUgraphExec *out, CUgraph h, unsigned long long flags)
+{
+	CTX_CALL(c);
+	CuGraph *g = graph_of(h);
+	if (!out || !g)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (flags & ~1ull) {    /* AUTO_FREE_ON_LAUNCH alone: nothing here allocates */
+		cu_warn("cuGraphInstantiate: flags %#llx are not supported", flags);
+		return CUDA_ERROR_NOT_SUPPORTED;
+	}
+	CuExec *e = calloc(1, sizeof *e);
+	Work *v = calloc(g->n ? g->n : 1, sizeof *v);
+	size_t done = 0;
+	/* a snapshot: later changes to the graph do not reach it */
+	for (; e && v && done < g->n; done++) {
+		CuNode *n = node_of(g->v[done]);
+		if (!n)
+			break;
+		v[done] = n->w;
+		if (v[done].kind != NODE_KERNEL)
+			continue;
+		CuFunc *fn = cu_func(v[done].k.f);
+		size_t bytes = fn ? ptxvm_kernel_params_size(fn->k) : 0;
+		void *p = fn ? malloc(bytes ? bytes : 1) : NULL;
+		if (!p) {
+			v[done].kind = NODE_EMPTY;
+			break;
+		}
+		memcpy(p, v[done].k.params, bytes);
+		v[done].k.params = p;
+	}
+	if (!e || !v || done < g->n || !cu_obj_add(e, CU_KIND_GRAPH_EXEC)) {
+		for (size_t i = 0; v && i < done; i++)
+			work_free(&v[i]);
+		free(v);
+		free(e);
+		return CUDA_ERROR_OUT_OF_MEMORY;    /* or a kernel unloaded since it was added */
+	}
+	e->obj.drop = exec_drop;
+	e->v = v;
+	e->n = g->n;
+	*out = CU_HANDLE(CUgraphExec, e);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuGraphInstantiate_v2(CUgraphExec *out, CUgraph g, CUgraphNode *err_node, char *log, size_t logsz)
+{
+	if (err_node)
+		*err_node = NULL;
+	if (log && logsz)
+		log[0] = 0;
+	return cuGraphInstantiateWithFlags(out, g, 0);
+}
+
+CUresult cuGraphInstantiate(CUgraphExec *out, CUgraph g, CUgraphNode *err_node, char *log, size_t logsz)
+{
+	return cuGraphInstantiate_v2(out, g, err_node, log, logsz);
+}
+
+typedef struct CUDA_GRAPH_INSTANTIATE_PARAMS {
+	uint64_t flags;
+	CUstream upload;
+	CUgraphNode err_node;
+	int result;             /* CUgraphInstantiateResult: 0 success, 1 error */
+} CUDA_GRAPH_INSTANTIATE_PARAMS;
+
+CUresult cuGraphInstantiateWithParams(CUgraphExec *out, CUgraph g, CUDA_GRAPH_INSTANTIATE_PARAMS *p)
+{
+	if (!p)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (p->flags & 2) {     /* UPLOAD: to the stream p->upload, which has nothing to do here */
+		CUresult r = cu_stream_check(p->upload);
+		if (r)
+			return r;
+	}
+	CUresult r = cuGraphInstantiateWithFlags(out, g, p->flags & ~2ull);
+	p->err_node = NULL;
+	p->result = r != CUDA_SUCCESS;
+	return r;
+}
+
+CUresult cuGraphExecDestroy(CUgraphExec h)
+{
+	CTX_CALL(c);
+	CuExec *e = exec_of(h);
+	if (!e)
+		return CUDA_ERROR_INVALID_VALUE;
+	exec_drop(e);
+	cu_obj_free(h, CU_KIND_GRAPH_EXEC);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuGraphExecGetFlags(CUgraphExec h, uint64_t *flags)
+{
+	CTX_CALL(c);
+	if (!exec_of(h) || !flags)
+		return CUDA_ERROR_INVALID_VALUE;
+	*flags = 0;
+	return CUDA_SUCCESS;
+}
+
+/* The graph's memory is the device's already: uploading does nothing. */
+CUresult cuGraphUpload(CUgraphExec h, CUstream s)
+{
+	CTX_CALL(c);
+	if (!exec_of(h))
+		return CUDA_ERROR_INVALID_VALUE;
+	return cu_stream_check(s);
+}
+
+static CUresult run_copy(CuCtx *c, const Work *w)
+{
+	if (w->is3d)
+		return cu_copy3d(&w->copy3d, "cuGraphLaunch (a copy)");
+	const uint64_t d = w->copy.dst, s = w->copy.src;
+	ptxvm_result r = PTXVM_SUCCESS;
+	switch (w->copy.dev) {
+	case 3: r = ptxvm_memcpy_dtod(cu_dev.dev, d, s, w->copy.n); break;
+	case 1: r = ptxvm_memcpy_htod(cu_dev.dev, d, (const void *)(uintptr_t)s, w->copy.n); break;
+	case 2: r = ptxvm_memcpy_dtoh(cu_dev.dev, (void *)(uintptr_t)d, s, w->copy.n); break;
+	default: memmove((void *)(uintptr_t)d, (const void *)(uintptr_t)s, w->copy.n); break;
+	}
+	return cu_result(c, r, "cuGraphLaunch (a copy)");
+}
+
+/* Runs the work in order, as the stream would have run the captured work;
+ * the first failure ends the launch with its error. */
+CUresult cuGraphLaunch(CUgraphExec h, CUstream s)
+{
+	CTX_CALL(c);
+	CuExec *e = exec_of(h);
+	if (!e)
+		return CUDA_ERROR_INVALID_VALUE;
+	CUresult r = cu_stream_check(s);
+	if (r)
+		return r;
+	if (cu_capturing(s))
+		return cu_capture_refuse(s, "cuGraphLaunch (a child graph)");
+	for (size_t i = 0; i < e->n && !r; i++) {
+		const Work *w = &e->v[i];
+		CuFunc *fn;
+		switch (w->kind) {
+		case NODE_KERNEL:
+			if (!(fn = cu_func(w->k.f))) {
+				cu_warn("cuGraphLaunch: node %zu's kernel was unloaded", i);
+				return CUDA_ERROR_INVALID_HANDLE;
+			}
+			r = cu_launch_run(c, fn, &w->k.cfg, NULL, w->k.params, 0);
+			break;
+		case NODE_COPY:
+			r = run_copy(c, w);
+			break;
+		case NODE_SET:
+			r = cu_memset2d("cuGraphLaunch (a fill)", w->set.dst, w->set.pitch, w->set.value, w->set.elem,
+					w->set.w, w->set.h);
+			break;
+		case NODE_HOST:
+			cu_printf_flush();      /* as before a stream's host function */
+			w->host.fn(w->host.data);
+			break;
+		case NODE_EVENT:
+			cu_event_stamp(w->event);
+			break;
+		}
+	}
+	return r;
+}
+
+CU_PT_ALIAS(cuGraphLaunch, _ptsz);
+CU_PT_ALIAS(cuGraphUpload, _ptsz);
+CU_PT_ALIAS(cuGraphInstantiateWithParams, _ptsz);

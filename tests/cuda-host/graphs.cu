@@ -1,0 +1,178 @@
+// CUDA graphs made by stream capture: kernels, copies, fills, a host
+// function and event records captured on one stream, instantiated once and
+// launched several times; what cannot be captured invalidates the capture.
+// Then a graph built node by node, with dependencies.
+#include "check.h"
+
+__global__ void scale_add(int *x, int k, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		x[i] = x[i] * k + i;
+}
+
+static void CUDART_CB count(void *p) { ++*(int *)p; }
+
+int main()
+{
+	const int n = 1000;
+	int *d, *h, *out, calls = 0;
+	CK(cudaMalloc(&d, n * sizeof *d));
+	CK(cudaMallocHost(&h, n * sizeof *h));
+	CK(cudaMallocHost(&out, n * sizeof *out));
+	cudaStream_t s;
+	CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+	cudaEvent_t e0, e1;
+	CK(cudaEventCreate(&e0));
+	CK(cudaEventCreate(&e1));
+	for (int i = 0; i < n; i++)
+		out[i] = -1;
+
+	CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+	cudaStreamCaptureStatus st;
+	CK(cudaStreamIsCapturing(s, &st));
+	expect(st == cudaStreamCaptureStatusActive, "the stream is capturing (%d)", (int)st);
+	CK(cudaEventRecord(e0, s));
+	CK(cudaMemsetAsync(d, 0, n * sizeof *d, s));
+	CK(cudaMemcpyAsync(d, h, n / 2 * sizeof *d, cudaMemcpyHostToDevice, s));
+	scale_add<<<(n + 127) / 128, 128, 0, s>>>(d, 3, n);
+	scale_add<<<(n + 127) / 128, 128, 0, s>>>(d, 2, n);
+	CK(cudaLaunchHostFunc(s, count, &calls));
+	CK(cudaMemcpyAsync(out, d, n * sizeof *d, cudaMemcpyDeviceToHost, s));
+	CK(cudaEventRecord(e1, s));
+	cudaGraph_t g;
+	CK(cudaStreamEndCapture(s, &g));
+	expect(calls == 0 && out[0] == -1 && out[n - 1] == -1, "nothing ran while the stream was captured");
+	size_t nodes = 0;
+	CK(cudaGraphGetNodes(g, NULL, &nodes));
+	expect(nodes == 8, "the graph has the 8 captured operations (%zu)", nodes);
+	CK(cudaStreamIsCapturing(s, &st));
+	expect(st == cudaStreamCaptureStatusNone, "the capture ended (%d)", (int)st);
+
+	cudaGraphExec_t x;
+	CK(cudaGraphInstantiate(&x, g, 0));
+	CK(cudaGraphDestroy(g));        // the executable graph is a copy
+	for (int round = 1; round <= 3; round++) {
+		// the copy node reads the host buffer when the graph runs, not when it was captured
+		for (int i = 0; i < n; i++)
+			h[i] = i * round;
+		CK(cudaGraphLaunch(x, s));
+		CK(cudaStreamSynchronize(s));
+		int bad = -1;
+		for (int i = 0; i < n && bad < 0; i++) {
+			int v = i < n / 2 ? i * round : 0;      // the fill, then the copy of half
+			if (out[i] != (v * 3 + i) * 2 + i)
+				bad = i;
+		}
+		if (bad < 0)
+			expect(true, "graph launch %d computes all %d elements", round, n);
+		else
+			expect(false, "graph launch %d: element %d is %d", round, bad, out[bad]);
+	}
+	expect(calls == 3, "the host function ran once per launch (%d)", calls);
+	float ms = -1;
+	CK(cudaEventElapsedTime(&ms, e0, e1));
+	expect(ms >= 0, "the graph's event records time it (%g ms)", ms);
+	CK(cudaGraphExecDestroy(x));
+
+	// a synchronisation inside a capture is refused and invalidates it
+	CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+	scale_add<<<1, 32, 0, s>>>(d, 1, 32);
+	cudaError_t err = cudaStreamSynchronize(s);
+	expect(err == cudaErrorStreamCaptureUnsupported, "cudaStreamSynchronize while capturing: %s",
+	       cudaGetErrorName(err));
+	CK(cudaStreamIsCapturing(s, &st));
+	expect(st == cudaStreamCaptureStatusInvalidated, "the capture is invalidated (%d)", (int)st);
+	err = cudaStreamEndCapture(s, &g);
+	expect(err == cudaErrorStreamCaptureInvalidated && g == NULL, "cudaStreamEndCapture: %s",
+	       cudaGetErrorName(err));
+	(void)cudaGetLastError();
+
+	// a form that cannot be captured here: stream-ordered allocation
+	CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed));
+	void *p = NULL;
+	err = cudaMallocAsync(&p, 256, s);
+	expect(err == cudaErrorStreamCaptureUnsupported, "cudaMallocAsync while capturing: %s", cudaGetErrorName(err));
+	err = cudaStreamEndCapture(s, &g);
+	expect(err == cudaErrorStreamCaptureInvalidated, "cudaStreamEndCapture after it: %s", cudaGetErrorName(err));
+	(void)cudaGetLastError();
+
+	// a 2D copy is captured: rows of 16 ints, 64 apart on the host, 32 on the device
+	CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+	CK(cudaMemcpy2DAsync(d, 32 * sizeof *d, h, 64 * sizeof *h, 16 * sizeof *d, 4, cudaMemcpyHostToDevice, s));
+	CK(cudaMemcpy2DAsync(out, 16 * sizeof *out, d, 32 * sizeof *d, 16 * sizeof *d, 4, cudaMemcpyDeviceToHost, s));
+	CK(cudaStreamEndCapture(s, &g));
+	CK(cudaGraphInstantiate(&x, g, 0));
+	for (int i = 0; i < n; i++)
+		h[i] = 5 * i + 1;
+	CK(cudaGraphLaunch(x, s));
+	CK(cudaStreamSynchronize(s));
+	int bad = -1;
+	for (int i = 0; i < 64 && bad < 0; i++)
+		if (out[i] != 5 * (i / 16 * 64 + i % 16) + 1)
+			bad = i;
+	expect(bad < 0, "the captured 2D copies (first wrong element: %d)", bad);
+	CK(cudaGraphExecDestroy(x));
+	CK(cudaGraphDestroy(g));
+
+	// a graph built node by node: a fill and a copy, then two kernels after
+	// both, then a host function and a copy back after the kernels
+	CK(cudaGraphCreate(&g, 0));
+	cudaGraphNode_t fill, up, k1, k2, host, down;
+	cudaMemsetParams fp = {};
+	fp.dst = d;
+	fp.value = 7;
+	fp.elementSize = 4;
+	fp.width = n;
+	fp.height = 1;
+	CK(cudaGraphAddMemsetNode(&fill, g, NULL, 0, &fp));
+	CK(cudaGraphAddMemcpyNode1D(&up, g, &fill, 1, d, h, 10 * sizeof *d, cudaMemcpyHostToDevice));
+	int k = 3, m = n / 2;
+	void *args1[] = { &d, &k, &m };
+	cudaKernelNodeParams kp = {};
+	kp.func = (void *)scale_add;
+	kp.gridDim = dim3((m + 127) / 128);
+	kp.blockDim = dim3(128);
+	kp.kernelParams = args1;
+	cudaGraphNode_t both[] = { fill, up };
+	CK(cudaGraphAddKernelNode(&k1, g, both, 2, &kp));
+	int *second = d + m, k2v = 2, m2 = n - m;
+	void *args2[] = { &second, &k2v, &m2 };
+	kp.kernelParams = args2;
+	CK(cudaGraphAddKernelNode(&k2, g, both, 2, &kp));
+	cudaHostNodeParams hp = { count, &calls };
+	cudaGraphNode_t kernels[] = { k1, k2 };
+	CK(cudaGraphAddHostNode(&host, g, kernels, 2, &hp));
+	CK(cudaGraphAddMemcpyNode1D(&down, g, &host, 1, out, d, n * sizeof *d, cudaMemcpyDeviceToHost));
+	size_t count_nodes = 0, roots = 0;
+	CK(cudaGraphGetNodes(g, NULL, &count_nodes));
+	CK(cudaGraphGetRootNodes(g, NULL, &roots));
+	cudaGraphNodeType type;
+	CK(cudaGraphNodeGetType(k2, &type));
+	expect(count_nodes == 6 && roots == 1 && type == cudaGraphNodeTypeKernel,
+	       "the graph has 6 nodes (%zu), 1 root (%zu), a kernel node (%d)", count_nodes, roots, (int)type);
+	CK(cudaGraphInstantiate(&x, g, 0));
+	for (int i = 0; i < n; i++)
+		h[i] = 100 + i;
+	calls = 0;
+	CK(cudaGraphLaunch(x, s));
+	CK(cudaStreamSynchronize(s));
+	bad = -1;
+	for (int i = 0; i < n && bad < 0; i++) {
+		int v = i < 10 ? 100 + i : 7;
+		if (out[i] != (i < m ? v * 3 + i : v * 2 + (i - m)))
+			bad = i;
+	}
+	expect(bad < 0 && calls == 1, "the graph built node by node ran (first wrong element %d, %d host calls)",
+	       bad, calls);
+	CK(cudaGraphExecDestroy(x));
+	CK(cudaGraphDestroy(g));
+
+	// the stream works normally afterwards
+	CK(cudaMemsetAsync(d, 0, sizeof *d, s));
+	CK(cudaMemcpyAsync(out, d, sizeof *d, cudaMemcpyDeviceToHost, s));
+	CK(cudaStreamSynchronize(s));
+	expect(out[0] == 0, "the stream runs work again after the captures");
+	CK(cudaStreamDestroy(s));
+	return finish();
+}
