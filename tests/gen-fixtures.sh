@@ -5,6 +5,7 @@
 #   tests/cuda/NAME.cu  --nvcc -arch=sm_90 -ptx-->  tests/ptx/NAME.ptx
 #   (NAME.rdc.cu with -rdc=true, checked with ptxas -c)
 #   examples/NAME.cu    --nvcc -arch=sm_90 -ptx-->  examples/NAME.ptx
+#   tests/cuda-driver/link/NAME.rdc.cu  --(-rdc=true -lineinfo)-->  NAME.rdc.ptx
 #
 # Run from the repository root (the script also cds there itself).
 # Without a CUDA toolkit the committed fixtures are kept and the script
@@ -73,6 +74,23 @@ for src in examples/*.cu; do
     case "$name" in *.rdc) rdc="-rdc=true" ;; esac
     echo "gen-fixtures: nvcc $rdc $src -> $out"
     if "$NVCC" -arch="$ARCH" -ptx $rdc -o "$tmp" "$src"; then
+        mv -f "$tmp" "$out"
+        produced="$produced $out"
+    else
+        rm -f "$tmp"
+        echo "gen-fixtures: FAILED to compile $src" >&2
+        status=1
+    fi
+done
+
+# The driver test's link inputs: tests/cuda-driver/link/NAME.rdc.cu ->
+# NAME.rdc.ptx, relocatable, with line information (.file, .loc)
+for src in tests/cuda-driver/link/*.rdc.cu; do
+    [ -e "$src" ] || continue
+    out="${src%.cu}.ptx"
+    tmp="$out.tmp"
+    echo "gen-fixtures: nvcc -rdc=true -lineinfo $src -> $out"
+    if "$NVCC" -arch="$ARCH" -ptx -rdc=true -lineinfo -o "$tmp" "$src"; then
         mv -f "$tmp" "$out"
         produced="$produced $out"
     else

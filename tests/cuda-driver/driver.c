@@ -990,6 +990,33 @@ static void several_inputs(void)
 		      got[1], got[2]);
 		OK(cuLinkDestroy(l));
 	}
+	/* nvcc's relocatable PTX from files (tests/cuda-driver/link): kmain
+	 * gives out[t] = (2 (t + 1) + 5) * 3 + 1000 */
+	{
+		CUlinkState l;
+		void *img = NULL;
+		size_t sz;
+		int out[4] = { 0 };
+		OK(cuLinkCreate(4, opt, val, &l));
+		OK(cuLinkAddFile(l, CU_JIT_INPUT_PTX, "tests/cuda-driver/link/main.rdc.ptx", 0, NULL, NULL));
+		OK(cuLinkAddFile(l, CU_JIT_INPUT_PTX, "tests/cuda-driver/link/lib.rdc.ptx", 0, NULL, NULL));
+		OK(cuLinkComplete(l, &img, &sz));
+		CUmodule m;
+		CUfunction f;
+		CUdeviceptr d;
+		if (img && cuModuleLoadData(&m, img) == CUDA_SUCCESS) {
+			OK(cuModuleGetFunction(&f, m, "kmain"));
+			OK(cuMemAlloc(&d, sizeof out));
+			void *args[] = { &d };
+			OK(cuLaunchKernel(f, 1, 1, 1, 4, 1, 1, 0, NULL, args, NULL));
+			OK(cuMemcpyDtoH(out, d, sizeof out));
+			OK(cuMemFree(d));
+			OK(cuModuleUnload(m));
+		}
+		CHECK(out[0] == 1021 && out[1] == 1027 && out[3] == 1039, "nvcc's relocatable PTX linked: %d %d %d %d",
+		      out[0], out[1], out[2], out[3]);
+		OK(cuLinkDestroy(l));
+	}
 	/* nvlink's errors, in the error log */
 	CUlinkState l;
 	void *img;
