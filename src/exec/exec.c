@@ -453,10 +453,10 @@ int exec_resources(const Launch *L, char *msg, size_t n)
 	return 1;
 }
 
-/* Zeroed room for n elements of size sz at *p, which holds *cap: the
- * memory of an earlier frame or warp is reused; false without host memory
- * (*p unchanged). */
-static bool room(void **p, size_t *cap, size_t n, size_t sz)
+/* Room for n elements of size sz at *p, which holds *cap, zeroed if clear:
+ * the memory of an earlier frame or warp is reused; false without host
+ * memory (*p unchanged). */
+static bool room(void **p, size_t *cap, size_t n, size_t sz, bool clear)
 {
 	if (n > *cap) {
 		void *q = calloc(n, sz);
@@ -467,11 +467,13 @@ static bool room(void **p, size_t *cap, size_t n, size_t sz)
 		*cap = n;
 		return true;
 	}
-	memset(*p, 0, n * sz);
+	if (clear)
+		memset(*p, 0, n * sz);
 	return true;
 }
 
-/* A new frame for fn, its registers zeroed; false (nothing pushed) without
+/* A new frame for fn, its predicates zeroed and the registers that may be
+ * read before they are written (fn->zero); false (nothing pushed) without
  * host memory. */
 static bool push_frame(Warp *w, const XFunc *fn, uint32_t lbase, uint32_t call_pc, uint32_t mask)
 {
@@ -486,9 +488,11 @@ static bool push_frame(Warp *w, const XFunc *fn, uint32_t lbase, uint32_t call_p
 	}
 	Frame *f = &w->fr[w->nfr];
 	void *r = f->r, *p = f->p;
-	if (!room(&r, &f->rcap, (size_t)fn->nslots * 32 + 1, sizeof(uint64_t)) ||
-	    (f->r = r, !room(&p, &f->pcap, (size_t)fn->npreds + 1, sizeof(uint32_t))))
+	if (!room(&r, &f->rcap, (size_t)fn->nslots * 32 + 1, sizeof(uint64_t), false) ||
+	    (f->r = r, !room(&p, &f->pcap, (size_t)fn->npreds + 1, sizeof(uint32_t), true)))
 		return false;
+	for (uint32_t i = 0; i < fn->nzero; i += 2)
+		memset((uint64_t *)r + (size_t)fn->zero[i] * 32, 0, (size_t)fn->zero[i + 1] * 32 * sizeof(uint64_t));
 	w->cta->reg_bytes += frame_regs(fn);
 	*f = (Frame){ .fn = fn, .r = r, .p = p, .rcap = f->rcap, .pcap = f->pcap, .lbase = lbase,
 		      .depth = w->nst, .call_pc = call_pc, .mask = mask };
@@ -556,7 +560,7 @@ bool warp_init(Cta *c, Warp *w, uint32_t idx)
 	w->valid = n == 32 ? FULL : (1u << n) - 1;
 	const Prog *p = L->p;
 	void *sr = w->sreg;
-	bool ok = sreg_set || room(&sr, &w->sregcap, (size_t)p->nsregs * 32 + 1, sizeof *w->sreg);
+	bool ok = sreg_set || room(&sr, &w->sregcap, (size_t)p->nsregs * 32 + 1, sizeof *w->sreg, true);
 	w->sreg = sr;
 	if (!ok || !push_frame(w, L->k, 0, 0, w->valid)) {
 		exec_fault(c, NULL, NULL, -1, PTXVM_ERROR_OUT_OF_MEMORY,
