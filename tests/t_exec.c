@@ -21,6 +21,7 @@
  *   faults       each failure's code and report, then a clean launch
  *   api          bad arguments
  *   determinism  identical bytes with 1, 2 and 7 workers
+ *   unwritten    registers read before written are 0 in every warp
  *   devices      two devices in one process are independent
  *
  * Each scenario counts one pass or one fail.  PTXVM_EXEC_DUMP=DIR writes
@@ -1431,6 +1432,55 @@ static void test_stack(ptxvm_device *d)
 	done(&s);
 }
 
+/* Registers a lane reads before it writes them read 0 in every warp, even
+ * where the warp before it on the same worker left other values: lanes
+ * that skip a write (a branch, a false guard) where the warp before wrote
+ * it, a loop's register used on the way in; 4 CTAs of 2 warps on one
+ * worker, each CTA's skipping lanes 16 further on. */
+static const char unwritten_ptx[] = HDR
+	".visible .entry unwritten(.param .u64 out)\n"
+	"{\n"
+	"\t.reg .b32 %r<8>;\n\t.reg .pred %p<3>;\n\t.reg .b64 %rd<4>;\n"
+	"\tmov.u32 %r1, %tid.x;\n\tmov.u32 %r3, %ctaid.x;\n\tmad.lo.u32 %r3, %r3, 64, %r1;\n"
+	"\tmov.u32 %r7, %ctaid.x;\n\tmad.lo.u32 %r7, %r7, 16, %r1;\n"
+	"\tand.b32 %r7, %r7, 63;\n\tsetp.lt.u32 %p1, %r7, 16;\n"   /* (tid + 16 ctaid) % 64 < 16 skip */
+	"\t@%p1 bra SKIP;\n"
+	"\tadd.u32 %r2, %r1, 1000;\n"   /* lanes 16..: r2 = tid + 1000 */
+	"SKIP:\n"
+	"\t@!%p1 mov.u32 %r4, 77;\n"    /* lanes 16..: r4 = 77 */
+	"\tmov.u32 %r6, 3;\n"
+	"LOOP:\n"                       /* r5 += r6 three times, r5 never set first */
+	"\tadd.u32 %r5, %r5, %r6;\n\tsub.u32 %r6, %r6, 1;\n\tsetp.ne.u32 %p2, %r6, 0;\n\t@%p2 bra LOOP;\n"
+	"\tld.param.u64 %rd1, [out];\n\tmul.wide.u32 %rd2, %r3, 12;\n\tadd.s64 %rd1, %rd1, %rd2;\n"
+	"\tst.global.u32 [%rd1], %r2;\n\tst.global.u32 [%rd1+4], %r4;\n\tst.global.u32 [%rd1+8], %r5;\n"
+	"\tret;\n"
+	"}\n";
+
+static void test_unwritten(void)
+{
+	Sc s = { .name = "registers read before written: 0 in every warp on one worker" };
+	ptxvm_device_opts o = { .workers = 1 };
+	ptxvm_device *d = ptxvm_device_create(&o);
+	ptxvm_program *p = d ? load_text(&s, d, "unwritten", unwritten_ptx) : NULL;
+	if (p) {
+		enum { N = 4 * 64 };
+		uint32_t want[N * 3];
+		for (uint32_t g = 0; g < N; g++) {
+			uint32_t t = g % 64, skip = (t + 16 * (g / 64)) % 64 < 16;
+			want[3 * g] = skip ? 0 : t + 1000;
+			want[3 * g + 1] = skip ? 0 : 77;
+			want[3 * g + 2] = 3 + 2 + 1;
+		}
+		run_out32(&s, d, p, "unwritten", CFG(4, 64), want, N * 3);
+		ptxvm_program_unload(p);
+	}
+	if (d)
+		ptxvm_device_destroy(d);
+	else
+		bad(&s, "ptxvm_device_create failed");
+	done(&s);
+}
+
 static void test_bulk(ptxvm_device *d)
 {
 	Sc s = { .name = "bulk: cp.async.bulk and mbarrier transaction counts (bulk.ptx)" };
@@ -1553,5 +1603,6 @@ void test_exec(const char *root)
 	test_nvcc(d);
 	ptxvm_device_destroy(d);
 	test_determinism();
+	test_unwritten();
 	test_two_devices();
 }

@@ -27,6 +27,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <strings.h>
 
 #define DEFAULT_TIMEOUT 60.0      /* seconds a launch may run unless --timeout says */
@@ -436,6 +438,39 @@ static int write_out(const char *spec, const char *path, const void *p, size_t n
 	return 0;
 }
 
+/* write_out of n bytes of device memory at dptr, a chunk at a time (no
+ * host copy of a whole buffer). */
+static int write_out_dev(ptxvm_device *d, const char *spec, const char *path, uint64_t dptr, size_t n)
+{
+	enum { CHUNK = 1 << 20 };
+	bool std = !strcmp(path, "-");
+	uint8_t *chunk = malloc(n < CHUNK ? n + 1 : CHUNK);
+	FILE *f = !chunk ? NULL : std ? stdout : fopen(path, "wb");
+	bool ok = f != NULL, copied = true;
+	for (size_t at = 0; ok && copied && at < n;) {
+		size_t k = n - at < CHUNK ? n - at : CHUNK;
+		copied = ptxvm_memcpy_dtoh(d, chunk, dptr + at, k) == PTXVM_SUCCESS;
+		ok = !copied || fwrite(chunk, 1, k, f) == k;
+		at += k;
+	}
+	int e = chunk ? errno : ENOMEM;
+	if (f && (std ? fflush(f) : fclose(f)))
+		ok = false, e = errno;
+	free(chunk);
+	if (!copied) {
+		fprintf(stderr, "ptxvm run: '%s': %s\n", spec, ptxvm_device_message(d));
+		return 2;
+	}
+	if (!ok) {
+		if (std)
+			fprintf(stderr, "ptxvm run: '%s': cannot write to stdout: %s\n", spec, strerror(e));
+		else
+			fprintf(stderr, "ptxvm run: '%s': cannot write '%s': %s\n", spec, path, strerror(e));
+		return 2;
+	}
+	return 0;
+}
+
 static bool is_png(const char *path)
 {
 	size_t n = strlen(path);
@@ -461,13 +496,16 @@ static bool png_shape(const Arg *a, unsigned *w, unsigned *rows, unsigned *bits)
 }
 
 /* The bytes of an in=FILE ('-': stdin) for an argument of n bytes, into
- * dst (n bytes, zeroed): at most n + 1 bytes are read, whatever the file
+ * dst (n bytes, zeroed) or, where dst is NULL, into device memory at dptr
+ * (n bytes) a chunk at a time, so that no host copy of a large input is
+ * held beside the device's: at most n + 1 bytes are read, whatever the file
  * (a device such as /dev/zero included).  Its size must be n, unless pad
  * (a shorter file, the rest zero) or truncate (a longer one, its first n
  * bytes) says otherwise.  False after a message. */
 static bool stdin_taken;
 
-static bool read_input(const char *spec, const Files *fl, uint8_t *dst, size_t n)
+static bool read_input_to(const char *spec, const Files *fl, uint8_t *dst, ptxvm_device *d, uint64_t dptr,
+			  size_t n)
 {
 	bool std = !strcmp(fl->in, "-");
 	if (std && stdin_taken) {
@@ -480,16 +518,35 @@ static bool read_input(const char *spec, const Files *fl, uint8_t *dst, size_t n
 		fprintf(stderr, "ptxvm run: '%s': cannot open '%s': %s\n", spec, fl->in, strerror(errno));
 		return false;
 	}
+	enum { CHUNK = 1 << 20 };
+	uint8_t *chunk = dst ? NULL : malloc(n < CHUNK ? n + 1 : CHUNK);
+	size_t got = 0;
+	bool copied = true;
 	errno = 0;
-	size_t got = fread(dst, 1, n, f);
+	if (dst) {
+		got = fread(dst, 1, n, f);
+	} else if (chunk) {
+		while (got < n) {
+			size_t want = n - got < CHUNK ? n - got : CHUNK, k = fread(chunk, 1, want, f);
+			copied = copied && (!k || ptxvm_memcpy_htod(d, dptr + got, chunk, k) == PTXVM_SUCCESS);
+			got += k;
+			if (k < want)
+				break;
+		}
+	}
 	int more = got == n ? fgetc(f) : EOF;
-	bool bad = ferror(f);
-	int e = errno;
+	bool bad = ferror(f) || (!dst && !chunk);
+	int e = dst || chunk ? errno : ENOMEM;
 	if (!std)
 		fclose(f);
+	free(chunk);
 	const char *name = std ? "stdin" : fl->in;
 	if (bad) {
 		fprintf(stderr, "ptxvm run: '%s': cannot read '%s': %s\n", spec, name, strerror(e));
+		return false;
+	}
+	if (!copied) {
+		fprintf(stderr, "ptxvm run: '%s': %s\n", spec, ptxvm_device_message(d));
 		return false;
 	}
 	if (more != EOF && !fl->truncate) {
@@ -502,7 +559,27 @@ static bool read_input(const char *spec, const Files *fl, uint8_t *dst, size_t n
 			"rest zero)\n", spec, name, got, n);
 		return false;
 	}
+	if (!dst && got < n && ptxvm_memset_d8(d, dptr + got, 0, n - got)) {
+		fprintf(stderr, "ptxvm run: '%s': %s\n", spec, ptxvm_device_message(d));
+		return false;
+	}
 	return true;
+}
+
+static bool read_input(const char *spec, const Files *fl, uint8_t *dst, size_t n)
+{
+	return read_input_to(spec, fl, dst, NULL, 0, n);
+}
+
+/* The size of a regular in=FILE, for a buffer as large as its file that
+ * read_input_to fills on the device; 0 for stdin and other files, which
+ * file_bytes reads whole instead. */
+static size_t file_size(const Files *fl)
+{
+	struct stat st;
+	if (!strcmp(fl->in, "-") || stat(fl->in, &st) || !S_ISREG(st.st_mode) || st.st_size <= 0)
+		return 0;
+	return (size_t)st.st_size;
 }
 
 /* The whole of an in=FILE ('-': stdin), for a buffer as large as its
@@ -831,6 +908,8 @@ static uint8_t *pack_args(ptxvm_device *d, const ptxvm_kernel *k, Launch *L, Nam
 			memcpy(pbuf + pi.offset, &sobj, 8);
 		} else if (a->kind == A_BUF) {
 			uint8_t *whole = NULL;
+			if (!a->nbytes)
+				a->nbytes = file_size(&a->f);
 			if (!a->nbytes && !(whole = file_bytes(a->spec, &a->f, &a->nbytes)))
 				goto fail;
 			if (whole) {
@@ -848,17 +927,8 @@ static uint8_t *pack_args(ptxvm_device *d, const ptxvm_kernel *k, Launch *L, Nam
 				bad("--arg '%s': %s", a->spec, ptxvm_device_message(d));
 				goto fail;
 			}
-			if (a->f.in) {
-				uint8_t *data = calloc(a->nbytes, 1);
-				if (!data)
-					bad("--arg '%s': no host memory for %zu bytes", a->spec, a->nbytes);
-				if (!data || !read_input(a->spec, &a->f, data, a->nbytes)) {
-					free(data);
-					goto fail;
-				}
-				ptxvm_memcpy_htod(d, a->dptr, data, a->nbytes);
-				free(data);
-			}
+			if (a->f.in && !read_input_to(a->spec, &a->f, NULL, d, a->dptr, a->nbytes))
+				goto fail;
 			memcpy(pbuf + pi.offset, &a->dptr, 8);
 		} else if (a->kind == A_REF) {
 			Named *b = find_named(bufs, nbufs, a->ref);
@@ -1087,6 +1157,8 @@ int cmd_run(int argc, char **argv)
 	for (int i = 0; i < nbufs && !rc; i++) {
 		Named *b = &bufs[i];
 		uint8_t *whole = NULL;
+		if (!b->bytes)
+			b->bytes = file_size(&b->f);
 		if (!b->bytes && !(whole = file_bytes(b->spec, &b->f, &b->bytes))) {
 			rc = 2;
 			break;
@@ -1099,13 +1171,8 @@ int cmd_run(int argc, char **argv)
 		if (whole) {
 			ptxvm_memcpy_htod(d, b->dptr, whole, b->bytes);
 			free(whole);
-		} else if (b->f.in) {
-			uint8_t *data = calloc(b->bytes, 1);
-			if (!data || !read_input(b->spec, &b->f, data, b->bytes))
-				rc = 2;
-			else
-				ptxvm_memcpy_htod(d, b->dptr, data, b->bytes);
-			free(data);
+		} else if (b->f.in && !read_input_to(b->spec, &b->f, NULL, d, b->dptr, b->bytes)) {
+			rc = 2;
 		}
 	}
 	for (int i = 0; i < nglobals && !rc; i++) {
@@ -1114,14 +1181,8 @@ int cmd_run(int argc, char **argv)
 			rc = bad("--global '%s': the module has no .global or .const variable named '%s'", g->spec, g->name);
 			break;
 		}
-		if (g->f.in) {
-			uint8_t *data = calloc(g->bytes + 1, 1);
-			if (!data || !read_input(g->spec, &g->f, data, g->bytes))
-				rc = 2;
-			else
-				ptxvm_memcpy_htod(d, g->dptr, data, g->bytes);
-			free(data);
-		}
+		if (g->f.in && !read_input_to(g->spec, &g->f, NULL, d, g->dptr, g->bytes))
+			rc = 2;
 	}
 	for (int l = 0; l < nl && !rc; l++) {
 		Launch *L = &launches[l];
@@ -1141,14 +1202,17 @@ int cmd_run(int argc, char **argv)
 			fprintf(stderr, "ptxvm run: warning: %" PRIu64 " device printf call%s dropped: the output "
 				"exceeded the %zu-byte printf FIFO\n", s.printf_dropped, s.printf_dropped == 1 ? "" : "s",
 				fifo);
-		if (stats)
+		struct rusage ru;
+		if (stats && getrusage(RUSAGE_SELF, &ru))
+			ru.ru_maxrss = 0;
+		if (stats)      /* peak_rss_kb: the process's peak resident set so far */
 			fprintf(stderr,
 				"{\"kernel\": \"%s\", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], "
 				"\"workers\": %u, \"thread_instructions\": %" PRIu64 ", \"warp_instructions\": %" PRIu64
-				", \"seconds\": %.6f, \"printf_dropped\": %" PRIu64 "}\n",
+				", \"seconds\": %.6f, \"printf_dropped\": %" PRIu64 ", \"peak_rss_kb\": %ld}\n",
 				ptxvm_kernel_name(k), L->grid[0], L->grid[1], L->grid[2], L->block[0], L->block[1],
 				L->block[2], s.workers, s.thread_instructions, s.warp_instructions, s.seconds,
-				s.printf_dropped);
+				s.printf_dropped, (long)ru.ru_maxrss);
 	}
 	free(ks);
 	if (rc)
@@ -1167,12 +1231,8 @@ int cmd_run(int argc, char **argv)
 				if (save_image(a, host, n))
 					rc = 2;
 				free(host);
-			} else if (a->kind == A_BUF) {
-				uint8_t *host = malloc(a->nbytes);
-				ptxvm_memcpy_dtoh(d, host, a->dptr, a->nbytes);
-				if (write_out(a->spec, a->f.out, host, a->nbytes))
-					rc = 2;
-				free(host);
+			} else if (a->kind == A_BUF && write_out_dev(d, a->spec, a->f.out, a->dptr, a->nbytes)) {
+				rc = 2;
 			}
 		}
 	for (int pass = 0; pass < 2; pass++)
@@ -1180,11 +1240,8 @@ int cmd_run(int argc, char **argv)
 			Named *b = pass ? &globals[i] : &bufs[i];
 			if (!b->f.out)
 				continue;
-			uint8_t *host = malloc(b->bytes ? b->bytes : 1);
-			ptxvm_memcpy_dtoh(d, host, b->dptr, b->bytes);
-			if (write_out(b->spec, b->f.out, host, b->bytes))
+			if (write_out_dev(d, b->spec, b->f.out, b->dptr, b->bytes))
 				rc = 2;
-			free(host);
 		}
 out:
 	if (d) {

@@ -62,7 +62,7 @@ static inline __attribute__((always_inline)) int64_t sx(uint64_t v, unsigned bit
 {
 	return bits >= 64 ? (int64_t)v : (int64_t)(v << (64 - bits)) >> (64 - bits);
 }
-static inline uint64_t ext(uint64_t v, unsigned ty)
+static inline __attribute__((always_inline)) uint64_t ext(uint64_t v, unsigned ty)
 {
 	return tsigned(ty) ? (uint64_t)sx(v, tbits(ty)) : zx(v, tbits(ty));
 }
@@ -212,6 +212,25 @@ static __attribute__((noinline, cold)) uint8_t *xlate_fault(Cta *c, Warp *w, con
 	return NULL;
 }
 
+/* The allocation that holds [a, a + n) among those the CTA's last global
+ * accesses hit, or NULL. */
+static inline const Alloc *alloc_cached(const Cta *c, uint64_t a, uint64_t n)
+{
+	for (unsigned i = 0; i < sizeof c->last / sizeof *c->last; i++) {
+		const Alloc *al = c->last[i];
+		if (al && a >= al->base && a - al->base <= al->size && n <= al->size - (a - al->base))
+			return al;
+	}
+	return NULL;
+}
+
+/* Makes al the most recent of c->last. */
+static void alloc_remember(Cta *c, const Alloc *al)
+{
+	memmove(&c->last[1], &c->last[0], sizeof c->last - sizeof *c->last);
+	c->last[0] = al;
+}
+
 /* The host address of an access of n bytes aligned to align (a power of
  * two) by lane l, or NULL after a fault.  With checks on (c->chk), global
  * and shared accesses leave the fast path (no allocation is cached in
@@ -240,13 +259,13 @@ static uint8_t *xlate_span(Cta *c, Warp *w, const XIns *x, unsigned l, unsigned 
 		return xlate_fault(c, w, x, l, osp, sp, orig, a, n, align, wr, XF_MISALIGNED);
 	switch (sp) {
 	case XS_GLOBAL: {
-		const Alloc *al = c->last;
-		if (!al || a < al->base || a - al->base > al->size || n > al->size - (a - al->base)) {
+		const Alloc *al = alloc_cached(c, a, n);
+		if (!al) {
 			al = mem_find(L->mem, a, n);
 			if (!al)
 				break;
 			if (!c->chk)
-				c->last = al;
+				alloc_remember(c, al);
 			else if (!wr || al->kind != ALLOC_CONST)  /* checks: every access comes this way */
 				san_access(c, w, x, l, al, a - al->base, n, wr);
 		}
@@ -295,8 +314,9 @@ static uint8_t *xlate_span(Cta *c, Warp *w, const XIns *x, unsigned l, unsigned 
 	return xlate_fault(c, w, x, l, osp, sp, orig, a, n, align, wr, XF_BOUNDS);
 }
 
-/* A warp's access, translated once: the addresses a[l] of the lanes of act,
- * each of n bytes aligned to align.  When every lane's bytes lie in one
+/* A warp's access, translated once: the addresses of the lanes of an
+ * access, from lo to hi (their OR any), each of n bytes aligned to align.
+ * When every lane's bytes lie in one
  * allocation (or the CTA's shared memory, the parameter buffer, the
  * constant bank) and every address is aligned, sets *delta so that lane
  * l's bytes are at host address a[l] + *delta and *space is the space
@@ -307,19 +327,11 @@ static uint8_t *xlate_span(Cta *c, Warp *w, const XIns *x, unsigned l, unsigned 
  * so do global and shared accesses when checks are on (c->chk), for the
  * checks see accesses in xlate_span alone.
  * This is the one place a warp's access is checked as a whole. */
-static bool xlate_warp(Cta *c, const Warp *w, unsigned sp, const uint64_t *a, uint32_t act, unsigned n,
+static bool xlate_warp(Cta *c, unsigned sp, uint64_t lo, uint64_t hi, uint64_t any, unsigned n,
 		       unsigned align, bool wr, uintptr_t *delta, unsigned *space)
 {
-	(void)w;
 	const Launch *L = c->L;
-	uint64_t lo = UINT64_MAX, hi = 0, any = 0;
-	LANES(act, {
-		uint64_t v = a[l];
-		lo = v < lo ? v : lo;
-		hi = v > hi ? v : hi;
-		any |= v;
-	});
-	if (!act || any & (align - 1) || hi > UINT64_MAX - n)
+	if (any & (align - 1) || hi > UINT64_MAX - n)
 		return false;
 	uint64_t bias = 0;      /* guest window base: host = a - bias + host(space) */
 	if (sp == XS_GENERIC) {
@@ -336,12 +348,12 @@ static bool xlate_warp(Cta *c, const Warp *w, unsigned sp, const uint64_t *a, ui
 	uint8_t *h;
 	switch (sp) {
 	case XS_GLOBAL: {
-		const Alloc *al = c->last;
-		if (!al || s0 < al->base || s0 - al->base > al->size || len > al->size - (s0 - al->base)) {
+		const Alloc *al = alloc_cached(c, s0, len);
+		if (!al) {
 			al = mem_find(L->mem, s0, len);
 			if (!al || c->chk)
 				return false;   /* checks: lane by lane, through xlate_span (san.h) */
-			c->last = al;
+			alloc_remember(c, al);
 		}
 		if (wr && al->kind == ALLOC_CONST)
 			return false;
@@ -441,10 +453,10 @@ int exec_resources(const Launch *L, char *msg, size_t n)
 	return 1;
 }
 
-/* Zeroed room for n elements of size sz at *p, which holds *cap: the
- * memory of an earlier frame or warp is reused; false without host memory
- * (*p unchanged). */
-static bool room(void **p, size_t *cap, size_t n, size_t sz)
+/* Room for n elements of size sz at *p, which holds *cap, zeroed if clear:
+ * the memory of an earlier frame or warp is reused; false without host
+ * memory (*p unchanged). */
+static bool room(void **p, size_t *cap, size_t n, size_t sz, bool clear)
 {
 	if (n > *cap) {
 		void *q = calloc(n, sz);
@@ -455,11 +467,13 @@ static bool room(void **p, size_t *cap, size_t n, size_t sz)
 		*cap = n;
 		return true;
 	}
-	memset(*p, 0, n * sz);
+	if (clear)
+		memset(*p, 0, n * sz);
 	return true;
 }
 
-/* A new frame for fn, its registers zeroed; false (nothing pushed) without
+/* A new frame for fn, its predicates zeroed and the registers that may be
+ * read before they are written (fn->zero); false (nothing pushed) without
  * host memory. */
 static bool push_frame(Warp *w, const XFunc *fn, uint32_t lbase, uint32_t call_pc, uint32_t mask)
 {
@@ -474,9 +488,11 @@ static bool push_frame(Warp *w, const XFunc *fn, uint32_t lbase, uint32_t call_p
 	}
 	Frame *f = &w->fr[w->nfr];
 	void *r = f->r, *p = f->p;
-	if (!room(&r, &f->rcap, (size_t)fn->nslots * 32 + 1, sizeof(uint64_t)) ||
-	    (f->r = r, !room(&p, &f->pcap, (size_t)fn->npreds + 1, sizeof(uint32_t))))
+	if (!room(&r, &f->rcap, (size_t)fn->nslots * 32 + 1, sizeof(uint64_t), false) ||
+	    (f->r = r, !room(&p, &f->pcap, (size_t)fn->npreds + 1, sizeof(uint32_t), true)))
 		return false;
+	for (uint32_t i = 0; i < fn->nzero; i += 2)
+		memset((uint64_t *)r + (size_t)fn->zero[i] * 32, 0, (size_t)fn->zero[i + 1] * 32 * sizeof(uint64_t));
 	w->cta->reg_bytes += frame_regs(fn);
 	*f = (Frame){ .fn = fn, .r = r, .p = p, .rcap = f->rcap, .pcap = f->pcap, .lbase = lbase,
 		      .depth = w->nst, .call_pc = call_pc, .mask = mask };
@@ -544,7 +560,7 @@ bool warp_init(Cta *c, Warp *w, uint32_t idx)
 	w->valid = n == 32 ? FULL : (1u << n) - 1;
 	const Prog *p = L->p;
 	void *sr = w->sreg;
-	bool ok = sreg_set || room(&sr, &w->sregcap, (size_t)p->nsregs * 32 + 1, sizeof *w->sreg);
+	bool ok = sreg_set || room(&sr, &w->sregcap, (size_t)p->nsregs * 32 + 1, sizeof *w->sreg, true);
 	w->sreg = sr;
 	if (!ok || !push_frame(w, L->k, 0, 0, w->valid)) {
 		exec_fault(c, NULL, NULL, -1, PTXVM_ERROR_OUT_OF_MEMORY,
@@ -843,6 +859,20 @@ static inline uint32_t boolop_mask(uint16_t op, uint32_t a, uint32_t c)
 	return op == MOD_and ? a & c : op == MOD_or ? a | c : op == MOD_xor ? a ^ c : a;
 }
 
+
+/* The mask whose bit l is t[l] (each 0 or 1): eight bytes at a time, each
+ * multiplied into the top byte at its own bit. */
+static inline uint32_t pack_lanes(const uint8_t *t)
+{
+	uint32_t r = 0;
+	for (unsigned k = 0; k < 4; k++) {
+		uint64_t v;
+		memcpy(&v, t + 8 * k, 8);
+		r |= (uint32_t)((v * 0x0102040810204080ull) >> 56) << (8 * k);
+	}
+	return r;
+}
+
 /* icmp of the lanes of act, as a mask: one loop per comparison, so that
  * the choice is made once per instruction; icmp_lanes instantiates it for
  * the usual widths as constants. */
@@ -850,12 +880,26 @@ static inline __attribute__((always_inline)) uint32_t icmp_lanes_w(uint16_t cmp,
 			   uint32_t act)
 {
 	uint32_t r = 0;
-#define ICMP_LOOP(expr) LANES(act, { \
-		uint64_t u = zx(A[l], bits), v = zx(B[l], bits); \
-		int64_t x = sx(A[l], bits), y = sx(B[l], bits); \
-		(void)u, (void)v, (void)x, (void)y; \
-		r |= (uint32_t)(expr) << l; \
-	})
+	uint8_t t[32];
+	/* all 32 lanes into bytes, then packed: a loop without a carried
+	 * dependency (the comparison reads no state, inactive lanes drop out) */
+#define ICMP_LOOP(expr) do { \
+		if (act == FULL) { \
+			for (unsigned l = 0; l < 32; l++) { \
+				uint64_t u = zx(A[l], bits), v = zx(B[l], bits); \
+				int64_t x = sx(A[l], bits), y = sx(B[l], bits); \
+				(void)u, (void)v, (void)x, (void)y; \
+				t[l] = (uint8_t)(expr); \
+			} \
+			r = pack_lanes(t); \
+		} else \
+			LANES(act, { \
+				uint64_t u = zx(A[l], bits), v = zx(B[l], bits); \
+				int64_t x = sx(A[l], bits), y = sx(B[l], bits); \
+				(void)u, (void)v, (void)x, (void)y; \
+				r |= (uint32_t)(expr) << l; \
+			}); \
+	} while (0)
 	switch (cmp) {
 	case MOD_eq: ICMP_LOOP(u == v); break;
 	case MOD_ne: ICMP_LOOP(u != v); break;
@@ -1666,7 +1710,7 @@ int warp_run(Cta *c, Warp *w, uint64_t budget)
 		}
 		X.x = x;
 		nwarp++;
-		nthr += popc32(act);
+		nthr += act == FULL ? 32 : popc32(act);
 		int s = exec_one(&X, e, m, act);
 		if (s != RUN_GO) {
 			r = s;

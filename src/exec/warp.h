@@ -97,7 +97,8 @@ typedef struct Cta {
 	Barrier bar[NBARRIERS];
 	FifoCta pf;             /* device printf records */
 	Buf rec;                /* one printf call's text */
-	const Alloc *last;      /* the allocation the last global access hit */
+	const Alloc *last[4];   /* the allocations the last global accesses hit (a kernel's
+				   few arrays), most recent first */
 	uint64_t reg_bytes;     /* host bytes of the warps' register frames */
 	struct SanCta *chk;     /* the checks' shadow of shared memory; NULL: no check is on */
 	uint32_t shared_lim;    /* the shared bytes xlate's fast path admits: all, or 0 with

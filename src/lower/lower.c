@@ -1371,6 +1371,103 @@ static void compute_rpc(XFunc *f)
 	free(seen);
 }
 
+/* ---- registers read before they are written ----------------------------- */
+/* Whether x writes its destination operand k in every lane it runs for (or
+ * faults): the common lane-local opcodes, unguarded, 64 bits at most.  Any
+ * other write may leave lanes as they were, so it kills nothing below. */
+static bool kills(const XIns *x, unsigned k)
+{
+	const XOpd *o = &x->o[k];
+	if (x->guard >= 0 || o->kind != XK_REG || o->bytes > 8 || type_bytes(x->ty) > 8 ||
+	    type_bytes(x->ty2) > 8)
+		return false;
+	switch (x->op) {
+	case OPC_ld: case OPC_ldu:
+		return k < x->vec && x->n > x->vec;
+	case OPC_mov:
+		return k == 0 && x->sub2 != 2 && x->ty != TY_pred;
+	case OPC_cvta: case OPC_cvt: case OPC_add: case OPC_sub: case OPC_mul: case OPC_mad: case OPC_fma:
+	case OPC_and: case OPC_or: case OPC_xor: case OPC_not: case OPC_shl: case OPC_shr: case OPC_selp:
+	case OPC_min: case OPC_max: case OPC_neg: case OPC_abs: case XOP_FRAMEADDR:
+		return k == 0 && x->ty != TY_pred;
+	}
+	return false;
+}
+
+/* The slots of operand o (two for a 128-bit register or instruction). */
+static void opd_slots(const XIns *x, const XOpd *o, uint32_t *first, uint32_t *n)
+{
+	*first = o->idx;
+	*n = o->bytes > 8 || type_bytes(x->ty) > 8 || type_bytes(x->ty2) > 8 || type_bytes(x->ty3) > 8 ? 2 : 1;
+}
+
+/* f->zero: the slots live at the entry of a kernel, by backward liveness
+ * over the instructions (compute_rpc's successors): each lane follows a
+ * path of the graph, so a slot that every path writes before reading is
+ * never read unwritten, and needs no zeroing when a frame starts.  Every
+ * register operand counts as read, but a destination that kills() writes;
+ * a lane of another may be read (shfl and such) only through an operand,
+ * so cross-lane readers are reads like any other.  Functions (whose return
+ * values leave at the exit), brx with more targets than succs lists, and
+ * programs too large for the bit sets zero every slot. */
+static void compute_zero(XFunc *f)
+{
+	uint32_t n = f->ncode, ns = f->nslots, words = (ns + 63) / 64;
+	uint32_t s[64];
+	bool all = !f->entry || (uint64_t)(n + 1) * words > (1u << 21);
+	for (uint32_t i = 0; i < n && !all; i++)
+		all = f->code[i].op == OPC_brx && f->code[i].imm >= 62;
+	uint64_t *live = all || !ns ? NULL : xcalloc((size_t)(n + 1) * words, sizeof *live), *out = NULL;
+	if (live) {
+		out = xmalloc(words * sizeof *out);
+		for (bool changed = true; changed;) {
+			changed = false;
+			for (uint32_t i = n; i-- > 0;) {
+				const XIns *x = &f->code[i];
+				memset(out, 0, words * sizeof *out);
+				unsigned k = succs(f, i, s);
+				for (unsigned j = 0; j < k; j++) {
+					const uint64_t *q = live + (size_t)(s[j] > n ? n : s[j]) * words;
+					for (uint32_t w = 0; w < words; w++)
+						out[w] |= q[w];
+				}
+				for (unsigned j = 0; j < x->n; j++)
+					if (kills(x, j))
+						out[x->o[j].idx / 64] &= ~(1ull << (x->o[j].idx % 64));
+				for (unsigned j = 0; j < x->n; j++) {
+					uint32_t a, c;
+					if (x->o[j].kind != XK_REG || kills(x, j))
+						continue;
+					opd_slots(x, &x->o[j], &a, &c);
+					for (uint32_t b = a; b < a + c && b < ns; b++)
+						out[b / 64] |= 1ull << (b % 64);
+				}
+				uint64_t *in = live + (size_t)i * words;
+				if (memcmp(in, out, words * sizeof *out)) {
+					memcpy(in, out, words * sizeof *out);
+					changed = true;
+				}
+			}
+		}
+	}
+	/* runs of the entry's live slots (all of them without the analysis) */
+	f->zero = xmalloc((ns + 1) * sizeof *f->zero);
+	f->nzero = 0;
+	for (uint32_t b = 0; b < ns;) {
+		bool z = !live || (n && live[b / 64] >> (b % 64) & 1);
+		uint32_t e = b + 1;
+		while (z && e < ns && (!live || live[e / 64] >> (e % 64) & 1))
+			e++;
+		if (z) {
+			f->zero[f->nzero++] = b;
+			f->zero[f->nzero++] = e - b;
+		}
+		b = e;
+	}
+	free(live);
+	free(out);
+}
+
 /* ---- functions ---------------------------------------------------------- */
 static void lower_func(Lw *w, XFunc *xf, const Func *f)
 {
@@ -1459,6 +1556,7 @@ static void lower_func(Lw *w, XFunc *xf, const Func *f)
 	xf->npreds = w->npreds;
 	xf->frame_bytes = align_up(w->frame, 16);
 	compute_rpc(xf);
+	compute_zero(xf);
 	xf->lowered = 1;
 }
 
@@ -1513,6 +1611,7 @@ void prog_free(Prog *p, DevMem *mem)
 	for (uint32_t i = 0; i < p->nfn; i++) {
 		free(p->fn[i].konst);
 		free(p->fn[i].rpc);
+		free(p->fn[i].zero);
 		free(p->fn[i].why);
 	}
 	free(p->fn);

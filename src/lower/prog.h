@@ -137,6 +137,10 @@ typedef struct XFunc {
 	uint32_t ncode;         /* ncode is the function's exit point */
 	uint32_t *rpc;          /* per instruction: where a divergent branch reconverges */
 	uint32_t nslots, npreds;
+	/* the slots a new frame must hold zeroed, as runs (first, count): those
+	 * some lane may read before it writes them (compute_zero) */
+	uint32_t *zero;
+	uint32_t nzero;
 	uint64_t *konst;        /* nconst * 32 lanes, read-only */
 	uint32_t nconst;
 	uint64_t frame_bytes;   /* local memory of one activation */

@@ -1,17 +1,18 @@
 #!/bin/sh
-# exec.sh BUILD: execution throughput.  Runs the kernels of
-# tests/bench/kernels.ptx (made by nvcc from kernels.cu, committed, so no CUDA
+# exec.sh BUILD: execution throughput.  Runs kernels of
+# tests/bench/suite.ptx (made by nvcc from suite.cu, committed, so no CUDA
 # is needed) with `ptxvm run --stats` on 1 worker and on the default (every
 # core), best of $RUNS (2) each, and the same computation in plain C
 # (native.c, built here with ${CC:-cc} -O2, one thread, best of 3).  Prints
-# thread-instructions per second and ptxvm's time on 1 worker against native C's, and fails if
+# thread-instructions per second, ptxvm's time on 1 worker against native C's
+# and its peak RSS (--stats' peak_rss_kb: the buffers, no second copy), and fails if
 # any ptxvm output differs from native C's: the kernels and native.c do the
 # same float operations in the same order, so every result is exact.
 set -e
 B=${1:-build}
 X="$B/ptxvm"
 cd "$(dirname "$0")/../.."
-K=tests/bench/kernels.ptx
+K=tests/bench/suite.ptx
 T=$(mktemp -d /tmp/ptxvm-exec.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 
@@ -71,8 +72,10 @@ bench() {
 	nt=$(cat "$T/native.t")
 	[ "$wa" = 1 ] && ws=worker || ws=workers
 	ratio=$(calc "$s1 / $nt")
-	printf '%s: %.0f M thread-instr/s (%s %s), %.0f M/s (1 worker); native C %.3f s, ptxvm 1 worker %.2f s = %.1fx\n' \
-		"$name" "$(calc "$ti / $sa / 1e6")" "$wa" "$ws" "$(calc "$ti / $s1 / 1e6")" "$nt" "$s1" "$ratio"
+	rss=$(field peak_rss_kb "$T/stats.1")
+	printf '%s: %.0f M thread-instr/s (%s %s), %.0f M/s (1 worker); native C %.3f s, ptxvm 1 worker %.2f s = %.1fx; peak RSS %.0f MiB\n' \
+		"$name" "$(calc "$ti / $sa / 1e6")" "$wa" "$ws" "$(calc "$ti / $s1 / 1e6")" "$nt" "$s1" "$ratio" \
+		"$(calc "${rss:-0} / 1024")"
 	if [ "$name" = fma_loop ]; then
 		fma_it=$(calc "$ti / $sa / 1e6")
 		fma_ratio=$ratio

@@ -1,4 +1,4 @@
-/* native.c: the bench kernels of kernels.cu in plain C, single-threaded, for
+/* native.c: the kernels of suite.cu that exec.sh runs, in plain C, single-threaded, for
  * tests/bench/exec.sh.  Same float operations in the same order (fmaf where
  * the PTX has fma.rn; build with -ffp-contract=off so nothing else fuses), so
  * ptxvm's outputs must match these byte for byte.

@@ -1,6 +1,10 @@
-// suite.cu: the kernels of the three-form benchmark (tests/bench/suite.sh):
-// ptxvm on this file's PTX, plain C (suite.c) and OpenCL C (suite.cl) do the
-// same operations in the same order, so every output agrees byte for byte.
+// suite.cu: the kernels `make bench` runs on ptxvm, one source for both of
+// its scripts.  The three-form benchmark (tests/bench/suite.sh): ptxvm on
+// this file's PTX, plain C (suite.c) and OpenCL C (suite.cl) do the same
+// operations in the same order, so every output agrees byte for byte.  The
+// execution throughput (tests/bench/exec.sh) runs fma_loop, vec_add,
+// block_reduce, the histograms and the kernels at the end of this file
+// with `ptxvm run`, against their twins in native.c.
 // suite.ptx is generated from this file and committed (no CUDA needed):
 //     nvcc -arch=sm_90 -ptx tests/bench/suite.cu -o tests/bench/suite.ptx
 // Multiply-adds are written as fmaf (fma.rn), so no compiler may fuse or
@@ -122,4 +126,31 @@ extern "C" __global__ void collatz(unsigned *steps, int count)
 		s++;
 	}
 	steps[i] = s;
+}
+
+// Atomic throughput (exec.sh), fully contended: every thread adds 1 to one
+// counter, iters times.
+extern "C" __global__ void atomic_contended(unsigned *ctr, int iters)
+{
+	for (int k = 0; k < iters; k++)
+		atomicAdd(ctr, 1u);
+}
+
+// Atomic throughput, uncontended: every thread adds 1 to its own counter.
+extern "C" __global__ void atomic_spread(unsigned *ctrs, int iters)
+{
+	unsigned *c = ctrs + blockIdx.x * blockDim.x + threadIdx.x;
+	for (int k = 0; k < iters; k++)
+		atomicAdd(c, 1u);
+}
+
+// Texture-bound (exec.sh): an image resampled through a bilinear texture
+// (clamped edges, unnormalized coordinates); each thread samples the source
+// at its output pixel's centre scaled by (sx, sy).
+extern "C" __global__ void tex_resample(cudaTextureObject_t src, float *out, int w, int h, float sx, float sy)
+{
+	int x = blockIdx.x * blockDim.x + threadIdx.x;
+	int y = blockIdx.y * blockDim.y + threadIdx.y;
+	if (x < w && y < h)
+		out[y * w + x] = tex2D<float>(src, ((float)x + 0.5f) * sx, ((float)y + 0.5f) * sy);
 }
