@@ -1317,7 +1317,7 @@ static void check_tex_mem(Ck *c, const Instr *in, Opnd *o)
 /* The dimension of a tensor copy (.1d ... .5d), 0 if none. */
 static int tensor_dim(const Instr *in)
 {
-	static const char *const dims[] = { "1d", "2d", "3d", "4d", "5d" };
+	static const char *const dims[] = { "1d", "2d", "3d", "4d", "5d" };     /* TDIM, TDIM3 */
 	int g = find_mod(in, dims, 5);
 	return g + 1;
 }
