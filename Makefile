@@ -48,7 +48,7 @@ B       ?= build
 
 LIB_SRC := $(wildcard src/util/*.c src/isa/*.c src/front/*.c src/check/*.c \
                       src/write/*.c src/lower/*.c src/mem/*.c src/exec/*.c src/atom/*.c src/host/*.c \
-                      src/sass/*.c src/surf/*.c src/tex/*.c src/builtins/*.c)
+                      src/sass/*.c src/surf/*.c src/tex/*.c src/builtins/*.c src/tmap/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/obj/%.o)
 CLI_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(wildcard src/cli/*.c))
 DEFS    := $(wildcard src/isa/*.def)

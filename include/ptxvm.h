@@ -224,6 +224,28 @@ ptxvm_result ptxvm_mem_unmap_host(ptxvm_device *d, void *host);
  * PTXVM_ERROR_NOT_FOUND when addr lies in none. */
 ptxvm_result ptxvm_mem_range(ptxvm_device *d, uint64_t addr, uint64_t *base, size_t *bytes);
 
+/* Tensor maps for cp.async.bulk.tensor (docs/TENSOR.md): 128 opaque bytes,
+ * what CUDA calls a CUtensorMap, that a kernel takes as a
+ * `.param .align 64 .b8 [128]` parameter or reads from global memory.
+ * The arguments and their rules are CUDA's cuTensorMapEncodeTiled and
+ * cuTensorMapEncodeIm2col (the enumerations' values too: data type 0-12,
+ * interleave 0-2, swizzle 0-3, L2 promotion 0-3, OOB fill 0-1); a broken
+ * rule gives PTXVM_ERROR_INVALID_VALUE, the rule in the message, and map
+ * unchanged.  map is 64-byte aligned.  d may be NULL: it only keeps the
+ * message.  The address is not checked against the device's allocations
+ * (a copy that reaches outside them fails then, as on a GPU). */
+ptxvm_result ptxvm_tensor_map_tiled(ptxvm_device *d, void *map, unsigned dtype, unsigned rank, uint64_t addr,
+				    const uint64_t *dims, const uint64_t *strides, const uint32_t *box,
+				    const uint32_t *element_strides, unsigned interleave, unsigned swizzle,
+				    unsigned l2promo, unsigned oobfill);
+ptxvm_result ptxvm_tensor_map_im2col(ptxvm_device *d, void *map, unsigned dtype, unsigned rank, uint64_t addr,
+				     const uint64_t *dims, const uint64_t *strides, const int *lower_corner,
+				     const int *upper_corner, unsigned channels_per_pixel, unsigned pixels_per_column,
+				     const uint32_t *element_strides, unsigned interleave, unsigned swizzle,
+				     unsigned l2promo, unsigned oobfill);
+/* A valid map gets another tensor address (cuTensorMapReplaceAddress). */
+ptxvm_result ptxvm_tensor_map_replace_address(ptxvm_device *d, void *map, uint64_t addr);
+
 /* A module loaded onto a device: its variables placed and initialised,
  * its code lowered.  A module with errors gives PTXVM_ERROR_INVALID_PTX.
  * The module may be freed after loading. */

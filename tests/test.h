@@ -45,7 +45,8 @@ ptxvm_program *load_ptx(ptxvm_device *d, const char *name, const char *text, cha
 	X(threads)      /* t_threads.c: many host threads on one device (run under TSan) */ \
 	X(fatbin)       /* t_fatbin.c: the PTX inside nvcc's fat binaries, and damaged ones */ \
 	X(devrt)        /* t_devrt.c: the device runtime: malloc heap; clusters */ \
-	X(san)          /* t_san.c: the runtime checks on tests/cuda/sanitize.cu */
+	X(san)          /* t_san.c: the runtime checks on tests/cuda/sanitize.cu */ \
+	X(tma)          /* t_tma.c: tensor maps and the kernels of tests/cuda/tma.cu against a model */
 
 #define X(name) void test_##name(const char *root);
 TEST_GROUPS(X)

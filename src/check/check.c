@@ -1314,6 +1314,60 @@ static void check_tex_mem(Ck *c, const Instr *in, Opnd *o)
 	}
 }
 
+/* The dimension of a tensor copy (.1d ... .5d), 0 if none. */
+static int tensor_dim(const Instr *in)
+{
+	static const char *const dims[] = { "1d", "2d", "3d", "4d", "5d" };     /* TDIM, TDIM3 */
+	int g = find_mod(in, dims, 5);
+	return g + 1;
+}
+
+/* cp.async.bulk.tensor's [tmap, {coords}] and im2col {offsets}.  As ptxas:
+ * the map is a 64-bit register (a generic address) or a .global variable,
+ * with no offset; one .b32 coordinate per dimension; N-2 .b16 offsets. */
+static void check_tensor_opnd(Ck *c, const Instr *in, Opnd *o)
+{
+	int n = tensor_dim(in);
+	if (o->kind == OK_VEC) {
+		IsaOpnd s = { 'a', -1, TY_b16, 0, 0 };
+		if ((int)o->n != n - 2) {
+			err(c, o->pos, "im2col takes %d offset%s {...} for a .%dd copy, not %u", n - 2, n == 3 ? "" : "s",
+			    n, o->n);
+			return;
+		}
+		for (uint32_t i = 0; i < o->n; i++)
+			check_scalar(c, &s, &o->elems[i], TY_b16, false);
+		return;
+	}
+	if (o->kind != OK_MEM || o->has_off || o->n != 2 || o->elems[0].kind != OK_SYM || o->elems[0].has_off) {
+		err(c, o->pos, "expected [tensor-map, {coordinates}]");
+		return;
+	}
+	if (n < 3 && (has_mod(in, MOD_im2col) || has_mod(in, MOD_im2col_no_offs)))
+		err(c, in->pos, "im2col copies have 3 to 5 dimensions, not .%dd", n);
+	Opnd *m = &o->elems[0];
+	int r = resolve(c, m);
+	if (r == R_REG) {
+		int t = opnd_type(m);
+		if (t < 0 || ty_bytes((unsigned)t) != 8 || ty_kind((unsigned)t) == TK_F)
+			err(c, m->pos, "the tensor map's address is a 64-bit integer register");
+	} else if (r == R_VAR || r == R_PARAM) {
+		if (((const Decl *)m->ref)->space != SP_GLOBAL)
+			err(c, m->pos, "state space mismatch: a tensor map is named by a generic address or a .global "
+			    "variable");
+	} else if (r != R_NONE) {
+		err(c, m->pos, "expected the tensor map's address");
+	}
+	Opnd *co = &o->elems[1];
+	if (co->kind != OK_VEC || (int)co->n != n) {
+		err(c, co->pos, "a .%dd tensor copy takes a vector of %d coordinate%s {...}", n, n, n > 1 ? "s" : "");
+		return;
+	}
+	IsaOpnd s = { 'a', -1, TY_b32, 0, 0 };
+	for (uint32_t i = 0; i < co->n; i++)
+		check_scalar(c, &s, &co->elems[i], TY_b32, false);
+}
+
 /* tex and tld4: d, [texture, {sampler,} coords] {, lod | dPdx, dPdy} {, offset} {, depth}.
  * d is a vector of 4 (2 for .f16x2) registers of the result type, or
  * "{...}|p" with the residency predicate of a sparse texture. */
@@ -1620,6 +1674,8 @@ static int check_opnds(Ck *c, Instr *in, const Match *mt)
 				check_pack(c, o, want >= 0 ? want : mt->slot[0], k == 0);
 			else if (in->opc == OPC_isspacep)
 				check_scalar(c, &(IsaOpnd){ 'a', -1, TY_u64, 0, 0 }, o, TY_u64, false);
+			else if (in->opc == OPC_cp)     /* [tmap, {coords}] is the copy's global operand */
+				check_tensor_opnd(c, in, o), nmem += o->kind == OK_MEM;
 			else if (in->opc == OPC_vmad)     /* {-}a{.asel}, {-}b{.bsel}, {-}c */
 				check_scalar(c, &(IsaOpnd){ 'a', -2, 0, 0, 0 }, o, mt->slot[k < 3 ? k : 0], false);
 			else

@@ -14,6 +14,7 @@
 #include "../atom/atom.h"
 #include "../surf/surf.h"
 #include "../tex/tex.h"
+#include "../tmap/tmap.h"
 #include "../../include/ptxvm.h"
 
 #include <math.h>

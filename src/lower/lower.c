@@ -847,6 +847,56 @@ static XOpd image_handle(Lw *w, const Instr *in, const Opnd *o)
 	return t;
 }
 
+/* A memory operand's address [a] as a value in a slot, in space sp. */
+static XOpd addr_value(Lw *w, const Instr *in, const Opnd *o, uint8_t sp)
+{
+	int64_t imm;
+	XOpd a = mem_opnd(w, o, &sp, &imm);
+	return addr_slot(w, in, a, imm);
+}
+
+/* cp.async.bulk.tensor and its reduce and prefetch forms into the layout
+ * TNO_* (prog.h). */
+static void lower_tensor(Lw *w, const Instr *in, XIns *x, OpList *l)
+{
+	for (unsigned i = 0; i < TNO_C + 8; i++)
+		l->v[i] = (XOpd){ XK_NONE, 0, 0, 0 };
+	bool load = !has(in, MOD_prefetch) && ptx_mem_space(in, 0) == SP_SHARED;
+	x->sub2 = has(in, MOD_prefetch) ? MOD_prefetch : has(in, MOD_reduce) ? MOD_reduce
+		  : load ? MOD_shared_cluster : MOD_global;
+	x->target = pick(in, (const uint16_t[]){ MOD_add, MOD_min, MOD_max, MOD_inc, MOD_dec, MOD_and, MOD_or,
+						 MOD_xor, MOD_NONE });
+	x->sp = XS_SHARED;
+	unsigned i = 0, d = 0;
+	if (load)
+		l->v[TNO_SMEM] = addr_value(w, in, &in->opnd[i++], XS_SHARED);
+	const Opnd *t = &in->opnd[i++];
+	if (t->kind == OK_MEM && t->n == 2) {
+		Opnd base = *t;
+		base.n = 1;
+		l->v[TNO_MAP] = addr_value(w, in, &base, XS_GENERIC);
+		const Opnd *c = &t->elems[1];
+		for (uint32_t k = 0; c->kind == OK_VEC && k < c->n && k < 5; k++, d++)
+			l->v[TNO_C + d] = opnd(w, in, &c->elems[k], TY_b32);
+	}
+	x->vec = (uint8_t)d;
+	if (load)
+		l->v[TNO_MBAR] = addr_value(w, in, &in->opnd[i++], XS_SHARED);
+	else if (x->sub2 != MOD_prefetch && i < in->nopnd)
+		l->v[TNO_SMEM] = addr_value(w, in, &in->opnd[i++], XS_SHARED);
+	x->irnd = 0;
+	x->ty2 = has(in, MOD_im2col) || has(in, MOD_im2col_no_offs);
+	if (i < in->nopnd && in->opnd[i].kind == OK_VEC) {
+		const Opnd *v = &in->opnd[i++];
+		for (uint32_t k = 0; k < v->n && d + k < 8; k++)
+			l->v[TNO_C + d + k] = opnd(w, in, &v->elems[k], TY_b16);
+		x->irnd = 1;
+	}
+	if (has(in, MOD_multicast_cluster) && i < in->nopnd)
+		l->v[TNO_MASK] = opnd(w, in, &in->opnd[i++], TY_u16);
+	l->n = TNO_C + d + (x->irnd && d > 2 ? d - 2 : 0);
+}
+
 /* tex and tld4: d{|p}, [t, {s,} c] {, lod | dPdx, dPdy} {, offsets} {, depth}
  * into the layout TXO_*. */
 static void lower_tex(Lw *w, const Instr *in, const XIns *x, OpList *l)
@@ -1118,10 +1168,10 @@ static void lower_instr(Lw *w, const Stmt *st)
 		x.sub = has(in, MOD_commit_group) || has(in, MOD_wait_group) || has(in, MOD_wait_all)
 			? MOD_wait_all : has(in, MOD_prefetch) ? MOD_prefetch : has(in, MOD_bulk) ? MOD_bulk
 			: has(in, MOD_mbarrier) ? MOD_arrive : MOD_async;
-		for (unsigned i = 0; i < in->nopnd; i++)
-			if (in->opnd[i].kind == OK_MEM && in->opnd[i].n > 1)
-				x.sub = MOD_NONE;       /* [tensor-map, {coordinates}]: not a bulk copy */
 		x.sub2 = has(in, MOD_noinc);
+		x.irnd = has(in, MOD_multicast_cluster);
+		if (has(in, MOD_tensor))
+			x.sub = MOD_tensor;     /* [tensor-map, {coordinates}]: lower_tensor */
 		break;
 	}
 	uint16_t spm = pick(in, sel_space);
@@ -1136,8 +1186,10 @@ static void lower_instr(Lw *w, const Stmt *st)
 
 	/* operands */
 	OpList l = { .n = 0 };
-	bool fixed = in->opc == OPC_tex || in->opc == OPC_tld4;
-	if (fixed)
+	bool fixed = in->opc == OPC_tex || in->opc == OPC_tld4 || (in->opc == OPC_cp && x.sub == MOD_tensor);
+	if (in->opc == OPC_cp && fixed)
+		lower_tensor(w, in, &x, &l);
+	else if (fixed)
 		lower_tex(w, in, &x, &l);
 	const Stmt *label = NULL;
 	unsigned nmem = 0;

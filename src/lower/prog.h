@@ -72,6 +72,16 @@ enum {
 	TXO_OFF = TXO_DY + 4, TXO_DEPTH = TXO_OFF + 4, TXO__COUNT
 };
 
+/* cp.async.bulk.tensor, cp.reduce.async.bulk.tensor and
+ * cp.async.bulk.prefetch.tensor (sub MOD_tensor) operands, in a fixed
+ * layout (XK_NONE where absent): the shared address (destination of a
+ * load, source of a store), the tensor map's generic address, the
+ * mbarrier, the ctaMask of .multicast::cluster, then vec coordinates and
+ * the vec-2 im2col offsets.  sub2: MOD_shared_cluster (a load),
+ * MOD_global (a store), MOD_reduce, MOD_prefetch; target: the reduction
+ * (MOD_add ...); irnd: im2col offsets follow; ty2: the map is an im2col one. */
+enum { TNO_SMEM, TNO_MAP, TNO_MBAR, TNO_MASK, TNO_C, TNO__FIXED = TNO_C };
+
 /* Instruction flags. */
 enum {
 	XF_FTZ = 1, XF_SAT = 2, XF_CC = 4, XF_NAN = 8, XF_UNI = 16, XF_APPROX = 32,

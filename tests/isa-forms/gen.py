@@ -332,6 +332,8 @@ def build(row, v, regtype_override=None):
         mspaces = [space] * sum(1 for o in row["ops"] if o["kind"] == "m")
     if op in ("cp", "st", "red") and "mbarrier::complete_tx::bytes" in words:
         mspaces = (mspaces + [None, None, None])[:2] + ["shared"] if op == "cp" else [space, "shared"]
+    if op == "cp" and "tensor" in words:
+        mspaces = ["shared", "shared"]  # the tensor map is a '*' operand; the others are shared
     form_has_hint = any("L2::cache_hint" in e["words"] for e in row["els"])
 
     def T(o):
@@ -452,6 +454,13 @@ def star(row, words, slots, idx, R, needs):
             return "[smp0]"
         needs.add("tex")
         return "[tex0]"
+    if op == "cp" and "tensor" in words:
+        # the first '*' is [tensor-map, {coordinates}], a second the im2col offsets
+        n = int(next(w for w in words if w in ("1d", "2d", "3d", "4d", "5d"))[0])
+        first = idx == min(i for i, o in enumerate(row["ops"]) if o["kind"] == "*")
+        if first:
+            return "[" + R.get("b64") + ", {" + ", ".join(R.get("b32") for _ in range(n)) + "}]"
+        return "{" + ", ".join(R.get("b16") for _ in range(n - 2)) + "}"
     if op in ("istypep", "isspacep", "cp"):
         return R.get("b64")
     if op == "brx":

@@ -1,0 +1,185 @@
+// tma.cu: sm_90's tensor memory accelerator as CUDA C++ reaches it: a
+// CUtensorMap made on the host (cuTensorMapEncodeTiled / Im2col) passed as
+// a __grid_constant__ parameter or read from global memory, copies by
+// cp.async.bulk.tensor in 1 to 5 dimensions through cuda::ptx and the
+// programming guide's cuda::device::experimental wrappers, completing on a
+// cuda::barrier's transaction count; stores and reductions back to global
+// memory in bulk groups; im2col loads; .multicast::cluster into every CTA
+// of a cluster.  t_tma.c builds the maps and checks every byte against a
+// CPU model of its own.
+#include <cuda.h>
+#include <cuda/barrier>
+#include <cuda/ptx>
+#include <cooperative_groups.h>
+
+namespace cde = cuda::device::experimental;
+namespace ptx = cuda::ptx;
+using barrier = cuda::barrier<cuda::thread_scope_block>;
+
+// The shared box of every kernel: 1024-byte aligned, so that the swizzle
+// pattern (address bits 4-9) starts at its first byte.
+#define BOX_BYTES 16384
+
+// Loads the box at c[0..rank) of tm into shared memory, then copies its
+// `bytes` bytes to out; *saddr gets the box's shared address.
+__device__ void load_box(const CUtensorMap *tm, int rank, const int *c, unsigned bytes, unsigned char *out,
+                         unsigned *saddr)
+{
+    __shared__ alignas(1024) unsigned char box[BOX_BYTES];
+#pragma nv_diag_suppress static_var_with_dynamic_init
+    __shared__ barrier bar;
+    if (threadIdx.x == 0) {
+        init(&bar, blockDim.x);
+        cde::fence_proxy_async_shared_cta();
+    }
+    __syncthreads();
+    barrier::arrival_token tok;
+    if (threadIdx.x == 0) {
+        uint64_t *mb = cuda::device::barrier_native_handle(bar);
+        switch (rank) {
+        case 1: { int32_t k[1] = { c[0] }; ptx::cp_async_bulk_tensor(ptx::space_cluster, ptx::space_global, box, tm, k, mb); break; }
+        case 2: cde::cp_async_bulk_tensor_2d_global_to_shared(box, tm, c[0], c[1], bar); break;
+        case 3: { int32_t k[3] = { c[0], c[1], c[2] }; ptx::cp_async_bulk_tensor(ptx::space_cluster, ptx::space_global, box, tm, k, mb); break; }
+        case 4: { int32_t k[4] = { c[0], c[1], c[2], c[3] }; ptx::cp_async_bulk_tensor(ptx::space_cluster, ptx::space_global, box, tm, k, mb); break; }
+        default: { int32_t k[5] = { c[0], c[1], c[2], c[3], c[4] }; ptx::cp_async_bulk_tensor(ptx::space_cluster, ptx::space_global, box, tm, k, mb); break; }
+        }
+        tok = cuda::device::barrier_arrive_tx(bar, 1, bytes);
+        *saddr = (unsigned)__cvta_generic_to_shared(box);
+    } else {
+        tok = bar.arrive();
+    }
+    bar.wait(cuda::std::move(tok));
+    for (unsigned i = threadIdx.x; i < bytes; i += blockDim.x)
+        out[i] = box[i];
+}
+
+struct Coords { int c[5]; };
+
+extern "C" __global__ void tma_load(const __grid_constant__ CUtensorMap tm, int rank, Coords c, unsigned bytes,
+                                    unsigned char *out, unsigned *saddr)
+{
+    load_box(&tm, rank, c.c, bytes, out, saddr);
+}
+
+// The same from a map in global memory.
+extern "C" __global__ void tma_load_global(const CUtensorMap *tm, int rank, Coords c, unsigned bytes,
+                                           unsigned char *out, unsigned *saddr)
+{
+    load_box(tm, rank, c.c, bytes, out, saddr);
+}
+
+// Fills the shared box with `bytes` bytes of in, then stores it (or, with
+// op 1, adds it) at c[0..rank) of tm, in a bulk group.
+extern "C" __global__ void tma_store(const __grid_constant__ CUtensorMap tm, int rank, Coords c, unsigned bytes,
+                                     const unsigned char *in, int op)
+{
+    __shared__ alignas(1024) unsigned char box[BOX_BYTES];
+    for (unsigned i = threadIdx.x; i < bytes; i += blockDim.x)
+        box[i] = in[i];
+    cde::fence_proxy_async_shared_cta();
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        if (op == 1 && rank == 2) {
+            int32_t k[2] = { c.c[0], c.c[1] };
+            ptx::cp_reduce_async_bulk_tensor(ptx::space_global, ptx::space_shared, ptx::op_add, &tm, k, box);
+        } else if (op == 1) {
+            int32_t k[3] = { c.c[0], c.c[1], c.c[2] };
+            ptx::cp_reduce_async_bulk_tensor(ptx::space_global, ptx::space_shared, ptx::op_add, &tm, k, box);
+        } else if (op == 2) {
+            int32_t k[2] = { c.c[0], c.c[1] };
+            ptx::cp_reduce_async_bulk_tensor(ptx::space_global, ptx::space_shared, ptx::op_max, &tm, k, box);
+        } else if (rank == 2) {
+            cde::cp_async_bulk_tensor_2d_shared_to_global(&tm, c.c[0], c.c[1], box);
+        } else {
+            int32_t k[3] = { c.c[0], c.c[1], c.c[2] };
+            ptx::cp_async_bulk_tensor(ptx::space_global, ptx::space_shared, &tm, k, box);
+        }
+        cde::cp_async_bulk_commit_group();
+        cde::cp_async_bulk_wait_group_read<0>();
+    }
+}
+
+// An im2col load: coordinates c (rank 3 or 4), offsets off (rank - 2).
+extern "C" __global__ void tma_im2col(const __grid_constant__ CUtensorMap tm, int rank, Coords c, int offw, int offh,
+                                      unsigned bytes, unsigned char *out, unsigned *saddr)
+{
+    __shared__ alignas(1024) unsigned char box[BOX_BYTES];
+    __shared__ uint64_t mb;
+    unsigned sb = (unsigned)__cvta_generic_to_shared(box), smb = (unsigned)__cvta_generic_to_shared(&mb);
+    if (threadIdx.x == 0) {
+        ptx::mbarrier_init(&mb, 1);
+        ptx::fence_proxy_async(ptx::space_shared);
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &mb, bytes);
+        uint16_t w = (uint16_t)offw, h = (uint16_t)offh;
+        if (rank == 3)
+            asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes"
+                         " [%0], [%1, {%2, %3, %4}], [%5], {%6};"
+                         :: "r"(sb), "l"(&tm), "r"(c.c[0]), "r"(c.c[1]), "r"(c.c[2]), "r"(smb), "h"(w) : "memory");
+        else
+            asm volatile("cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes"
+                         " [%0], [%1, {%2, %3, %4, %5}], [%6], {%7, %8};"
+                         :: "r"(sb), "l"(&tm), "r"(c.c[0]), "r"(c.c[1]), "r"(c.c[2]), "r"(c.c[3]), "r"(smb),
+                            "h"(w), "h"(h) : "memory");
+        *saddr = sb;
+    }
+    while (!ptx::mbarrier_try_wait_parity(&mb, 0))
+        ;
+    for (unsigned i = threadIdx.x; i < bytes; i += blockDim.x)
+        out[i] = box[i];
+}
+
+// A cluster of 4 CTAs: CTA 0 multicasts the 2-d box at (x, y) to the CTAs
+// of mask, and a 256-byte bulk copy of raw to the same CTAs; each CTA of
+// the mask waits on its own barrier, then writes what it got to
+// out[rank * 2 * bytes ...] (box, then the raw copy's 256 bytes).
+extern "C" __global__ void __cluster_dims__(4, 1, 1) tma_multicast(const __grid_constant__ CUtensorMap tm, int x, int y,
+                                                                  unsigned bytes, unsigned short mask,
+                                                                  const unsigned char *raw, unsigned char *out)
+{
+    __shared__ alignas(1024) unsigned char box[4096];
+    __shared__ alignas(16) unsigned char line[256];
+    __shared__ uint64_t mb;
+    namespace cg = cooperative_groups;
+    cg::cluster_group cl = cg::this_cluster();
+    unsigned r = cl.block_rank();
+    bool mine = mask >> r & 1;
+    if (threadIdx.x == 0) {
+        ptx::mbarrier_init(&mb, 1);
+        ptx::fence_mbarrier_init(ptx::sem_release, ptx::scope_cluster);
+        if (mine)   // the box and the raw line land here
+            ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cluster, ptx::space_shared, &mb, bytes + 256);
+    }
+    cl.sync();
+    if (r == 0 && threadIdx.x == 0) {
+        // cuda::ptx offers the multicast forms for sm_90a only; sm_90 PTX has them
+        unsigned sb = (unsigned)__cvta_generic_to_shared(box), sl = (unsigned)__cvta_generic_to_shared(line);
+        unsigned smb = (unsigned)__cvta_generic_to_shared(&mb);
+        asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster"
+                     " [%0], [%1, {%2, %3}], [%4], %5;" :: "r"(sb), "l"(&tm), "r"(x), "r"(y), "r"(smb), "h"(mask)
+                     : "memory");
+        asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
+                     " [%0], [%1], 256, [%2], %3;" :: "r"(sl), "l"(raw), "r"(smb), "h"(mask) : "memory");
+    }
+    if (mine) {
+        while (!ptx::mbarrier_try_wait_parity(&mb, 0))
+            ;
+        for (unsigned i = threadIdx.x; i < bytes; i += blockDim.x)
+            out[r * 2 * bytes + i] = box[i];
+        for (unsigned i = threadIdx.x; i < 256; i += blockDim.x)
+            out[r * 2 * bytes + bytes + i] = line[i];
+    }
+    cl.sync();
+}
+
+// prefetch.tensormap and cp.async.bulk.prefetch.tensor: no effect but the
+// map's checks; *done = 1 after them.
+extern "C" __global__ void tma_prefetch(const __grid_constant__ CUtensorMap tm, int x, int y, int *done)
+{
+    asm volatile("prefetch.tensormap [%0];" :: "l"(&tm) : "memory");
+    asm volatile("cp.async.bulk.prefetch.tensor.2d.L2.global.tile [%0, {%1, %2}];" :: "l"(&tm), "r"(x), "r"(y)
+                 : "memory");
+    *done = 1;
+}
