@@ -23,6 +23,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;  /* held, and the order
 static char *held;
 static size_t len, cap;
 static int blocking;    /* CUDA_LAUNCH_BLOCKING=1: a launch flushes when it ends too */
+static FILE *stream;    /* the device's printf stream, open until the process ends */
 
 static ssize_t keep(void *cookie, const char *p, size_t n)
 {
@@ -77,10 +78,10 @@ void *cu_printf_stream(void)
 {
 	const char *b = getenv("CUDA_LAUNCH_BLOCKING");
 	blocking = b && strcmp(b, "1") == 0;
-	FILE *f = fopencookie(NULL, "w", (cookie_io_functions_t){ .write = keep });
-	if (!f)
+	stream = fopencookie(NULL, "w", (cookie_io_functions_t){ .write = keep });
+	if (!stream)
 		return NULL;
-	setvbuf(f, NULL, _IONBF, 0);    /* each launch's text reaches keep whole */
+	setvbuf(stream, NULL, _IONBF, 0);       /* each launch's text reaches keep whole */
 	atexit(at_exit);
-	return f;
+	return stream;
 }

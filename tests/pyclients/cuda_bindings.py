@@ -221,6 +221,53 @@ def link_and_launch_ex():
 
 
 @case
+def graph_by_capture_and_by_nodes():
+    mod = ck(cu.cuModuleLoadData(PTX))
+    f = ck(cu.cuModuleGetFunction(mod, b"warp_scan"))
+    x = rng.integers(0, 100, 64).astype(np.int32)
+    y = np.zeros_like(x)
+    dx, dy = ck(cu.cuMemAlloc(x.nbytes)), ck(cu.cuMemAlloc(x.nbytes))
+    s = ck(cu.cuStreamCreate(cu.CUstream_flags.CU_STREAM_NON_BLOCKING))
+    ck(cu.cuStreamBeginCapture(s, cu.CUstreamCaptureMode.CU_STREAM_CAPTURE_MODE_GLOBAL))
+    ck(cu.cuMemcpyHtoDAsync(dx, x.ctypes.data, x.nbytes, s))
+    launch(f, 1, 64, 0, s, dx, dy)
+    ck(cu.cuMemcpyDtoHAsync(y.ctypes.data, dy, y.nbytes, s))
+    g = ck(cu.cuStreamEndCapture(s))
+    assert not y.any()                  # captured, not run
+    ge = ck(cu.cuGraphInstantiate(g, 0))
+    want = np.concatenate([np.cumsum(w) for w in x.reshape(2, 32)]).astype(np.int32)
+    for _ in range(2):
+        ck(cu.cuGraphLaunch(ge, s))
+    ck(cu.cuStreamSynchronize(s))
+    assert np.array_equal(y, want), y
+    # the same work as nodes: a fill after nothing, the kernel after it
+    g2 = ck(cu.cuGraphCreate(0))
+    fill = cu.CUDA_MEMSET_NODE_PARAMS()
+    fill.dst, fill.value, fill.elementSize, fill.width, fill.height = dx, 1, 4, 64, 1
+    _, ctx = cu.cuCtxGetCurrent()
+    n1 = ck(cu.cuGraphAddMemsetNode(g2, None, 0, fill, ctx))
+    kp = cu.CUDA_KERNEL_NODE_PARAMS()
+    kp.func = f
+    kp.gridDimX = kp.gridDimY = kp.gridDimZ = 1
+    kp.blockDimX, kp.blockDimY, kp.blockDimZ = 64, 1, 1
+    ptrs, boxes = args(dx, dy)
+    kp.kernelParams = ptrs.ctypes.data
+    ck(cu.cuGraphAddKernelNode(g2, [n1], 1, kp))
+    ge2 = ck(cu.cuGraphInstantiate(g2, 0))
+    ck(cu.cuGraphLaunch(ge2, s))
+    ck(cu.cuMemcpyDtoH(y.ctypes.data, dy, y.nbytes))
+    assert np.array_equal(y, np.tile(np.arange(1, 33, dtype=np.int32), 2)), y
+    for e in (ge, ge2):
+        ck(cu.cuGraphExecDestroy(e))
+    for gr in (g, g2):
+        ck(cu.cuGraphDestroy(gr))
+    ck(cu.cuStreamDestroy(s))
+    ck(cu.cuMemFree(dx))
+    ck(cu.cuMemFree(dy))
+    ck(cu.cuModuleUnload(mod))
+
+
+@case
 def pinned_and_managed_memory():
     n = 4096
     h = ck(cu.cuMemHostAlloc(n * 4, cu.CU_MEMHOSTALLOC_DEVICEMAP))
