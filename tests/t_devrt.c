@@ -735,6 +735,55 @@ static void t_events(const char *root, unsigned workers)
 		}
 	if (good)
 		passed++;
+	/* 2D and 3D copies and fills (tests/cuda/events.rdc.cu, ev_copy3) */
+	static uint8_t m2[192], src2[64], vol[576], m3[768], w2[192], w3[768];
+	int inf3[6];
+	memset(m2, 0x11, sizeof m2);
+	memset(m3, 0x22, sizeof m3);
+	for (int i = 0; i < 64; i++)
+		src2[i] = (uint8_t)i;
+	for (int i = 0; i < 576; i++)
+		vol[i] = (uint8_t)(i * 7 + 3);
+	memcpy(w2, m2, sizeof w2);
+	memcpy(w3, m3, sizeof w3);
+	for (int y = 0; y < 4; y++)
+		for (int x = 0; x < 16; x++)
+			w2[32 * (1 + y) + 4 + x] = src2[16 * y + x];
+	for (int y = 0; y < 2; y++)
+		for (int x = 0; x < 4; x++)
+			w2[64 + 8 + 32 * y + x] = 0xab;
+	for (int z = 0; z < 3; z++)
+		for (int y = 0; y < 4; y++)
+			for (int x = 0; x < 16; x++)
+				w3[(z + 1) * 192 + y * 32 + x] = vol[z * 192 + (y + 1) * 32 + 2 + x];
+	for (int y = 0; y < 4; y++)
+		for (int x = 0; x < 16; x++)
+			w3[2 * 192 + y * 32 + x] = 0x5c;
+	uint64_t dm2, ds2, dvol, dm3, di3;
+	ptxvm_mem_alloc(d, sizeof m2, &dm2);
+	ptxvm_mem_alloc(d, sizeof src2, &ds2);
+	ptxvm_mem_alloc(d, sizeof vol, &dvol);
+	ptxvm_mem_alloc(d, sizeof m3, &dm3);
+	ptxvm_mem_alloc(d, sizeof inf3, &di3);
+	ptxvm_memcpy_htod(d, dm2, m2, sizeof m2);
+	ptxvm_memcpy_htod(d, ds2, src2, sizeof src2);
+	ptxvm_memcpy_htod(d, dvol, vol, sizeof vol);
+	ptxvm_memcpy_htod(d, dm3, m3, sizeof m3);
+	void *a4[] = { &dm2, &ds2, &dvol, &dm3, &di3 };
+	r = run(d, p, "ev_copy3", 1, 1, a4);
+	ptxvm_memcpy_dtoh(d, m2, dm2, sizeof m2);
+	ptxvm_memcpy_dtoh(d, m3, dm3, sizeof m3);
+	ptxvm_memcpy_dtoh(d, inf3, di3, sizeof inf3);
+	/* cudaErrorInvalidPitchValue (12) for a pitch below the width */
+	static const int want3[6] = { 0, 0, 12, 0, 0, 12 };
+	good = r == PTXVM_SUCCESS && !memcmp(inf3, want3, sizeof want3);
+	for (int i = 0; i < 192 && good; i++)
+		if (m2[i] != w2[i])
+			fail("devrt: ev_copy3: 2D byte %d is 0x%02x, expected 0x%02x", i, m2[i], w2[i]), good = 0;
+	for (int i = 0; i < 768 && good; i++)
+		if (m3[i] != w3[i])
+			fail("devrt: ev_copy3: 3D byte %d is 0x%02x, expected 0x%02x", i, m3[i], w3[i]), good = 0;
+	check(good, "cudaMemcpy2DAsync, cudaMemset2DAsync, cudaMemcpy3DAsync, cudaMemset3DAsync in a kernel");
 	int n = 96;
 	void *a3[] = { &db, &n };
 	r = run(d, p, "ev_copy_bad", 1, 1, a3);

@@ -426,8 +426,8 @@ bool launch_uses_cdp(const Prog *p)
 {
 	for (uint32_t i = 0; i < p->nfn; i++)
 		if (!(p->fn[i].ast && p->fn[i].ast->has_body) &&
-		    (strstr(p->fn[i].name, "LaunchDevice") || strstr(p->fn[i].name, "MemcpyAsync") ||
-		     strstr(p->fn[i].name, "MemsetAsync")))     /* ordered among the launches */
+		    (strstr(p->fn[i].name, "LaunchDevice") || strstr(p->fn[i].name, "Memcpy") ||
+		     strstr(p->fn[i].name, "Memset")))  /* copies: ordered among the launches */
 			return true;
 	return false;
 }

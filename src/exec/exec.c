@@ -1020,7 +1020,8 @@ enum {
 	 * as earlier ones did (cuda...) */
 	BI_PARAMBUF, BI_LAUNCH, BI_LASTERR, BI_PEEKERR, BI_GETDEVICE, BI_ATTR, BI_STREAM_NEW, BI_STREAM_DEL,
 	BI_EVENT_NEW, BI_EVENT_RECORD, BI_EVENT_DEL, BI_STREAM_WAIT, BI_DEVCOUNT, BI_VERSION, BI_LIMIT,
-	BI_CACHECFG, BI_SMEMCFG, BI_CUMALLOC, BI_CUFREE, BI_MEMCPY, BI_MEMSET,
+	BI_CACHECFG, BI_SMEMCFG, BI_CUMALLOC, BI_CUFREE, BI_MEMCPY, BI_MEMSET, BI_MEMCPY2D, BI_MEMSET2D,
+	BI_MEMCPY3D, BI_MEMSET3D,
 };
 
 static const struct { const char *name; int bi; } devrt_fn[] = {
@@ -1036,12 +1037,15 @@ static const struct { const char *name; int bi; } devrt_fn[] = {
 	{ "DeviceGetCacheConfig", BI_CACHECFG }, { "DeviceGetSharedMemConfig", BI_SMEMCFG },
 	{ "Malloc", BI_CUMALLOC }, { "Free", BI_CUFREE }, { "MemcpyAsync", BI_MEMCPY },
 	{ "MemcpyAsync_ptsz", BI_MEMCPY }, { "MemsetAsync", BI_MEMSET }, { "MemsetAsync_ptsz", BI_MEMSET },
+	{ "Memcpy2DAsync", BI_MEMCPY2D }, { "Memcpy2DAsync_ptsz", BI_MEMCPY2D }, { "Memset2DAsync", BI_MEMSET2D },
+	{ "Memset2DAsync_ptsz", BI_MEMSET2D }, { "Memcpy3DAsync", BI_MEMCPY3D }, { "Memcpy3DAsync_ptsz", BI_MEMCPY3D },
+	{ "Memset3DAsync", BI_MEMSET3D }, { "Memset3DAsync_ptsz", BI_MEMSET3D },
 };
 
 /* cudaError_t values the device runtime returns */
 enum {
 	CE_INVALID_VALUE = 1, CE_MEMORY_ALLOCATION = 2, CE_INVALID_CONFIGURATION = 9, CE_INVALID_DEVICE_POINTER = 17,
-	CE_INVALID_MEMCPY_DIRECTION = 21, CE_MAX_DEPTH = 65, CE_PENDING_COUNT = 69, CE_UNSUPPORTED_LIMIT = 215,
+	CE_INVALID_PITCH = 12, CE_INVALID_MEMCPY_DIRECTION = 21, CE_MAX_DEPTH = 65, CE_PENDING_COUNT = 69, CE_UNSUPPORTED_LIMIT = 215,
 	CE_INVALID_HANDLE = 400,
 };
 #define RUNTIME_VERSION 13000           /* cudaRuntimeGetVersion: the CUDA ptxvm implements */
@@ -1374,19 +1378,77 @@ static int call_devrt(Ctx *X, int bi, uint32_t act, unsigned nret, unsigned narg
 			break;
 		}
 		case BI_MEMCPY:
-		case BI_MEMSET: {
-			/* (dst, src, bytes, kind, stream), (dst, byte, bytes, stream):
-			 * queued among the grid's launches, to run in their order */
-			uint64_t v = narg > 1 ? param_arg(X, l, SLOT(nret + 1)) : 0;
-			uint64_t n = narg > 2 ? param_arg(X, l, SLOT(nret + 2)) : 0;
-			unsigned si = bi == BI_MEMCPY ? 4 : 3;
-			uint64_t stream = narg > si ? param_arg(X, l, SLOT(nret + si)) : 0;
-			uint32_t kind = bi == BI_MEMCPY && narg > 3 ? (uint32_t)param_arg(X, l, SLOT(nret + 3)) : 3;
-			if (kind != 3 && kind != 4) {   /* cudaMemcpyDeviceToDevice, cudaMemcpyDefault */
-				r = CE_INVALID_MEMCPY_DIRECTION;
-				break;
+		case BI_MEMSET:
+		case BI_MEMCPY2D:
+		case BI_MEMSET2D:
+		case BI_MEMCPY3D:
+		case BI_MEMSET3D: {
+			/* queued among the grid's launches, to run in their order:
+			 *   (dst, src, bytes, kind, stream), (dst, byte, bytes, stream),
+			 *   (dst, dpitch, src, spitch, width, height, kind, stream),
+			 *   (dst, pitch, byte, width, height, stream),
+			 *   (const cudaMemcpy3DParms *, stream),
+			 *   (cudaPitchedPtr, byte, cudaExtent, stream) */
+			Child k = { .rows = 1, .planes = 1, .fill = bi == BI_MEMSET || bi == BI_MEMSET2D || bi == BI_MEMSET3D };
+			uint64_t arg[8] = { a0 };
+			for (unsigned i = 1; i < narg && i < 8; i++)
+				arg[i] = param_arg(X, l, SLOT(nret + i));
+			uint32_t kind = 3;                              /* cudaMemcpyDeviceToDevice */
+			unsigned si;                                    /* the stream's argument */
+			if (bi == BI_MEMCPY || bi == BI_MEMSET) {
+				k.dst = a0, k.src = arg[1], k.bytes = arg[2];
+				kind = bi == BI_MEMCPY ? (uint32_t)arg[3] : 3;
+				si = bi == BI_MEMCPY ? 4 : 3;
+			} else if (bi == BI_MEMCPY2D || bi == BI_MEMSET2D) {
+				bool cp = bi == BI_MEMCPY2D;
+				k.dst = a0, k.dpitch = arg[1], k.src = arg[2], k.spitch = cp ? arg[3] : 0;
+				k.bytes = arg[cp ? 4 : 3], k.rows = arg[cp ? 5 : 4];
+				kind = cp ? (uint32_t)arg[6] : 3;
+				si = cp ? 7 : 5;
+				if (k.dpitch < k.bytes || (cp && k.spitch < k.bytes))
+					r = CE_INVALID_PITCH;
+			} else if (bi == BI_MEMSET3D) {
+				/* cudaPitchedPtr {ptr, pitch, xsize, ysize}, cudaExtent {width, height, depth} */
+				const uint8_t *pp = narg > 2 ? param_bytes(X, l, SLOT(nret), 32) : NULL;
+				const uint8_t *ep = narg > 2 ? param_bytes(X, l, SLOT(nret + 2), 24) : NULL;
+				if (!pp || !ep) {
+					r = CE_INVALID_VALUE;
+					break;
+				}
+				uint64_t f[7];
+				memcpy(f, pp, 32);
+				memcpy(f + 4, ep, 24);
+				k.dst = f[0], k.dpitch = f[1], k.dslice = f[1] * f[3], k.src = arg[1];
+				k.bytes = f[4], k.rows = f[5], k.planes = f[6];
+				si = 3;
+				if (k.dpitch < k.bytes)
+					r = CE_INVALID_PITCH;
+			} else {
+				/* cudaMemcpy3DParms: srcArray, srcPos {x, y, z}, srcPtr {ptr, pitch,
+				 * xsize, ysize}, dstArray, dstPos, dstPtr, extent {w, h, d}, kind */
+				uint8_t *pp = xlate(c, X->w, x, l, XS_GENERIC, a0, 160, false);
+				if (!pp)
+					return -1;
+				uint64_t f[20];
+				memcpy(f, pp, 160);
+				if (f[0] || f[8]) {     /* CUDA arrays: none in kernels */
+					r = CE_INVALID_VALUE;
+					break;
+				}
+				k.src = f[4] + f[3] * f[5] * f[7] + f[2] * f[5] + f[1], k.spitch = f[5], k.sslice = f[5] * f[7];
+				k.dst = f[12] + f[11] * f[13] * f[15] + f[10] * f[13] + f[9], k.dpitch = f[13];
+				k.dslice = f[13] * f[15];
+				k.bytes = f[16], k.rows = f[17], k.planes = f[18];
+				kind = (uint32_t)f[19];
+				si = 1;
+				if (k.dpitch < k.bytes || k.spitch < k.bytes)
+					r = CE_INVALID_PITCH;
 			}
-			Child k = { .tail = stream == STREAM_TAIL, .dst = a0, .src = v, .bytes = n, .fill = bi == BI_MEMSET };
+			if (!r && kind != 3 && kind != 4)       /* cudaMemcpyDeviceToDevice, cudaMemcpyDefault */
+				r = CE_INVALID_MEMCPY_DIRECTION;
+			if (r)
+				break;
+			k.tail = (si < narg ? param_arg(X, l, SLOT(nret + si)) : 0) == STREAM_TAIL;
 			pthread_mutex_lock(&cd->lock);
 			if (L->nkids == L->capkids) {
 				Child *nk = realloc(L->kids, (L->capkids * 2 + 8) * sizeof *nk);

@@ -34,7 +34,9 @@ typedef struct Child {
 	uint32_t grid[3], block[3], shared;
 	uint8_t *params;                /* k->param_bytes, malloc'd */
 	bool tail;                      /* cudaStreamTailLaunch: after the other children */
-	uint64_t dst, src, bytes;       /* a copy's; a fill's byte is src */
+	uint64_t dst, src, bytes;       /* a copy's, bytes per row; a fill's byte is src */
+	uint64_t rows, planes;          /* 2D and 3D copies and fills; else 1 */
+	uint64_t dpitch, spitch, dslice, sslice;        /* bytes from row to row, plane to plane */
 	bool fill;
 } Child;
 

@@ -996,31 +996,34 @@ static int run_child(ptxvm_device *d, const Program *prog, Launch *P, const Chil
  * launches; those into cudaStreamTailLaunch after the others (their
  * parent and its other work have completed).  Then P is complete.  After a
  * failure the rest do not run. */
-/* A copy or fill that a thread of P queued (cudaMemcpyAsync,
- * cudaMemsetAsync): in device memory, whole, when its turn comes. */
+/* A copy or fill that a thread of P queued (cudaMemcpy{,2D,3D}Async,
+ * cudaMemset{,2D,3D}Async): in device memory, row by row, when its turn
+ * comes; each row lies inside one allocation. */
 static int run_copy(Launch *P, const Child *ch)
 {
 	const char *what = ch->fill ? "cudaMemsetAsync" : "cudaMemcpyAsync";
-	const Alloc *da = ch->bytes ? mem_find(P->mem, ch->dst, ch->bytes) : NULL;
-	const Alloc *sa = ch->bytes && !ch->fill ? mem_find(P->mem, ch->src, ch->bytes) : NULL;
-	if (ch->bytes && (!da || (!ch->fill && !sa))) {
-		P->code = PTXVM_ERROR_ILLEGAL_ADDRESS;
-		if (asprintf(&P->report, "%s from kernel '%s' of %llu bytes %s 0x%llx: not inside one allocation of "
-			     "device memory", what, P->k->name, (unsigned long long)ch->bytes, !da ? "to" : "from",
-			     (unsigned long long)(!da ? ch->dst : ch->src)) < 0)
-			P->report = NULL;
-		return P->code;
-	}
-	if (!ch->bytes)
-		return 0;
-	uint8_t *dp = da->host + (ch->dst - da->base);
-	if (ch->fill) {
-		memset(dp, (int)(ch->src & 0xff), (size_t)ch->bytes);
-		mem_mark_init(da, ch->dst - da->base, ch->bytes);
-	} else {
-		memmove(dp, sa->host + (ch->src - sa->base), (size_t)ch->bytes);
-		mem_copy_init(da, ch->dst - da->base, sa, ch->src - sa->base, ch->bytes);
-	}
+	for (uint64_t z = 0; z < ch->planes && ch->bytes; z++)
+		for (uint64_t y = 0; y < ch->rows; y++) {
+			uint64_t dst = ch->dst + z * ch->dslice + y * ch->dpitch, src = ch->src + z * ch->sslice + y * ch->spitch;
+			const Alloc *da = mem_find(P->mem, dst, ch->bytes);
+			const Alloc *sa = ch->fill ? NULL : mem_find(P->mem, src, ch->bytes);
+			if (!da || (!ch->fill && !sa)) {
+				P->code = PTXVM_ERROR_ILLEGAL_ADDRESS;
+				if (asprintf(&P->report, "%s from kernel '%s' of %llu bytes %s 0x%llx: not inside one "
+					     "allocation of device memory", what, P->k->name, (unsigned long long)ch->bytes,
+					     !da ? "to" : "from", (unsigned long long)(!da ? dst : src)) < 0)
+					P->report = NULL;
+				return P->code;
+			}
+			uint8_t *dp = da->host + (dst - da->base);
+			if (ch->fill) {
+				memset(dp, (int)(ch->src & 0xff), (size_t)ch->bytes);
+				mem_mark_init(da, dst - da->base, ch->bytes);
+			} else {
+				memmove(dp, sa->host + (src - sa->base), (size_t)ch->bytes);
+				mem_copy_init(da, dst - da->base, sa, src - sa->base, ch->bytes);
+			}
+		}
 	return 0;
 }
 

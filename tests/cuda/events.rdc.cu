@@ -93,3 +93,29 @@ extern "C" __global__ void ev_copy_bad(int *a, int n)
 {
     cudaMemcpyAsync(a, a + n, 64, cudaMemcpyDeviceToDevice, 0);
 }
+
+// 2D and 3D copies and fills in kernels, on a 3 x 4 x 16-byte box of a
+// pitched volume (pitch 32 bytes, 6 rows a plane) in m:
+//   m2 rows 1..4, bytes 4..19 of plane 0 <- rows 0..3 bytes 0..15 of src2
+//   (cudaMemcpy2DAsync, pitch 16 in src2), then bytes 8..11 of rows 2..3
+//   set to 0xab (cudaMemset2DAsync);
+//   m3 = the box at (x 2, y 1, z 0) of vol copied to (x 0, y 0, z 1)
+//   (cudaMemcpy3DAsync), then the box at (0, 0, 2) filled with 0x5c
+//   (cudaMemset3DAsync).  info: the calls' answers.
+extern "C" __global__ void ev_copy3(unsigned char *m2, const unsigned char *src2, unsigned char *vol,
+                                    unsigned char *m3, int *info)
+{
+    info[0] = cudaMemcpy2DAsync(m2 + 32 + 4, 32, src2, 16, 16, 4, cudaMemcpyDeviceToDevice, 0);
+    info[1] = cudaMemset2DAsync(m2 + 64 + 8, 32, 0xab, 4, 2, 0);
+    info[2] = cudaMemcpy2DAsync(m2, 8, src2, 16, 16, 4, cudaMemcpyDefault, 0);     // pitch below the width
+    cudaMemcpy3DParms p = {};
+    p.srcPtr = cudaPitchedPtr{ vol, 32, 32, 6 };
+    p.srcPos = cudaPos{ 2, 1, 0 };
+    p.dstPtr = cudaPitchedPtr{ m3, 32, 32, 6 };
+    p.dstPos = cudaPos{ 0, 0, 1 };
+    p.extent = cudaExtent{ 16, 4, 3 };
+    p.kind = cudaMemcpyDeviceToDevice;
+    info[3] = cudaMemcpy3DAsync(&p, 0);
+    info[4] = cudaMemset3DAsync(cudaPitchedPtr{ m3 + 2 * 32 * 6, 32, 32, 6 }, 0x5c, cudaExtent{ 16, 4, 1 }, 0);
+    info[5] = cudaGetLastError();
+}
