@@ -108,9 +108,11 @@ sed 's/^/   /' "$T/stats"
 echo
 echo "== ptxvm check: tests/ptx (nvcc's PTX of tests/cuda/*.cu, and hand-written texture references)"
 lines=$(cat tests/ptx/*.ptx | wc -l)
-"$X" check $(ls tests/ptx/*.ptx | grep -v '\.rdc\.ptx$')
+"$X" check $(ls tests/ptx/*.ptx | grep -v -e '\.rdc\.ptx$' -e '\.sm_90a\.ptx$')
 # relocatable code (nvcc -rdc=true) calls the device runtime: checked as ptxas -c does
 "$X" check -c tests/ptx/*.rdc.ptx
+# arch-specific code (nvcc -arch=sm_90a: wgmma) is checked for that target
+"$X" check --arch sm_90a tests/ptx/*.sm_90a.ptx
 echo "   $(ls tests/ptx/*.ptx | wc -l) modules, $lines lines: all valid"
 
 echo

@@ -124,7 +124,10 @@ typedef struct ptxvm_device_opts {
 	const char *arch;       /* the target the device is, e.g. "sm_80": its compute
 				   capability and per-SM limits in ptxvm_device_attribute
 				   and kernels' cudaDeviceGetAttribute (NULL: sm_90);
-				   an unknown target makes ptxvm_device_create fail */
+				   an unknown target makes ptxvm_device_create fail.
+				   A module for an arch-specific target (.target
+				   sm_90a: wgmma, setmaxnreg) loads only onto a
+				   device of that target */
 } ptxvm_device_opts;
 
 /* The runtime checks of compute-sanitizer's tools, reported in its words

@@ -226,6 +226,13 @@ expect 3 "run -c: a fault in a grid launched from a kernel" -- "$X" run -c tests
 grep_in "$T/err" "CUDA_ERROR_ILLEGAL_ADDRESS: kernel 'cdp_add'.*launched from kernel 'cdp_parent'" "run -c: the child's report"
 expect 1 "run: relocatable code without -c" -- "$X" run tests/ptx/cdp.rdc.ptx --kernel cdp_parent \
 	--grid 1 --block 32 --arg u64:16 --arg buf:64 --arg s32:64
+# arch-specific code: wgmma and setmaxnreg run on a device of that target only
+expect 0 "run --arch sm_90a" -- "$X" run tests/ptx/wgmma.sm_90a.ptx --arch sm_90a --kernel regs --grid 1 --block 256 \
+	--arg buf:1024:out="$T/regs.bin"
+if [ "$(od -An -tu4 -j 1020 "$T/regs.bin" | tr -d ' ')" = "765" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL cli: run --arch sm_90a: out[255] is $(od -An -tu4 -j 1020 "$T/regs.bin")"; fi
+expect 1 "run: sm_90a code on the default sm_90 device" -- "$X" run tests/ptx/wgmma.sm_90a.ptx --kernel regs --grid 1 --block 256 --arg buf:1024
+grep_in "$T/err" "sm_90a" "run: the refusal names the target"
+expect 2 "run: an unknown --arch" -- "$X" run tests/ptx/wgmma.sm_90a.ptx --arch sm_91 --kernel regs --grid 1 --block 256 --arg buf:1024
 expect 2 "run: bad --cluster" -- "$X" run tests/ptx/cluster.ptx --kernel cluster_peek --grid 2 --block 32 \
 	--cluster 0 --arg buf:128 --arg u32:0
 expect 2 "run: too many threads" -- "$X" run "$T/vadd.ptx" --kernel oob --grid 1 --block 2048 --arg buf:4
@@ -347,7 +354,9 @@ grep_in "$T/out" "^void apply<main::{lambda(int)#2}>(main::{lambda(int)#2}, int\
 # every kernel of the fixtures, corpora and examples, demangled as c++filt does
 # (tests/demangle.txt: the PTX name, a tab, what c++filt printed for it)
 for f in tests/corpus/ptx/*.ptx tests/ptx/*.ptx examples/*.ptx; do
-	"$X" run "$f" --list 2>/dev/null | awk '/^[^ ]/ { c = $0 } /^    --kernel / { print $2 "\t" c }'
+	a=sm_90
+	case "$f" in *.sm_90a.ptx) a=sm_90a ;; esac
+	"$X" run "$f" --arch $a --list 2>/dev/null | awk '/^[^ ]/ { c = $0 } /^    --kernel / { print $2 "\t" c }'
 done | LC_ALL=C sort -u >"$T/pairs"
 if cmp -s "$T/pairs" tests/demangle.txt; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL cli: --list C++ names differ from tests/demangle.txt:"; diff "$T/pairs" tests/demangle.txt | head -5; fi
 python3 -c 'import struct,sys; sys.stdout.buffer.write(struct.pack("<4f", 1, 2, 3, 4))' >"$T/x4.bin"

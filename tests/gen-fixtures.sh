@@ -3,7 +3,8 @@
 # tests/cuda/, then check every fixture with ptxas.
 #
 #   tests/cuda/NAME.cu  --nvcc -arch=sm_90 -ptx-->  tests/ptx/NAME.ptx
-#   (NAME.rdc.cu with -rdc=true, checked with ptxas -c)
+#   (NAME.rdc.cu with -rdc=true, checked with ptxas -c; NAME.sm_90a.cu
+#   with -arch=sm_90a)
 #   examples/NAME.cu    --nvcc -arch=sm_90 -ptx-->  examples/NAME.ptx
 #   tests/cuda-driver/link/NAME.rdc.cu  --(-rdc=true -lineinfo)-->  NAME.rdc.ptx
 #
@@ -52,8 +53,11 @@ for src in tests/cuda/*.cu; do
     # ptxas --compile-only
     rdc=""
     case "$name" in *.rdc) rdc="-rdc=true" ;; esac
-    echo "gen-fixtures: nvcc $rdc $src -> $out"
-    if "$NVCC" -arch="$ARCH" -ptx $rdc -o "$tmp" "$src"; then
+    # NAME.sm_90a.cu: arch-specific code (wgmma), for that target
+    arch=$ARCH
+    case "$name" in *.sm_90a) arch=sm_90a ;; esac
+    echo "gen-fixtures: nvcc -arch=$arch $rdc $src -> $out"
+    if "$NVCC" -arch="$arch" -ptx $rdc -o "$tmp" "$src"; then
         mv -f "$tmp" "$out"
         produced="$produced $out"
     else
@@ -120,7 +124,9 @@ done
 for ptx in $produced; do
     c=""
     case "$ptx" in *.rdc.ptx) c="-c" ;; esac
-    if "$PTXAS" -arch="$ARCH" $c -o /dev/null "$ptx"; then
+    arch=$ARCH
+    case "$ptx" in *.sm_90a.ptx) arch=sm_90a ;; esac
+    if "$PTXAS" -arch="$arch" $c -o /dev/null "$ptx"; then
         echo "gen-fixtures: ptxas ok   $ptx"
     else
         echo "gen-fixtures: ptxas REJECTED $ptx" >&2

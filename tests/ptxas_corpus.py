@@ -106,7 +106,9 @@ def record(cases, cases_txt, arch="sm_90"):
     tmpdir = tempfile.mkdtemp(prefix="ptxas-corpus-")
     try:
         with ThreadPoolExecutor(max_workers=2) as ex:
-            fresh = dict(zip(todo, ex.map(lambda c: run_one(ptxas, tmpdir, c[0], c[1], arch), todo)))
+            # arch: the -arch of every case, or a function of the case name
+            fresh = dict(zip(todo, ex.map(lambda c: run_one(ptxas, tmpdir, c[0], c[1],
+                                                            arch(c[0]) if callable(arch) else arch), todo)))
     finally:
         shutil.rmtree(tmpdir, ignore_errors=True)
     print("gen.py: ptxas ran on %d cases, %d kept their recorded verdict" % (len(todo), len(cases) - len(todo)))

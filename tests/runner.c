@@ -41,11 +41,16 @@ int passed, failed;
 int verbose;
 static uint8_t *form_seen;      /* [isa_nform]: a valid instruction used the form */
 
-/* Marks the forms used by a valid module. */
-static void cover(const char *text, size_t len)
+/* Marks the forms used by a valid module (checked for arch, NULL: sm_90). */
+static void cover(const char *text, size_t len, const char *arch)
 {
 	Module *m = ptx_parse("cover", text, len);
-	if (ptx_check(m, NULL) == 0)
+	CheckOpts co = { 90, 0, false };
+	if (arch) {
+		unsigned minptx;
+		ptx_target_lookup(arch, strlen(arch), &co.arch, &co.arch_suffix, &minptx);
+	}
+	if (ptx_check(m, &co) == 0)
 		for (uint32_t i = 0; i < m->ntop; i++) {
 			Func *f = m->top[i].func;
 			if (m->top[i].kind != TOP_FUNC || !f->has_body)
@@ -186,7 +191,7 @@ static bool round_trip_opts(const char *name, const char *text, size_t len, cons
 	char *t1 = ptxvm_module_format(m, &l1);
 	ptxvm_module_free(m);
 	if (!opts)
-		cover(text, len);
+		cover(text, len, NULL);
 	ptxvm_module *m1 = ptxvm_module_load(name, t1, l1, opts);
 	if (ptxvm_module_errors(m1)) {
 		char *d = ptxvm_module_diagnostics(m1);
@@ -280,8 +285,9 @@ static void test_fixtures(const char *dir)
 		if (!text)
 			fail("%s: unreadable", files[i]);
 		else if (round_trip_opts(files[i], text, len, strstr(files[i], ".rdc.ptx") ?
-					 &(ptxvm_check_opts){ "sm_90", 1 } : NULL))
-			passed++;         /* NAME.rdc.ptx: relocatable code (nvcc -rdc=true) */
+					 &(ptxvm_check_opts){ "sm_90", 1 } : strstr(files[i], ".sm_90a.ptx") ?
+					 &(ptxvm_check_opts){ "sm_90a", 0 } : NULL))
+			passed++;         /* NAME.rdc.ptx: relocatable code (nvcc -rdc=true); NAME.sm_90a.ptx: for sm_90a */
 		free(text);
 		free(files[i]);
 	}
@@ -399,7 +405,7 @@ typedef struct Exception {
 	bool used;
 } Exception;
 
-static void test_agree(const char *what, const char *cases, const char *exceptions)
+static void test_agree(const char *what, const char *cases, const char *exceptions, bool arch_names)
 {
 	size_t len, elen = 0;
 	char *text = slurp(cases, &len);
@@ -439,12 +445,15 @@ static void test_agree(const char *what, const char *cases, const char *exceptio
 		if (!strcmp(verdict, "crash")) {
 			crashes++;      /* ptxas died: the spec decides; see exceptions */
 		}
-		/* a case named *.compile_only.* is relocatable code (ptxas --compile-only) */
-		ptxvm_check_opts o = { NULL, strstr(name, ".compile_only.") != NULL };
+		/* a case named *.compile_only.* is relocatable code (ptxas --compile-only);
+		 * in the forms corpus, one named *.sm_90a* is checked for that target
+		 * (ptxas -arch=sm_90a: the arch-specific rows) */
+		bool a = arch_names && strstr(name, ".sm_90a");
+		ptxvm_check_opts o = { a ? "sm_90a" : NULL, strstr(name, ".compile_only.") != NULL };
 		ptxvm_module *m = ptxvm_module_load(name, body, blen, &o);
 		bool ours = ptxvm_module_errors(m) == 0;
 		if (ours && ptxas_ok && !o.compile_only)
-			cover(body, blen);
+			cover(body, blen, o.arch);
 		bool same = ours == ptxas_ok;
 		Exception *x = NULL;
 		for (size_t k = 0; k < nexc; k++)
@@ -497,7 +506,8 @@ static void test_coverage(void)
 			buf_printf(&b, " %s", isa_op[o].name);
 			missing++;
 		}
-	/* A form gated above the device (sm_90) can have no valid use here. */
+	/* A form gated above the device (sm_90, or sm_90a for its own forms)
+	 * can have no valid use here. */
 	for (size_t i = 0; i < isa_nform; i++)
 		if (!form_seen[i] && isa_form[i].sm <= 90) {
 			buf_printf(&fb, "\n    %s%s", isa_op[isa_form[i].opc].name, isa_form[i].text);
@@ -605,7 +615,7 @@ int main(int argc, char **argv)
 			group_begin(corpora[i]);
 			snprintf(a, sizeof a, "%s/tests/%s/cases.txt", root, corpora[i]);
 			snprintf(b, sizeof b, "%s/tests/%s/exceptions.txt", root, corpora[i]);
-			test_agree(corpora[i], a, b);
+			test_agree(corpora[i], a, b, !strcmp(corpora[i], "isa-forms"));
 			group_end();
 		}
 	if (!only) {

@@ -3,7 +3,7 @@
  * tests/isa-forms/cases.txt holds a module ptxas accepted for every row of
  * ops.def.  Each accepted module for sm_90 or below is loaded and launched
  * with one warp (registers start at zero, so memory forms usually fault at
- * address 0: that is an answer too).  A launch may succeed, fail with a
+ * address 0: that is an answer too), those for sm_90a on an sm_90a device.  A launch may succeed, fail with a
  * guest error, or be refused as not executable, with a reason; it must
  * never reach the executor's fallback ("this instruction is not executable
  * yet"), which would mean an opcode without a case.  Every opcode outside
@@ -34,7 +34,9 @@ void test_forms(const char *root)
 		return;
 	}
 	ptxvm_device_opts o = { .workers = 1, .timeout = 2, .printf_stream = NULL };
-	ptxvm_device *d = ptxvm_device_create(&o);
+	ptxvm_device *d90 = ptxvm_device_create(&o);
+	o.arch = "sm_90a";                      /* the arch-specific forms (wgmma) run there */
+	ptxvm_device *d90a = ptxvm_device_create(&o);
 	uint8_t ran[OPC__COUNT] = { 0 }, refused[OPC__COUNT] = { 0 };
 	int cases = 0, ok = 0, faults = 0, refusals = 0, bad = 0;
 	for (char *p = text; (p = strstr(p, "@@ ")) && (p == text || p[-1] == '\n');) {
@@ -55,7 +57,10 @@ void test_forms(const char *root)
 			continue;
 		sscanf(name + 2, "%63[^.]", op);
 		int opc = isa_lookup_op(op, strlen(op));
-		ptxvm_module *m = ptxvm_module_load(name, body, blen, NULL);
+		bool arch = strstr(name, ".sm_90a") != NULL;
+		ptxvm_device *d = arch ? d90a : d90;
+		ptxvm_check_opts co = { arch ? "sm_90a" : NULL, 0 };
+		ptxvm_module *m = ptxvm_module_load(name, body, blen, &co);
 		ptxvm_program *pg = NULL;
 		if (opc < 0 || ptxvm_module_errors(m) || ptxvm_program_load(d, m, &pg)) {
 			fail("forms: %s does not load: %s", name, ptxvm_device_message(d));
@@ -83,7 +88,8 @@ void test_forms(const char *root)
 		}
 		ptxvm_program_unload(pg);
 	}
-	ptxvm_device_destroy(d);
+	ptxvm_device_destroy(d90);
+	ptxvm_device_destroy(d90a);
 	free(text);
 	int missing = 0;
 	for (int i = 0; i < OPC__COUNT; i++) {

@@ -1,5 +1,5 @@
 /* t_kernels.c: every kernel of tests/cuda/{intmath,floatmath,half,shared,
- * warp,functions,memory,constant,printf,atomics,sm90,cgtiles,bulkcopy,tensor,sparse,fp8,cub}.cu, run from its nvcc
+ * warp,functions,memory,constant,printf,atomics,sm90,cgtiles,bulkcopy,tensor,sparse,fp8,cub,wgmma.sm_90a}.cu, run from its nvcc
  * output in tests/ptx through the public API and compared with a reference
  * computed here in C from what CUDA's documentation says the source means.
  *
@@ -48,7 +48,8 @@ static int ctx_open_opts(Ctx *c, const char *root, const char *name, const ptxvm
 		c->bad = 1;
 		return 0;
 	}
-	ptxvm_module *m = ptxvm_module_load(path, text, len, NULL);
+	/* a device of an arch-specific target checks its modules for it */
+	ptxvm_module *m = ptxvm_module_load(path, text, len, o && o->arch ? &(ptxvm_check_opts){ o->arch, 0 } : NULL);
 	free(text);
 	c->d = ptxvm_device_create(o);
 	ptxvm_result r = ptxvm_program_load(c->d, m, &c->p);
@@ -5383,6 +5384,74 @@ static void group_cub(const char *root)
 	ctx_close(&c);
 }
 
+/* ===========================================================================
+ * wgmma.sm_90a.cu
+ *
+ * wgmma as CUTLASS-style code issues it, on an sm_90a device: f16 operands
+ * in 128-byte swizzled shared memory over four k-steps, s8 with A from
+ * registers; small integers, so every product and sum is exact.  setmaxnreg
+ * in a kernel of two warpgroups.
+ * =========================================================================== */
+
+static void group_wgmma(const char *root)
+{
+	Ctx c;
+	ptxvm_device_opts o = { .workers = 2, .arch = "sm_90a" };
+	ctx_open_opts(&c, root, "wgmma.sm_90a", &o);
+	seed(90);
+	{       /* D (64x64) = A (64x64) * B^T + 0.5 */
+		static int a[64 * 64], b[64 * 64];
+		static uint16_t xa[64 * 64], xb[64 * 64];
+		static float want[64 * 64], got[64 * 64];
+		for (int i = 0; i < 64 * 64; i++)
+			a[i] = rndint(-3, 3), xa[i] = hr((long double)a[i]), b[i] = rndint(-3, 3), xb[i] = hr((long double)b[i]);
+		for (int i = 0; i < 64; i++)
+			for (int j = 0; j < 64; j++) {
+				int acc = 0;
+				for (int k = 0; k < 64; k++)
+					acc += a[i * 64 + k] * b[j * 64 + k];
+				want[i * 64 + j] = (float)acc + 0.5f;
+			}
+		uint64_t da = up(&c, xa, sizeof xa), db = up(&c, xb, sizeof xb), dd = zbuf(&c, sizeof got);
+		if (LAUNCH(&c, "_Z9wgmma_f16PK6__halfS1_Pf", 1, 128, 0, &da, &db, &dd)) {
+			downto(&c, got, dd, sizeof got);
+			ok(cmp_f32("wgmma_f16", want, got, 64 * 64));
+		}
+	}
+	{       /* D (64x32) = A (64x32 s8) * B^T (32x32 s8) + C */
+		static int8_t a[64 * 32], b[32 * 32];
+		static int cc[64 * 32], want[64 * 32], got[64 * 32];
+		for (int i = 0; i < 64 * 32; i++)
+			a[i] = (int8_t)rndint(-128, 127), cc[i] = rndint(-100000, 100000);
+		for (int i = 0; i < 32 * 32; i++)
+			b[i] = (int8_t)rndint(-128, 127);
+		for (int i = 0; i < 64; i++)
+			for (int j = 0; j < 32; j++) {
+				int acc = cc[i * 32 + j];
+				for (int k = 0; k < 32; k++)
+					acc += a[i * 32 + k] * b[j * 32 + k];
+				want[i * 32 + j] = acc;
+			}
+		uint64_t da = up(&c, a, sizeof a), db = up(&c, b, sizeof b), dc = up(&c, cc, sizeof cc);
+		uint64_t dd = zbuf(&c, sizeof got);
+		if (LAUNCH(&c, "_Z8wgmma_s8PKaS0_PKiPi", 1, 128, 0, &da, &db, &dc, &dd)) {
+			downto(&c, got, dd, sizeof got);
+			ok(cmp_u32("wgmma_s8", want, got, 64 * 32));
+		}
+	}
+	{       /* setmaxnreg in both directions: no effect on the results */
+		static int want[256], got[256];
+		for (int i = 0; i < 256; i++)
+			want[i] = 3 * i;
+		uint64_t dd = zbuf(&c, sizeof got);
+		if (LAUNCH(&c, "_Z4regsPi", 1, 256, 0, &dd)) {
+			downto(&c, got, dd, sizeof got);
+			ok(cmp_u32("regs", want, got, 256));
+		}
+	}
+	ctx_close(&c);
+}
+
 void test_kernels(const char *root)
 {
 	group_intmath(root);
@@ -5402,4 +5471,5 @@ void test_kernels(const char *root)
 	group_sparse(root);
 	group_fp8(root);
 	group_cub(root);
+	group_wgmma(root);
 }

@@ -32,6 +32,7 @@ ptxvm_program *load_ptx(ptxvm_device *d, const char *name, const char *text, cha
 	X(insn)         /* t_insn.c: each instruction x type x modifier against a reference */ \
 	X(mma)          /* t_mma.c: ldmatrix, stmatrix, movmatrix, mma and wmma against references */ \
 	X(mmasp)        /* t_mmasp.c: mma.sp in every shape x type against a reference */ \
+	X(wgmma)        /* t_wgmma.c: wgmma (sm_90a) in every shape, type and layout against references */ \
 	X(atom)         /* t_atom.c: the atomic unit: operation x size table, concurrency */ \
 	X(sass)         /* t_sass.c: the SASS ATOM front end: syntax, rules, execution */ \
 	X(surf)         /* t_surf.c: arrays, surface objects, suld.b and sust.b */ \

@@ -1547,6 +1547,43 @@ static void check_frag(Ck *c, Opnd *o, unsigned n, int ty, bool dest, char src_k
 	}
 }
 
+/* wgmma's d, or a from registers: a vector of 32-bit registers, each of a
+ * type ptxas takes (not one type for all, as mma's): .b32 or the type of
+ * the elements (d .f32, .f16x2; a .f16x2), integers .b32 .u32 .s32 (a
+ * also .f32 and .f16x2). */
+static void check_wgmma_frag(Ck *c, Opnd *o, const MmaShape *s, int op)
+{
+	unsigned bits, n = mma_regs(s, op, &bits);
+	int t = s->type[op];
+	bool in = t == MT_S32 || t == MT_S8 || t == MT_U8 || t == MT_B1;
+	const char *takes = in ? (op == MMA_A ? ".b32, .u32, .s32, .f32 or .f16x2" : ".b32, .u32 or .s32")
+			  : op == MMA_A || t == MT_F16 ? ".b32 or .f16x2" : ".b32 or .f32";
+	if (o->kind != OK_VEC) {
+		err(c, o->pos, "expected a vector of %u 32-bit registers {...}", n);
+		return;
+	}
+	if (o->n != n) {
+		err(c, o->pos, "expected a vector of %u elements, found %u", n, o->n);
+		return;
+	}
+	for (uint32_t e = 0; e < n; e++) {
+		Opnd *x = &o->elems[e];
+		if (x->kind != OK_SYM || resolve(c, x) != R_REG) {
+			if (x->kind != OK_SYM || x->res != R_NONE)
+				err(c, x->pos, "expected a register");
+			return;
+		}
+		int rt = opnd_type(x);
+		bool ok = rt == TY_b32 || (in ? rt == TY_u32 || rt == TY_s32 || (op == MMA_A && (rt == TY_f32 || rt == TY_f16x2))
+				       : rt == (op == MMA_A || t == MT_F16 ? TY_f16x2 : TY_f32));
+		if (!ok) {
+			err(c, x->pos, "'%.*s' is .%s: this fragment takes %s registers", (int)x->name.n, x->name.p,
+			    rt < 0 ? "?" : ty_name((unsigned)rt), takes);
+			return;
+		}
+	}
+}
+
 /* The fragments of mma (d, a, b, c) and wmma (those, or a load's or a
  * store's one): their length and register width come from the shape and
  * types (src/isa/mma.c); an mma's c may hold immediates. */
@@ -1554,6 +1591,11 @@ static void check_mma(Ck *c, const Instr *in, Opnd *o, int k)
 {
 	MmaShape s;
 	bool w = in->opc == OPC_wmma;
+	if (in->opc == OPC_wgmma) {     /* d, or a from registers */
+		if (wgmma_decode(in->mods, in->nmods, &s))
+			check_wgmma_frag(c, o, &s, k ? MMA_A : MMA_D);
+		return;
+	}
 	if (!(w ? wmma_decode(in->mods, in->nmods, &s) : mma_decode(in->mods, in->nmods, &s)))
 		return;         /* the form did not match: already reported */
 	static const int which[4] = { MMA_D, MMA_A, MMA_B, MMA_C };
@@ -1665,7 +1707,7 @@ static int check_opnds(Ck *c, Instr *in, const Match *mt)
 			else if (o->kind == OK_MEM && (in->opc == OPC_tex || in->opc == OPC_tld4 ||
 						       in->opc == OPC_txq))
 				check_tex_mem(c, in, o);
-			else if (in->opc == OPC_mma || in->opc == OPC_wmma)
+			else if (in->opc == OPC_mma || in->opc == OPC_wmma || in->opc == OPC_wgmma)
 				check_mma(c, in, o, k);
 			else if (in->opc == OPC_ldmatrix || in->opc == OPC_stmatrix)
 				check_frag(c, o, has_mod(in, MOD_x4) ? 4 : has_mod(in, MOD_x2) ? 2 : 1, TY_b32,
@@ -1725,6 +1767,17 @@ static void gates(const Instr *in, const Match *mt, uint8_t *ptx, uint8_t *sm)
 	*ptx = isa_form[mt->form].ptx;
 	*sm = isa_form[mt->form].sm;
 	isa_mod_gates(in->mods, in->nmods, ptx, sm);
+}
+
+/* Whether the module meets a form's gates; an arch-specific form (SMA)
+ * needs exactly its target, sm_90a. */
+static bool gates_met(Ck *c, const Instr *in, const Match *mt)
+{
+	uint8_t gp, gs;
+	gates(in, mt, &gp, &gs);
+	if (isa_form[mt->form].arch)
+		return c->m->ptx >= gp && c->m->sm == gs && c->m->sm_suffix == isa_form[mt->form].arch;
+	return c->m->ptx >= gp && c->m->sm >= gs;
 }
 
 /* "ld.shared::cluster.u32": the instruction as written, for messages. */
@@ -1833,6 +1886,26 @@ static void check_video(Ck *c, const Instr *in)
 /* Limits a row's gates cannot express. */
 static void check_rules(Ck *c, const Instr *in, const Match *mt)
 {
+	/* wgmma.mma_async's immediates after scale-d: imm-scale-a, imm-scale-b
+	 * (1 or -1), then imm-trans-a, imm-trans-b (0 or 1); setmaxnreg's
+	 * register count: 24 to 256, a multiple of 8 */
+	if (in->opc == OPC_wgmma && has_mod(in, MOD_mma_async))
+		for (int k = 4, areg = in->opnd[1].kind == OK_VEC; k < in->nopnd; k++) {
+			const Opnd *o = &in->opnd[k];
+			int64_t v = (int64_t)o->ival;
+			if (o->kind != OK_INT)
+				continue;
+			if (k < 6 && v != 1 && v != -1)
+				err(c, o->pos, "imm-scale-%c must be 1 or -1", k == 4 ? 'a' : 'b');
+			else if (k >= 6 && v != 0 && v != 1)
+				err(c, o->pos, "imm-trans-%c must be 0 or 1", k == 6 && !areg ? 'a' : 'b');
+		}
+	if (in->opc == OPC_wgmma && has_mod(in, MOD_wait_group) && in->nopnd == 1 && in->opnd[0].kind == OK_INT &&
+	    (int64_t)in->opnd[0].ival < 0)
+		err(c, in->opnd[0].pos, "wgmma.wait_group takes a count of pending groups, not negative");
+	if (in->opc == OPC_setmaxnreg && in->nopnd == 1 && in->opnd[0].kind == OK_INT &&
+	    (in->opnd[0].ival < 24 || in->opnd[0].ival > 256 || in->opnd[0].ival % 8))
+		err(c, in->opnd[0].pos, "setmaxnreg takes a register count from 24 to 256, a multiple of 8");
 	static const char *const sync[] = { "sync" };
 	if ((in->opc == OPC_vote || in->opc == OPC_shfl) && find_mod(in, sync, 1) < 0 &&
 	    c->m->sm >= 70 && c->m->ptx >= 64)
@@ -1952,9 +2025,7 @@ static void check_instr(Ck *c, Instr *in)
 			}
 			continue;
 		}
-		uint8_t gp, gs;
-		gates(in, &cand[k], &gp, &gs);
-		if (c->m->ptx >= gp && c->m->sm >= gs) {
+		if (gates_met(c, in, &cand[k])) {
 			chosen = k;
 			break;
 		}
@@ -1966,9 +2037,7 @@ static void check_instr(Ck *c, Instr *in)
 		for (int k = 0; k < in->nopnd; k++)
 			unresolve(&in->opnd[k]);
 	if (ncand == 1) {
-		uint8_t gp, gs;
-		gates(in, &cand[0], &gp, &gs);
-		if (c->m->ptx < gp || c->m->sm < gs)
+		if (!gates_met(c, in, &cand[0]))
 			gate_fail = 0;
 		else
 			chosen = 0;
@@ -1990,7 +2059,12 @@ static void check_instr(Ck *c, Instr *in)
 		uint8_t gp, gs;
 		gates(in, &cand[pick], &gp, &gs);
 		instr_name(in, what, sizeof what);
-		if (need_ptx(c, in->pos, gp, what))
+		if (!need_ptx(c, in->pos, gp, what))
+			;
+		else if (f->arch)
+			err(c, in->pos, "%s requires the target sm_%u%c (this module targets sm_%u%s)", what, gs, f->arch,
+			    c->m->sm, c->m->sm_suffix == 'a' ? "a" : c->m->sm_suffix == 'f' ? "f" : "");
+		else
 			need_sm(c, in->pos, gs, what);
 	}
 }

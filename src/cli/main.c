@@ -53,6 +53,7 @@ static const struct { const char *cmd, *text; } helps[] = {
 	  "        [--shared BYTES] [--arg SPEC]...\n"
 	  "\n"
 	  "Runs kernels of a PTX module (nvcc -arch=sm_90 -ptx) on the virtual GPU.\n"
+	  "  --arch sm_NN         the device's target (default sm_90; sm_90a runs wgmma)\n"
 	  "  --list               every kernel: its C++ name, the --kernel to give, and each\n"
 	  "                       parameter's PTX type, size and C++ type\n"
 	  "  --kernel NAME        the PTX (mangled) name, the C++ name (scale<float> or\n"

@@ -1010,6 +1010,7 @@ int cmd_run(int argc, char **argv)
 	bool stats = false, list = false;
 	uint64_t workers = 0, fifo_arg = 0;
 	int rdc = 0;            /* relocatable code (nvcc -rdc=true), as check -c */
+	const char *arch = NULL;        /* the device's target (sm_90: NULL) */
 	unsigned checks = 0;
 	double timeout = DEFAULT_TIMEOUT;
 	Launch *launches = calloc((size_t)argc + 1, sizeof *launches);
@@ -1025,7 +1026,7 @@ int cmd_run(int argc, char **argv)
 			     !strcmp(o, "--cluster") ||
 			     !strcmp(o, "--shared") || !strcmp(o, "--arg") || !strcmp(o, "--workers") ||
 			     !strcmp(o, "--timeout") || !strcmp(o, "--printf-fifo") || !strcmp(o, "--buf") ||
-			     !strcmp(o, "--global") || !strcmp(o, "--check");
+			     !strcmp(o, "--global") || !strcmp(o, "--check") || !strcmp(o, "--arch");
 		if (takes && !val)
 			USAGE("%s needs a value", o);
 		if (!strcmp(o, "--grid")) {
@@ -1046,6 +1047,12 @@ int cmd_run(int argc, char **argv)
 		} else if (!strcmp(o, "--shared")) {
 			if (!parse_u64(val, &L->shared) || L->shared > (1u << 30))
 				USAGE("bad --shared '%s': expected a byte count", val);
+		} else if (!strcmp(o, "--arch")) {
+			ptxvm_module *t = ptxvm_module_load("arch", "", 0, &(ptxvm_check_opts){ val, 0 });
+			if (!t)
+				USAGE("unknown architecture '%s' (sm_90, sm_90a, ...)", val);
+			ptxvm_module_free(t);
+			arch = val;
 		} else if (!strcmp(o, "--workers")) {
 			if (!parse_u64(val, &workers) || workers == 0 || workers > 1024)
 				USAGE("bad --workers '%s': expected 1 to 1024", val);
@@ -1110,7 +1117,7 @@ int cmd_run(int argc, char **argv)
 			USAGE("%s%s needs --grid and --block", nl > 1 ? "each launch" : "the launch",
 			      nl > 1 ? " (between --launch options)" : "");
 
-	ptxvm_check_opts co = { NULL, rdc };
+	ptxvm_check_opts co = { arch, rdc };
 	int st = 0;
 	ptxvm_module *m = load(file, &co, &st);
 	if (st == 1)
@@ -1122,7 +1129,7 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	ptxvm_device_opts dopts = { .workers = (unsigned)workers, .timeout = timeout,
-				    .printf_fifo_bytes = (size_t)fifo_arg, .checks = checks };
+				    .printf_fifo_bytes = (size_t)fifo_arg, .checks = checks, .arch = arch };
 	d = ptxvm_device_create(&dopts);
 	size_t fifo = 0;
 	ptxvm_device_get_limit(d, PTXVM_LIMIT_PRINTF_FIFO_SIZE, &fifo);

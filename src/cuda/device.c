@@ -88,8 +88,10 @@ static void init(void)
 	cu_dev.arch = isdigit((unsigned char)arch[strlen(arch) - 1]) && arch_cc(specific, &ma, &mi) ? specific : arch;
 	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
 	cu_dev.total_mem = pages > 0 && page > 0 ? (size_t)pages * (size_t)page : (size_t)16 << 30;
-	/* PTXVM_CHECK: the checks (docs/CHECKS.md) */
-	cu_dev.dev = ptxvm_device_create(&(ptxvm_device_opts){ .printf_stream = cu_printf_stream(), .arch = arch });
+	/* PTXVM_CHECK: the checks (docs/CHECKS.md); the device is the
+	 * arch-specific target too, so that it runs sm_90a code */
+	cu_dev.dev = ptxvm_device_create(&(ptxvm_device_opts){ .printf_stream = cu_printf_stream(),
+							       .arch = cu_dev.arch });
 	init_result = cu_dev.dev ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
 	if (cu_dev.dev && ptxvm_device_checks(cu_dev.dev))
 		atexit(check_finish);

@@ -11,12 +11,15 @@
  * instruction says (wmma) or to nearest even.  mma.sp multiplies each kept
  * element of A by the row of B its metadata index names: the pruned
  * elements take no part (an infinity in B meets no zero); two kept
- * elements with one index both count.
+ * elements with one index both count.  wgmma.mma_async is the same
+ * product for one warp's 16 rows, A and B read from shared memory through
+ * matrix descriptors (src/isa/mma.c) where they are not in registers.
  */
 #include "mma.h"
 #include "fp.h"
 
 #include <assert.h>
+#include <stdlib.h>
 #include <math.h>
 #include <string.h>
 
@@ -88,6 +91,37 @@ static void gather(const MmaShape *s, int op, const uint64_t *const *R, Val *M, 
 		}
 }
 
+/* Scatters D (grp, row, col flat) into its registers, rounded or clamped
+ * to D's type. */
+static void scatter(const MmaShape *s, uint64_t *const *D, const Val *d, unsigned M, unsigned N)
+{
+	int t = s->type[MMA_D];
+	unsigned eb = mma_bits(t), per = eb == 64 ? 1 : 32 / eb, ne = mma_elems(s, MMA_D), nd = ne / per;
+	uint64_t out[128][32];
+	memset(out, 0, nd * sizeof out[0]);
+	for (unsigned l = 0; l < 32; l++)
+		for (unsigned i = 0; i < ne; i++) {
+			unsigned r, cc, g;
+			mma_elem(s, MMA_D, l, i, &r, &cc, &g);
+			Val v = d[(g * M + r) * N + cc];
+			uint64_t bits;
+			switch (t) {
+			case MT_F16: bits = f64_to_f16(dbits(v.f), FP_RN); break;
+			case MT_F32: bits = f64_to_f32(dbits(v.f), FP_RN); break;
+			case MT_F64: bits = isnan(v.f) ? FP_F64_CNAN : dbits(v.f); break;
+			default:
+				if (s->satfinite)
+					v.i = v.i > INT32_MAX ? INT32_MAX : v.i < INT32_MIN ? INT32_MIN : v.i;
+				bits = (uint64_t)(int64_t)(int32_t)(uint32_t)v.i;     /* wraps; sign-extended */
+			}
+			if (eb < 64 && t != MT_S32)
+				bits &= (1ull << eb) - 1;
+			out[i / per][l] |= bits << (i % per) * eb;
+		}
+	for (unsigned r = 0; r < nd; r++)
+		memcpy(D[r], out[r], sizeof out[r]);
+}
+
 void mma_run(const MmaShape *s, uint64_t *const *D, const uint64_t *const *A, const uint64_t *const *B,
 	     const uint64_t *const *C, const uint64_t *E, unsigned sel)
 {
@@ -130,31 +164,63 @@ void mma_run(const MmaShape *s, uint64_t *const *D, const uint64_t *const *A, co
 				}
 				d[(g * M + i) * N + j] = acc;
 			}
-	/* scatter D */
-	int t = s->type[MMA_D];
-	unsigned eb = mma_bits(t), per = eb == 64 ? 1 : 32 / eb, ne = mma_elems(s, MMA_D);
-	uint64_t out[8][32];
-	memset(out, 0, sizeof out);
-	for (unsigned l = 0; l < 32; l++)
-		for (unsigned i = 0; i < ne; i++) {
-			unsigned r, cc, g;
-			mma_elem(s, MMA_D, l, i, &r, &cc, &g);
-			Val v = d[(g * M + r) * N + cc];
-			uint64_t bits;
-			switch (t) {
-			case MT_F16: bits = f64_to_f16(dbits(v.f), FP_RN); break;
-			case MT_F32: bits = f64_to_f32(dbits(v.f), FP_RN); break;
-			case MT_F64: bits = isnan(v.f) ? FP_F64_CNAN : dbits(v.f); break;
-			default:
-				if (s->satfinite)
-					v.i = v.i > INT32_MAX ? INT32_MAX : v.i < INT32_MIN ? INT32_MIN : v.i;
-				bits = (uint64_t)(int64_t)(int32_t)(uint32_t)v.i;     /* wraps; sign-extended */
+	scatter(s, D, d, M, N);
+}
+
+/* One element of a wgmma operand in shared memory, through descriptor d. */
+static bool desc_elem(const WgmmaOp *op, int t, uint64_t d, bool trans, unsigned mn, unsigned k, Val *v)
+{
+	unsigned eb = mma_bits(t), sh;
+	uint64_t a = wgmma_desc_addr(d, trans, eb, mn, k, &sh);
+	unsigned nb = eb < 8 ? 1 : eb / 8;
+	const uint8_t *p = op->smem(op->ctx, a, nb);
+	if (!p)
+		return false;
+	uint64_t raw = 0;
+	for (unsigned i = 0; i < nb; i++)
+		raw |= (uint64_t)p[i] << 8 * i;
+	*v = decode(t, raw >> sh & (eb == 64 ? ~0ull : (1ull << eb) - 1));
+	return true;
+}
+
+bool wgmma_run(const WgmmaOp *op)
+{
+	const MmaShape *s = op->s;
+	unsigned N = s->n, K = s->k, ta = s->type[MMA_A], tb = s->type[MMA_B];
+	Val a[16 * 256], c[16 * 256];
+	Val *b = malloc(sizeof *b * K * N);
+	if (!b)
+		return false;
+	bool fl = is_float(ta), ok = true;
+	if (op->A) {
+		gather(s, MMA_A, op->A, a, 16, K);
+	} else {
+		for (unsigned i = 0; i < 16 && ok; i++)
+			for (unsigned k = 0; k < K && ok; k++)
+				ok = desc_elem(op, ta, op->adesc, op->trans_a, 16 * op->rank + i, k, &a[i * K + k]);
+	}
+	for (unsigned j = 0; j < N && ok; j++)
+		for (unsigned k = 0; k < K && ok; k++)
+			ok = desc_elem(op, tb, op->bdesc, op->trans_b, j, k, &b[k * N + j]);
+	if (!ok) {
+		free(b);
+		return false;
+	}
+	gather(s, MMA_C, (const uint64_t *const *)op->D, c, 16, N);
+	for (unsigned i = 0; i < 16; i++)
+		for (unsigned j = 0; j < N; j++) {
+			Val acc = op->scale_d ? c[i * N + j] : (Val){ 0 };
+			const Val *ar = &a[i * K], *bc = &b[j];
+			if (!fl) {
+				for (unsigned k = 0; k < K; k++)
+					acc.i += ta == MT_B1 ? ar[k].i & bc[k * N].i : ar[k].i * bc[k * N].i;
+			} else {
+				for (unsigned k = 0; k < K; k++)
+					acc.f += op->scale_a * ar[k].f * (op->scale_b * bc[k * N].f);
 			}
-			if (eb < 64 && t != MT_S32)
-				bits &= (1ull << eb) - 1;
-			out[i / per][l] |= bits << (i % per) * eb;
+			c[i * N + j] = acc;
 		}
-	unsigned nd = ne / per;
-	for (unsigned r = 0; r < nd; r++)
-		memcpy(D[r], out[r], sizeof out[r]);
+	free(b);
+	scatter(s, op->D, c, 16, N);
+	return true;
 }

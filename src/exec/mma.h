@@ -11,4 +11,25 @@
 void mma_run(const MmaShape *s, uint64_t *const *D, const uint64_t *const *A, const uint64_t *const *B,
 	     const uint64_t *const *C, const uint64_t *E, unsigned sel);
 
+/* wgmma.mma_async for one warp of the warpgroup, rows 16*rank.. of the
+ * 64: D (its mma_regs registers) = A*B + D, or A*B without scale_d.  A
+ * comes from registers (A, its four) or, when A is NULL, from shared
+ * memory through adesc; B through bdesc; scale_a/b are 1 or -1, trans_a/b
+ * read a descriptor's matrix MN-major.  smem(ctx, addr, n) returns the n
+ * bytes of shared memory at addr, or NULL when they are not there (the
+ * warp has faulted: wgmma_run returns false). */
+typedef const uint8_t *(*WgSmem)(void *ctx, uint64_t addr, unsigned n);
+typedef struct WgmmaOp {
+	const MmaShape *s;
+	unsigned rank;
+	uint64_t *const *D;
+	const uint64_t *const *A;
+	uint64_t adesc, bdesc;
+	bool scale_d, trans_a, trans_b;
+	int scale_a, scale_b;
+	WgSmem smem;
+	void *ctx;
+} WgmmaOp;
+bool wgmma_run(const WgmmaOp *op);
+
 #endif

@@ -17,6 +17,7 @@
  */
 #include "host.h"
 #include "../front/parse.h"
+#include "../check/check.h"
 #include "../lower/prog.h"
 #include "../exec/exec.h"
 #include "../exec/san.h"
@@ -39,6 +40,7 @@ struct ptxvm_device {
 	unsigned busy;          /* launches in flight */
 	unsigned workers;
 	unsigned cc;            /* the target's compute capability, 90 for sm_90 */
+	char sm_suffix;         /* 'a' for the arch-specific target sm_90a */
 	int attr[DEVICE_ATTR_MAX + 1];  /* its attributes (attr.c) */
 	double timeout;
 	size_t stack_bytes;
@@ -136,12 +138,15 @@ static void put(RegObj *o) { reg_put(o); }
 
 ptxvm_device *ptxvm_device_create(const ptxvm_device_opts *opts)
 {
-	unsigned cc;
-	if (!host_attr_target(opts ? opts->arch : NULL, &cc))
+	unsigned cc, sm, minptx;
+	char suffix = 0;
+	const char *arch = opts && opts->arch ? opts->arch : "sm_90";
+	if (!host_attr_target(arch, &cc) || !ptx_target_lookup(arch, strlen(arch), &sm, &suffix, &minptx))
 		return NULL;
 	ptxvm_device *d = calloc(1, sizeof *d);
 	if (!d)
 		return NULL;
+	d->sm_suffix = suffix;
 	if (!mem_init(&d->mem)) {
 		free(d);
 		return NULL;
@@ -599,6 +604,15 @@ ptxvm_result ptxvm_program_load(ptxvm_device *d, const ptxvm_module *m, ptxvm_pr
 	if (!p->m) {
 		free(p);
 		return say(d, PTXVM_ERROR_OUT_OF_MEMORY, "out of memory (or the module was freed meanwhile)");
+	}
+	/* arch-specific code (.target sm_90a) runs only on its own target */
+	unsigned msm = p->m->sm;
+	char msuf = (char)p->m->sm_suffix;
+	if (msuf && (msm != d->cc || msuf != d->sm_suffix)) {
+		program_destroy(&p->o);
+		return say(d, PTXVM_ERROR_INVALID_PTX, "the module is for sm_%u%c, which only a device created as "
+			   "sm_%u%c runs; this device is sm_%u%s", msm, msuf, msm, msuf, d->cc,
+			   d->sm_suffix == 'a' ? "a" : d->sm_suffix == 'f' ? "f" : "");
 	}
 	char *err = NULL;
 	int code = 0;

@@ -216,7 +216,8 @@ static void compile_form(const Row *r, IsaForm *f)
 	f->opc = r->opc;
 	f->text = r->form;
 	f->ptx = r->ptx;
-	f->sm = r->sm;
+	f->sm = r->sm & (uint8_t)~ISA_SM_ARCH;
+	f->arch = r->sm & ISA_SM_ARCH ? 'a' : 0;
 	if (*s == '^') {
 		f->lead = 1;
 		s++;

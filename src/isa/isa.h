@@ -49,6 +49,10 @@ extern const char *const isa_mod_name[MOD__COUNT];
 static inline bool isa_mod_is_type(unsigned m) { return m < TY__COUNT; }
 
 /* ---- opcodes ------------------------------------------------------------ */
+/* ops.def's SMA(sm): a row of the arch-specific target sm_<sm>a only. */
+#define ISA_SM_ARCH 0x80
+#define SMA(sm) (ISA_SM_ARCH | (sm))
+
 enum {
 #define OP(name) OPC_##name,
 #define F(op, form, opnds, ptx, sm)
@@ -83,6 +87,7 @@ typedef struct IsaForm {
 	uint16_t opc;
 	uint8_t nelem, nopnd, nslot;
 	uint8_t ptx, sm;        /* gates: ptx major*10+minor, sm number */
+	uint8_t arch;           /* 'a': only the target sm_<sm>a (SMA), else 0 */
 	uint8_t vecmods;        /* some element can take .v2/.v4/.v8 */
 	uint8_t anyopnds;       /* operands "*": a variable list, checked by
 				   the opcode's own rule */

@@ -19,6 +19,11 @@
  * (1, 2 or 4) is the number of lanes a row's units need.  A .tf32 element
  * is two units (indices 0b0100 or 0b1110: its low index, halved, is its
  * column in the pair); a .s4/.u4 pair is one.
+ * wgmma (m64nNkK) splits the product by rows among the warpgroup's four
+ * warps: warp w holds rows 16w..16w+15 of D and, from registers, of A,
+ * each as mma.m16n8kK's fragment; D's repeats every 8 columns, its element
+ * i in column 8*(i/4) + 2t + i%2, row g + 8*((i/2)%2) (the manual's
+ * figures for wgmma's D and A).
  *
  * wmma's fragments are opaque: the manual gives their register counts, not
  * which element each holds.  ptxvm's choice (docs/EXECUTION.md): of a
@@ -28,6 +33,8 @@
  */
 #include "mma.h"
 #include "isa.h"
+
+#include <stdio.h>
 
 static int elem_type(unsigned m)
 {
@@ -149,6 +156,66 @@ bool wmma_decode(const uint16_t *mods, unsigned nmods, MmaShape *s)
 	return true;
 }
 
+bool wgmma_decode(const uint16_t *mods, unsigned nmods, MmaShape *s)
+{
+	*s = (MmaShape){ .m = 64, .wg = 1 };
+	int types[3];
+	unsigned nt = 0;
+	for (unsigned i = 0; i < nmods; i++) {
+		const char *w = isa_mod_name[mods[i]];
+		unsigned n, k;
+		char end;
+		if (sscanf(w, "m64n%uk%u%c", &n, &k, &end) == 2)
+			s->n = (uint16_t)n, s->k = (uint16_t)k;
+		int t = elem_type(mods[i]);
+		if (t >= 0 && nt < 3)
+			types[nt++] = t;
+		if (mods[i] == MOD_satfinite)
+			s->satfinite = 1;
+		if (mods[i] == MOD_and)
+			s->bop = 1;
+	}
+	if (!s->k || nt != 3)
+		return false;
+	s->type[MMA_D] = s->type[MMA_C] = (uint8_t)types[0];
+	s->type[MMA_A] = (uint8_t)types[1];
+	s->type[MMA_B] = (uint8_t)types[2];
+	return true;
+}
+
+/* The canonical layouts of the manual's "matrix descriptor" section:
+ * 8-row core matrices whose rows are 16 bytes apart, or, swizzled, rows of
+ * the swizzle's width W (32, 64 or 128 bytes) in 8-row atoms; K-major: the
+ * 32 bytes of K a row holds are two 16-byte chunks, LBO apart unswizzled,
+ * adjacent in a swizzled row; groups of 8 rows are SBO apart.  MN-major
+ * (16-bit types): 16-byte chunks of 8 MN elements, each K row of a core
+ * matrix (or swizzle atom) 16 (W) bytes on; unswizzled, chunks are SBO apart
+ * and groups of 8 K rows LBO apart; swizzled, W/16 chunks share a row,
+ * further chunks are LBO apart and groups of 8 K rows SBO apart.  Swizzling
+ * then XORs address bits 4.. (the 16-byte chunk) with bits 7.. (the row in
+ * the 1024-byte pattern), 1, 2 or 3 bits for W = 32, 64, 128. */
+uint64_t wgmma_desc_addr(uint64_t d, bool trans, unsigned bits, unsigned mn, unsigned k, unsigned *shift)
+{
+	uint64_t start = (d & 0x3fff) << 4, lbo = (d >> 16 & 0x3fff) << 4, sbo = (d >> 32 & 0x3fff) << 4;
+	unsigned swz = (unsigned)(d >> 62), w = swz == 1 ? 128 : swz == 2 ? 64 : swz == 3 ? 32 : 16;
+	uint64_t a;
+	*shift = 0;
+	if (!trans) {
+		unsigned kb = k * bits;         /* bit in the row's 32 bytes of K */
+		a = start + mn / 8 * sbo + mn % 8 * w + (swz ? kb / 128 * 16 : kb / 128 * lbo) + kb % 128 / 8;
+		*shift = kb % 8;
+	} else {
+		unsigned b = mn * bits / 8, chunk = b / 16, per = w / 16;
+		if (!swz)
+			a = start + chunk * sbo + k % 8 * 16 + k / 8 * lbo + b % 16;
+		else
+			a = start + chunk % per * 16 + chunk / per * lbo + k % 8 * w + k / 8 * sbo + b % 16;
+	}
+	if (swz)
+		a ^= (a >> 7 & (w / 16 - 1)) << 4;
+	return a;
+}
+
 int wmma_operand(const MmaShape *s)
 {
 	switch (s->what) {
@@ -195,7 +262,8 @@ unsigned mma_elems(const MmaShape *s, int op)
 	}
 	if (quadpairs(s))
 		return op == MMA_A || op == MMA_B ? 4 : 8;
-	unsigned rows = op == MMA_B ? s->k : s->m, cols = op == MMA_A ? s->k >> s->sp : s->n;
+	unsigned m = s->wg ? 16 : s->m;         /* wgmma: a warp's rows */
+	unsigned rows = op == MMA_B ? s->k : m, cols = op == MMA_A ? s->k >> s->sp : s->n;
 	return rows * cols / 32;
 }
 
@@ -297,8 +365,8 @@ void mma_elem(const MmaShape *s, int op, unsigned l, unsigned i, unsigned *row, 
 		*col = g;
 		return;
 	default:
-		*row = g + 8 * (i / 2);
-		*col = 2 * t + i % 2;
+		*row = g + 8 * (i / 2 % 2);
+		*col = 8 * (i / 4) + 2 * t + i % 2;     /* mma: i < 4 */
 		return;
 	}
 }

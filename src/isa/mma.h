@@ -18,8 +18,7 @@ enum { MT_F16, MT_BF16, MT_TF32, MT_F32, MT_F64, MT_E4M3, MT_E5M2, MT_S8, MT_U8,
 enum { MMA_D, MMA_A, MMA_B, MMA_C };
 
 typedef struct MmaShape {
-	uint8_t m, n;
-	uint16_t k;
+	uint16_t m, n, k;
 	uint8_t type[4];        /* MT_* of D, A, B, C */
 	uint8_t acol, brow;     /* m8n8k4 .f16: A column-major, B row-major */
 	uint8_t satfinite;
@@ -28,6 +27,7 @@ typedef struct MmaShape {
 	uint8_t what;           /* wmma: WM_* */
 	uint8_t rnd;            /* wmma .f64: 0 .rn, 1 .rz, 2 .rm, 3 .rp */
 	uint8_t sp;             /* mma.sp: A holds the kept half of each row */
+	uint8_t wg;             /* wgmma: one warp's part of the warpgroup's product */
 } MmaShape;
 
 /* What a wmma instruction does. */
@@ -38,6 +38,10 @@ bool mma_decode(const uint16_t *mods, unsigned nmods, MmaShape *s);
 /* The same for wmma: shape, what, the types of the operands it names
  * (acol: a load or store's memory is column-major). */
 bool wmma_decode(const uint16_t *mods, unsigned nmods, MmaShape *s);
+/* The same for wgmma.mma_async: m = 64, its n and k, the types (C = D).
+ * Its fragments (mma_regs, mma_elem with wg set) are one warp's: rows
+ * 0..15 of its 16 (warp w of the warpgroup holds rows 16w..16w+15). */
+bool wgmma_decode(const uint16_t *mods, unsigned nmods, MmaShape *s);
 /* The operand (MMA_A ...) a wmma load or store moves. */
 int wmma_operand(const MmaShape *s);
 /* Registers in operand op's vector, each of *bits bits (32 or 64). */
@@ -60,6 +64,15 @@ unsigned mma_sp_selmax(const MmaShape *s);
 void mma_sp_index(const MmaShape *s, unsigned row, unsigned kc, unsigned sel, unsigned *lane, unsigned *bit);
 /* mma.sp: the column of A that kept element kc stands for, given its index. */
 unsigned mma_sp_col(const MmaShape *s, unsigned kc, unsigned idx);
+/* wgmma's matrix descriptor (64 bits): start address, leading and stride
+ * byte offsets (each 14 bits of the byte value >> 4), base offset (bits
+ * 49-51), swizzling (bits 62-63: 0 none, 1 128-byte, 2 64-byte, 3 32-byte). */
+#define WG_DESC_BASE_OFFSET(d) ((unsigned)((d) >> 49 & 7))
+/* The shared-memory byte address of element (mn, k) of an operand of
+ * `bits`-bit elements read through descriptor d, K-major (the K elements
+ * of a row contiguous) or, with trans, MN-major; *shift is the element's
+ * first bit in that byte (.b1). */
+uint64_t wgmma_desc_addr(uint64_t d, bool trans, unsigned bits, unsigned mn, unsigned k, unsigned *shift);
 /* Bits of one element of type t. */
 unsigned mma_bits(int t);
 

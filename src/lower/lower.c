@@ -800,14 +800,17 @@ static uint8_t space_of(uint16_t m)
  * contributes its base register (XK_NONE for an absolute address) and its
  * offset goes to imm (the second memory operand's to target). */
 typedef struct OpList {
-	XOpd v[64];
+	XOpd v[160];            /* wgmma.mma_async: up to 128 registers of D, 4 of A, 5 more */
 	unsigned n;
+	bool over;              /* more did not fit */
 } OpList;
 
 static void add(OpList *l, XOpd o)
 {
 	if (l->n < NELEM(l->v))
 		l->v[l->n++] = o;
+	else
+		l->over = true;
 }
 
 /* The type an operand position reads, from the form. */
@@ -1306,6 +1309,8 @@ static void lower_instr(Lw *w, const Stmt *st)
 	}
 	if (in->opc == OPC_cp && x.sub == MOD_bulk)     /* the source's space, which the modifiers name */
 		x.sub2 = ptx_mem_space(in, 1) == SP_SHARED ? XS_SHARED : XS_GLOBAL;
+	if (l.over)
+		lw_err(w, in->pos, "an instruction of more than %zu operand registers is not executable yet", NELEM(l.v));
 	x.n = (uint8_t)l.n;
 	x.o = arena_alloc(&w->p->arena, (l.n ? l.n : 1) * sizeof *x.o);
 	memcpy(x.o, l.v, l.n * sizeof *x.o);

@@ -7,6 +7,9 @@ spec), wraps them in small complete modules, and records the verdict of
 
     ptxas -arch=sm_90 -o /dev/null CASE.ptx
 
+(-arch=sm_90a for the rows of that target only, SMA(90) in ops.def, whose
+cases are named *.sm_90a*; the test runner checks those for sm_90a too)
+
 in cases.txt next to this script, in the format of tests/ptxas-agree:
 
     @@ NAME VERDICT[ # first diagnostic, file path removed]
@@ -53,7 +56,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 ISA = os.path.join(ROOT, "src", "isa")
 CASES_TXT = os.path.join(HERE, "cases.txt")
-ARCH = "sm_90"
+
+
+def ARCH(name):
+    """ptxas -arch for a case: sm_90a for the arch-specific rows' (named *.sm_90a*)."""
+    return "sm_90a" if ".sm_90a" in name else "sm_90"
+
 
 # ---------------------------------------------------------------------------
 # table parsing
@@ -67,6 +75,12 @@ def _strip_comments(s):
 def _read(name):
     with open(os.path.join(ISA, name)) as f:
         return _strip_comments(f.read())
+
+
+# A row of an arch-specific target (SMA(90) in ops.def: sm_90a) has sm
+# ARCH_A + 90; a header (version, sm) with such an sm targets sm_90a, and a
+# case named *.sm_90a is recorded with ptxas -arch=sm_90a.
+ARCH_A = 1000
 
 
 def load_tables():
@@ -84,14 +98,16 @@ def load_tables():
         line = line.strip()
         if not line or re.fullmatch(r"OP\(\w+\)", line):
             continue
-        m = re.fullmatch(r'F\(\s*(\w+)\s*,\s*"([^"]*)"\s*,\s*"([^"]*)"\s*,\s*(\d+)\s*,\s*(\d+)\s*\)', line)
+        m = re.fullmatch(r'F\(\s*(\w+)\s*,\s*"([^"]*)"\s*,\s*"([^"]*)"\s*,\s*(\d+)\s*,\s*(\d+|SMA\(\d+\))\s*\)', line)
         if not m:
             raise SystemExit("ops.def:%d: cannot parse %r" % (ln, line))
         op, form, opnds, ptx, sm = m.groups()
+        # SMA(90): only the arch-specific target sm_90a, written 1090 here
+        sm = ARCH_A + int(sm[4:-1]) if sm.startswith("SMA") else int(sm)
         els = parse_form(form, mods, types, groups, ln)
         ops = parse_operands(opnds, els, types, ln)
         rows.append(dict(ln=ln, op=op, form=form, opnds=opnds, ptx=int(ptx),
-                         sm=int(sm), els=els, ops=ops))
+                         sm=sm, els=els, ops=ops))
     return types, groups, rows
 
 
@@ -173,6 +189,17 @@ VERSIONS = [10, 11, 12, 13, 14, 15, 20, 21, 22, 23, 30, 31, 32, 40, 41, 42, 43,
             80, 81, 82, 83, 84, 85, 86, 87, 88, 90]
 FLOOR_PTX, FLOOR_SM = 78, 75
 DEFAULT = (90, 90)
+DEFAULT_A = (90, ARCH_A + 90)
+TMIN[ARCH_A + 90] = 80
+
+
+def row_valid_at(r, hdr):
+    """Do a row's gates admit header hdr?  An arch-specific row only its own
+    target; other rows take sm_90a as sm_90."""
+    sm = hdr[1]
+    if r["sm"] > ARCH_A:
+        return r["ptx"] <= hdr[0] and sm == r["sm"]
+    return r["ptx"] <= hdr[0] and r["sm"] <= (sm - ARCH_A if sm > ARCH_A else sm)
 
 
 def vstr(v):
@@ -205,6 +232,8 @@ def version_below(v):
 
 
 def own_header(row):
+    if row["sm"] > ARCH_A:
+        return (max(row["ptx"], FLOOR_PTX, TMIN[row["sm"]]), row["sm"])
     sm = target_at_least(max(row["sm"], FLOOR_SM))
     return (max(row["ptx"], FLOOR_PTX, TMIN[sm]), sm)
 
@@ -258,7 +287,7 @@ def module(insts, ver, sm):
         needs |= ins.needs
         for t, n in ins.regs.items():
             regs[t] = max(regs.get(t, 0), n)
-    tgt = "sm_%d" % sm
+    tgt = "sm_%da" % (sm - ARCH_A) if sm > ARCH_A else "sm_%d" % sm
     if "smp" in needs:
         tgt += ", texmode_independent"
     s = ".version %s\n.target %s\n.address_size 64\n\n" % (vstr(ver), tgt)
@@ -292,7 +321,7 @@ GEOMN = {"1d": 1, "2d": 2, "3d": 4, "a1d": 2, "a2d": 4, "cube": 4, "acube": 4,
 IMMVAL = {"b16": "1", "b32": "1", "b64": "1", "u8": "1", "u16": "1", "u32": "1",
           "u64": "1", "s8": "1", "s16": "1", "s32": "1", "s64": "1",
           "f32": "0f3F800000", "f64": "0d3FF0000000000000"}
-IMM = {"lop3": "0x96", "alloca": "8", "pmevent": "1", "fence": "128",
+IMM = {"lop3": "0x96", "alloca": "8", "pmevent": "1", "fence": "128", "setmaxnreg": "240",
        "applypriority": "128", "discard": "128"}
 
 
@@ -493,6 +522,15 @@ def star(row, words, slots, idx, R, needs):
         regs = elems * bits // (64 if bits == 64 else 32)
         rt = "f64" if bits == 64 else "f32" if which == "f32" else "s32" if which == "s32" else "b32"
         return "{" + ", ".join(R.get(rt) for _ in range(regs)) + "}"
+    if op == "wgmma":
+        # one warp's fragments: d (n/2 elements), a from registers (4)
+        shape = next(w for w in words if re.fullmatch(r"m\d+n\d+k\d+", w))
+        N = int(re.fullmatch(r"m64n(\d+)k\d+", shape).group(1))
+        if idx == 1:
+            return "{" + ", ".join(R.get("b32") for _ in range(4)) + "}"
+        d = slots[0]
+        n, rt = (N // 4, "f16x2") if d == "f16" else (N // 2, d)
+        return "{" + ", ".join(R.get(rt) for _ in range(n)) + "}"
     if op == "wmma":
         # wmma's fragments: the manual's register counts (src/isa/mma.c)
         shape = next(w for w in words if re.fullmatch(r"m\d+n\d+k\d+", w))
@@ -703,8 +741,7 @@ def parse_inst(text):
 
 def accepted_by_some_row(text, hdr=DEFAULT):
     op, words, n = parse_inst(text)
-    return any(matches(r, op, words, n) and r["ptx"] <= hdr[0] and r["sm"] <= hdr[1]
-               for r in ROWS)
+    return any(matches(r, op, words, n) and row_valid_at(r, hdr) for r in ROWS)
 
 
 # ---------------------------------------------------------------------------
@@ -736,6 +773,8 @@ def vslug(ins, v):
 
 
 def hname(h):
+    if h[1] > ARCH_A:
+        return "ptx%d.sm_%da" % (h[0], h[1] - ARCH_A)
     return "ptx%d.sm_%d" % h
 
 
@@ -765,6 +804,10 @@ def row_variants(row):
 
 def headers(row):
     hdrs = []
+    if row["sm"] > ARCH_A:
+        hdrs.append(own_header(row))
+        if DEFAULT_A not in hdrs:
+            hdrs.append(DEFAULT_A)
     if row["sm"] <= 90:
         hdrs.append(own_header(row))
         if DEFAULT not in hdrs:
@@ -816,6 +859,19 @@ def gate_variants(row, at):
 
 def gen_gates():
     for row, k in row_ids():
+        if row["sm"] > ARCH_A:
+            # the version below the row's, and the same number without the suffix
+            ver, sm = own_header(row)
+            points = []
+            pv = version_below(row["ptx"])
+            if pv is not None and pv >= TMIN[sm]:
+                points.append(("ptx", (pv, sm)))
+            points.append(("sm", (ver, sm - ARCH_A)))
+            for dim, at in points:
+                for v, ins in gate_variants(row, at):
+                    add("G.%s.%d.%s.%s.%s" % (row["op"], k, dim, vslug(ins, v), hname(at)),
+                        module([ins], at[0], at[1]))
+            continue
         if row["sm"] <= 90:
             ver, sm = own_header(row)
         else:
@@ -836,8 +892,11 @@ def gen_gates():
 
 
 def neg_row(op):
-    """The first row of op that is valid at 9.0/sm_90, preferably with plain operands."""
+    """The first row of op that is valid at 9.0/sm_90 (or sm_90a for an
+    arch-specific mnemonic), preferably with plain operands."""
     cands = [r for r in ROWS if r["op"] == op and r["sm"] <= 90]
+    if not cands:
+        cands = [r for r in ROWS if r["op"] == op and row_valid_at(r, DEFAULT_A)]
     for plain in (True, False):
         for r in cands:
             if plain and any(o["kind"] == "*" for o in r["ops"]):
@@ -860,14 +919,15 @@ def gen_negatives():
         base = good_base(row)
         v = Variant(base)
         good = build(row, v)
-        ver, sm = DEFAULT
+        ver, sm = DEFAULT_A if row["sm"] > ARCH_A else DEFAULT
+        tag = ".sm_90a" if sm > ARCH_A else ""     # recorded with ptxas -arch=sm_90a
         slots = [w for e, w in zip(els, base) if e["istype"]]
 
         def emit(kind, text):
             # a "negative" that some row accepts is no negative
-            if accepted_by_some_row(text):
+            if accepted_by_some_row(text, (ver, sm)):
                 return
-            add("N.%s.%s" % (op, kind), module([Inst(text, good.regs, good.needs)], ver, sm))
+            add("N.%s.%s%s" % (op, kind, tag), module([Inst(text, good.regs, good.needs)], ver, sm))
 
         # wrong register type / size for the first required register operand
         vector = any(w in ("v2", "v4", "v8") for w in base)
@@ -880,15 +940,15 @@ def gen_negatives():
                 break
             if t == "pred" or o["kind"] in "pPq":
                 ins = build(row, v, (idx, "b32"))
-                add("N.%s.wrong_type" % op, module([ins], ver, sm))
+                add("N.%s.wrong_type%s" % (op, tag), module([ins], ver, sm))
             else:
                 ins = build(row, v, (idx, "pred"))
-                add("N.%s.wrong_type" % op, module([ins], ver, sm))
+                add("N.%s.wrong_type%s" % (op, tag), module([ins], ver, sm))
                 size = TYPES.get(t, (4, "B"))[0]
                 wt = {16: "b64", 8: "b32", 4: "b16", 2: None if o["relaxed"] else "b32"}.get(size)
                 if wt:
                     ins = build(row, v, (idx, wt))
-                    add("N.%s.wrong_size" % op, module([ins], ver, sm))
+                    add("N.%s.wrong_size%s" % (op, tag), module([ins], ver, sm))
             break
         head, _, rest = good.text.partition(" ")
         if not rest:
@@ -906,7 +966,7 @@ def gen_negatives():
         for e, w in zip(els, base):
             if not e["opt"] and not e["istype"] and w in parts[1:]:
                 i = parts.index(w, 1)
-                if not accepted_by_some_row(".".join(parts[:i] + parts[i + 1:]) + rest):
+                if not accepted_by_some_row(".".join(parts[:i] + parts[i + 1:]) + rest, (ver, sm)):
                     emit("missing_mod" + ("" if n == 0 else str(n)),
                          ".".join(parts[:i] + parts[i + 1:]) + rest)
                     n += 1
