@@ -1263,11 +1263,32 @@ static void lifetimes(CUcontext primary)
 		bad |= cuEventCreate(&e, i & 1 ? CU_EVENT_DISABLE_TIMING : 0) || cuEventRecord(e, NULL) ||
 		       cuStreamCreate(&s, 0) || cuEventDestroy(e) || cuStreamDestroy(s);
 	}
+	/* and 10,000 contexts, 300 modules with their functions, libraries and links */
+	CUcontext cur;
+	cuCtxGetCurrent(&cur);
+	for (int i = 0; i < 10000; i++) {
+		CUcontext c;
+		bad |= cuCtxCreate(&c, NULL, 0, 0) || cuCtxDestroy(c);
+	}
+	cuCtxSetCurrent(cur);
+	for (int i = 0; i < 300; i++) {
+		CUmodule m;
+		CUfunction f;
+		CUlibrary lib;
+		CUlinkState l;
+		void *img;
+		size_t sz;
+		bad |= cuModuleLoadData(&m, ptx) || cuModuleGetFunction(&f, m, "add") || cuModuleUnload(m) ||
+		       cuLibraryLoadData(&lib, ptx, NULL, NULL, 0, NULL, NULL, 0) || cuLibraryUnload(lib) ||
+		       cuLinkCreate(0, NULL, NULL, &l) ||
+		       cuLinkAddData(l, CU_JIT_INPUT_PTX, (void *)ptx, sizeof ptx, "k.ptx", 0, NULL, NULL) ||
+		       cuLinkComplete(l, &img, &sz) || cuLinkDestroy(l);
+	}
 	size_t after = mallinfo2().uordblks;
-	CHECK(!bad, "creating and destroying 100,000 events and streams failed");
+	CHECK(!bad, "creating and destroying objects failed");
 	if (before)
-		CHECK(after < before + 65536, "100,000 events and streams grew the heap from %zu to %zu bytes", before,
-		      after);
+		CHECK(after < before + 65536, "creating and destroying objects grew the heap from %zu to %zu bytes",
+		      before, after);
 	else
 		printf("cuda-driver: mallinfo2 reports no heap (a sanitizer's allocator): growth checked by LeakSanitizer\n");
 
