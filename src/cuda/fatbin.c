@@ -432,3 +432,47 @@ int cuda_fatbin_ptx(const void *image, size_t len, const char *target, char **pt
 		return refuse_elf(img, len, target, why, whylen);
 	return bare_text(img, len, ptx_out, why, whylen);
 }
+
+/* ELF64 little-endian, as nvcc -dc writes host objects: the section
+ * headers (e_shoff 0x28, e_shentsize 0x3a, e_shnum 0x3c, e_shstrndx 0x3e),
+ * each with its name (0x00), offset (0x18) and size (0x20). */
+int cuda_object_fatbin(const void *object, size_t len, const void **fatbin, size_t *fatlen, char *why,
+		       size_t whylen)
+{
+	const uint8_t *b = object;
+	if (!object || !fatbin || !fatlen)
+		return say(why, whylen, R_INVALID_VALUE, "NULL object or result");
+	if (len < 64 || memcmp(b, "\177ELF", 4) || b[4] != 2 || b[5] != 1)
+		return say(why, whylen, R_INVALID_IMAGE, "not a 64-bit little-endian ELF object");
+	if (b[7] == 0x41)
+		return say(why, whylen, R_NO_BINARY_FOR_GPU, "a cubin, not a host object: ptxvm runs PTX, not SASS");
+	uint64_t shoff = rd64(b + 0x28);
+	uint16_t es = rd16(b + 0x3a), n = rd16(b + 0x3c), strndx = rd16(b + 0x3e);
+	if (es < 64 || !n || strndx >= n || shoff > len || (uint64_t)n * es > len - shoff)
+		return say(why, whylen, R_INVALID_IMAGE, "ELF section headers outside the object's %zu bytes", len);
+	const uint8_t *sh = b + shoff, *st = sh + (size_t)strndx * es;
+	uint64_t stoff = rd64(st + 0x18), stsize = rd64(st + 0x20);
+	if (stoff > len || stsize > len - stoff)
+		return say(why, whylen, R_INVALID_IMAGE, "ELF section names outside the object");
+	const char *names = (const char *)b + stoff;
+	for (uint16_t i = 0; i < n; i++) {
+		const uint8_t *s = sh + (size_t)i * es;
+		uint32_t nm = rd32(s);
+		uint64_t off = rd64(s + 0x18), size = rd64(s + 0x20);
+		if (nm >= stsize)
+			continue;
+		size_t room = (size_t)(stsize - nm);
+		/* relocatable device code (nvcc -dc) or a whole program's; the
+		 * name with its NUL inside the table */
+		if (!(room > 14 && !memcmp(names + nm, "__nv_relfatbin", 15)) &&
+		    !(room > 10 && !memcmp(names + nm, ".nv_fatbin", 11)))
+			continue;
+		if (off > len || size > len - off)
+			return say(why, whylen, R_INVALID_IMAGE, "the object's fat binary section lies outside it");
+		*fatbin = b + off;
+		*fatlen = (size_t)size;
+		return R_SUCCESS;
+	}
+	return say(why, whylen, R_NO_BINARY_FOR_GPU, "the object carries no device code (no __nv_relfatbin or "
+		   ".nv_fatbin section)");
+}

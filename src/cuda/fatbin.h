@@ -35,6 +35,14 @@
 int cuda_fatbin_ptx(const void *image, size_t len, const char *target, char **ptx_out, char *why,
 		    size_t whylen);
 
+/* The fat binary a host object (ELF, as nvcc -c and -dc write them)
+ * carries in its __nv_relfatbin or .nv_fatbin section: *fatbin points
+ * into object, *fatlen its section's size.  Returns 0, or
+ * CUDA_ERROR_INVALID_IMAGE (not such an object, sizes outside it),
+ * CUDA_ERROR_NO_BINARY_FOR_GPU (no such section; a cubin), with a reason. */
+int cuda_object_fatbin(const void *object, size_t len, const void **fatbin, size_t *fatlen, char *why,
+		       size_t whylen);
+
 /* Which codecs this build decompresses: "zstd lz4", "zstd", ... or "". */
 const char *cuda_fatbin_codecs(void);
 

@@ -1,8 +1,9 @@
 /* link.c: cuLink*: PTX inputs linked into one module.
  *
  * ptxvm runs PTX, so a link's output is PTX text that cuModuleLoadData
- * takes.  Each input (PTX text, or a fat binary's best PTX entry for the
- * device) is checked as relocatable code when it is added, as the
+ * takes.  Each input (PTX text; the best PTX entry for the device of a fat
+ * binary, of the fat binary a host object of nvcc -c or -dc carries, or of
+ * each object of an archive of them) is checked as relocatable code when it is added, as the
  * driver's ptxas does (CUDA_ERROR_INVALID_PTX, the diagnostics in the
  * error log).  cuLinkComplete then does what nvlink does, on the text of
  * the module-scope statements:
@@ -122,32 +123,10 @@ CUresult cuLinkCreate_v2(unsigned n, int *opts, void **vals, CUlinkState *out)
 	return CUDA_SUCCESS;
 }
 
-CUresult cuLinkAddData_v2(CUlinkState h, int type, void *data, size_t size, const char *name, unsigned n, int *opts,
-			  void **vals)
+/* Checks PTX text as relocatable code, as the driver's ptxas checks each
+ * input, and adds it (it takes ptx). */
+static CUresult add_ptx(CuLink *l, const char *name, char *ptx)
 {
-	CuLink *l = cu_obj_get(h, CU_KIND_LINK);
-	if (!l)
-		return CUDA_ERROR_INVALID_HANDLE;
-	if (!data || !size)
-		return CUDA_ERROR_INVALID_VALUE;
-	if (!name || !*name)
-		name = "<unnamed>";
-	char *ptx = NULL, why[256] = "";
-	if (type == CU_JIT_INPUT_PTX) {
-		ptx = malloc(size + 1);
-		if (!ptx)
-			return CUDA_ERROR_OUT_OF_MEMORY;
-		memcpy(ptx, data, size);
-		ptx[size] = 0;
-	} else if (type == CU_JIT_INPUT_FATBINARY) {
-		int r = cuda_fatbin_ptx(data, size, cu_dev.arch, &ptx, why, sizeof why);
-		if (r)
-			return link_fail(l, r, why);
-	} else {
-		return link_fail(l, CUDA_ERROR_NOT_SUPPORTED, "only PTX and fat binaries with PTX can be linked: "
-			"ptxvm runs PTX, not cubins, objects or libraries");
-	}
-	/* relocatable code, checked as the driver's ptxas checks each input */
 	ptxvm_check_opts o = { .arch = cu_dev.arch, .compile_only = 1 };
 	ptxvm_module *m = ptxvm_module_load(name, ptx, strlen(ptx), &o);
 	if (!m) {
@@ -166,7 +145,8 @@ CUresult cuLinkAddData_v2(CUlinkState h, int type, void *data, size_t size, cons
 	Input *in = realloc(l->in, (l->nin + 1) * sizeof *in);
 	char *nm = strdup(name);
 	if (!in || !nm) {
-		free(in == l->in ? NULL : in);
+		if (in)
+			l->in = in;
 		free(nm);
 		free(ptx);
 		return CUDA_ERROR_OUT_OF_MEMORY;
@@ -174,6 +154,102 @@ CUresult cuLinkAddData_v2(CUlinkState h, int type, void *data, size_t size, cons
 	l->in = in;
 	l->in[l->nin++] = (Input){ nm, ptx };
 	return CUDA_SUCCESS;
+}
+
+/* A fat binary's PTX for the device (len: its size, or unbounded). */
+static CUresult add_fatbin(CuLink *l, const char *name, const void *fat, size_t len)
+{
+	char *ptx = NULL, why[256] = "";
+	int r = cuda_fatbin_ptx(fat, len, cu_dev.arch, &ptx, why, sizeof why);
+	if (r) {
+		char msg[600];
+		snprintf(msg, sizeof msg, "%s: %s", name, why);
+		return link_fail(l, r, msg);
+	}
+	return add_ptx(l, name, ptx);
+}
+
+/* A host object (nvcc -c or -dc): the PTX of the fat binary it carries. */
+static CUresult add_object(CuLink *l, const char *name, const void *obj, size_t len)
+{
+	const void *fat;
+	size_t fatlen;
+	char why[256] = "";
+	int r = cuda_object_fatbin(obj, len, &fat, &fatlen, why, sizeof why);
+	if (r) {
+		char msg[600];
+		snprintf(msg, sizeof msg, "%s: %s", name, why);
+		return link_fail(l, r, msg);
+	}
+	return add_fatbin(l, name, fat, fatlen);
+}
+
+/* An archive of host objects (ar): each member's device code.  Members
+ * without any (host code only) are skipped, as nvlink skips them. */
+static CUresult add_library(CuLink *l, const char *name, const unsigned char *a, size_t len)
+{
+	const char *base = strrchr(name, '/');
+	if (strstr(base ? base + 1 : name, "cudadevrt"))
+		return link_fail(l, CUDA_ERROR_NOT_SUPPORTED, "the device runtime (libcudadevrt) cannot be linked: "
+			"ptxvm's kernels call its functions built in, in relocatable modules loaded through the C API");
+	if (len < 8 || memcmp(a, "!<arch>\n", 8))
+		return link_fail(l, CUDA_ERROR_INVALID_IMAGE, "a library input is not an archive (ar)");
+	size_t at = 8, objects = 0;
+	while (at + 60 <= len) {
+		const unsigned char *h = a + at;
+		char sz[11] = "", member[17] = "";
+		memcpy(sz, h + 48, 10);
+		memcpy(member, h, 16);
+		char *end;
+		unsigned long long n = strtoull(sz, &end, 10);
+		if (end == sz || memcmp(h + 58, "`\n", 2) || n > len - at - 60)
+			return link_fail(l, CUDA_ERROR_INVALID_IMAGE, "the archive's member headers are damaged");
+		const unsigned char *data = h + 60;
+		for (int i = 15; i >= 0 && (member[i] == ' ' || member[i] == '/'); i--)
+			member[i] = 0;
+		if (member[0] && n >= 64 && !memcmp(data, "\177ELF", 4)) {
+			const void *fat;
+			size_t fatlen;
+			char why[256], full[600];
+			snprintf(full, sizeof full, "%s(%s)", name, member);
+			if (!cuda_object_fatbin(data, (size_t)n, &fat, &fatlen, why, sizeof why)) {
+				CUresult r = add_fatbin(l, full, fat, fatlen);
+				if (r)
+					return r;
+				objects++;
+			}
+		}
+		at += 60 + (size_t)n + (n & 1);
+	}
+	return objects ? CUDA_SUCCESS : link_fail(l, CUDA_ERROR_NO_BINARY_FOR_GPU, "the archive holds no device code");
+}
+
+CUresult cuLinkAddData_v2(CUlinkState h, int type, void *data, size_t size, const char *name, unsigned n, int *opts,
+			  void **vals)
+{
+	CuLink *l = cu_obj_get(h, CU_KIND_LINK);
+	if (!l)
+		return CUDA_ERROR_INVALID_HANDLE;
+	if (!data || !size)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!name || !*name)
+		name = "<unnamed>";
+	switch (type) {
+	case CU_JIT_INPUT_PTX: {
+		char *ptx = malloc(size + 1);
+		if (!ptx)
+			return CUDA_ERROR_OUT_OF_MEMORY;
+		memcpy(ptx, data, size);
+		ptx[size] = 0;
+		return add_ptx(l, name, ptx);
+	}
+	case CU_JIT_INPUT_FATBINARY: return add_fatbin(l, name, data, size);
+	case CU_JIT_INPUT_OBJECT: return add_object(l, name, data, size);
+	case CU_JIT_INPUT_LIBRARY: return add_library(l, name, data, size);
+	default:
+		return link_fail(l, CUDA_ERROR_NOT_SUPPORTED, "cubins and LTO IR cannot be linked: ptxvm runs PTX, "
+				 "and links PTX, fat binaries with PTX, and host objects and archives that carry them");
+	}
 }
 
 CUresult cuLinkAddFile_v2(CUlinkState h, int type, const char *path, unsigned n, int *opts, void **vals)

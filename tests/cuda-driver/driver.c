@@ -1017,6 +1017,42 @@ static void several_inputs(void)
 		      out[0], out[1], out[2], out[3]);
 		OK(cuLinkDestroy(l));
 	}
+	/* host objects of nvcc -dc: an object and an archive (run.sh makes
+	 * them from the same sources where nvcc is) */
+	const char *objs = getenv("PTXVM_TEST_OBJECTS");
+	char obj[512], lib[512];
+	if (objs && sscanf(objs, "%511s %511s", obj, lib) == 2) {
+		CUlinkState l;
+		void *img = NULL;
+		size_t sz;
+		int out[4] = { 0 };
+		OK(cuLinkCreate(4, opt, val, &l));
+		OK(cuLinkAddFile(l, CU_JIT_INPUT_OBJECT, obj, 0, NULL, NULL));
+		OK(cuLinkAddFile(l, CU_JIT_INPUT_LIBRARY, lib, 0, NULL, NULL));
+		OK(cuLinkComplete(l, &img, &sz));
+		CUmodule m;
+		CUfunction f;
+		CUdeviceptr d;
+		if (img && cuModuleLoadData(&m, img) == CUDA_SUCCESS) {
+			OK(cuModuleGetFunction(&f, m, "kmain"));
+			OK(cuMemAlloc(&d, sizeof out));
+			void *args[] = { &d };
+			OK(cuLaunchKernel(f, 1, 1, 1, 4, 1, 1, 0, NULL, args, NULL));
+			OK(cuMemcpyDtoH(out, d, sizeof out));
+			OK(cuMemFree(d));
+			OK(cuModuleUnload(m));
+		}
+		CHECK(out[0] == 1021 && out[3] == 1039, "an object and an archive linked: %d %d %d %d", out[0], out[1],
+		      out[2], out[3]);
+		EXPECT(cuLinkAddData(l, CU_JIT_INPUT_LIBRARY, (void *)link_lib, sizeof link_lib, "x.a", 0, NULL, NULL),
+		       CUDA_ERROR_INVALID_IMAGE);
+		EXPECT(cuLinkAddData(l, CU_JIT_INPUT_OBJECT, (void *)link_lib, sizeof link_lib, "x.o", 0, NULL, NULL),
+		       CUDA_ERROR_INVALID_IMAGE);
+		OK(cuLinkDestroy(l));
+	} else {
+		printf("cuda-driver: no host objects (PTXVM_TEST_OBJECTS, made by run.sh with nvcc): cuLink of objects "
+		       "and archives not tested\n");
+	}
 	/* nvlink's errors, in the error log */
 	CUlinkState l;
 	void *img;

@@ -43,7 +43,15 @@ mkdir -p "$B/tests"
 if ${CC:-cc} -std=gnu11 -Wall -Werror -I"$CUDA_INC" -o "$B/tests/cuda-driver" tests/cuda-driver/driver.c \
 	-L"$B/lib" -lcuda -ldl $HOST_LDFLAGS; then
 	ok
-	LD_LIBRARY_PATH="$B/lib" PTXVM_LOG=1 "$B/tests/cuda-driver" >"$tmp/out" 2>"$tmp/err"
+	# host objects and an archive of them for cuLink (nvcc -dc), where nvcc is
+	NVCC=${NVCC:-$(command -v nvcc || echo "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc")}
+	objs=""
+	if [ -x "$NVCC" ] && "$NVCC" -dc -arch=sm_90 -o "$tmp/main.o" tests/cuda-driver/link/main.rdc.cu &&
+		"$NVCC" -dc -arch=sm_90 -o "$tmp/lib.o" tests/cuda-driver/link/lib.rdc.cu &&
+		ar rcs "$tmp/liblink.a" "$tmp/lib.o"; then
+		objs="$tmp/main.o $tmp/liblink.a"
+	fi
+	PTXVM_TEST_OBJECTS=$objs LD_LIBRARY_PATH="$B/lib" PTXVM_LOG=1 "$B/tests/cuda-driver" >"$tmp/out" 2>"$tmp/err"
 	st=$?
 	grep -v '^cuda-driver: [0-9]' "$tmp/out"
 	line=$(grep -E '^cuda-driver: [0-9]+ passed, [0-9]+ failed' "$tmp/out" | tail -n 1)
