@@ -364,6 +364,33 @@ def cuda_core_graph_builder():
         b.close(s)
 
 
+@case
+def cuda_core_graph_definition():
+    # a graph built node by node through cuda.core: a fill, then a kernel after it
+    try:
+        from cuda.core import Device, LaunchConfig, Program, ProgramOptions
+        from cuda.core.graph import GraphDefinition
+    except ImportError as e:
+        raise RuntimeError(f"this cuda.core has no GraphDefinition: {e}")
+    d = Device()
+    d.set_current()
+    s = d.create_stream()
+    prog = Program(SRC.decode(), code_type="c++", options=ProgramOptions(arch=f"compute_{major}{minor}"))
+    k = prog.compile("ptx").get_kernel("warp_scan")
+    bx, by = (d.allocate(64 * 4, stream=s) for _ in range(2))
+    s.sync()
+    gd = GraphDefinition()
+    gd.memset(bx, np.uint32(5), 64).launch(LaunchConfig(grid=1, block=64), k, bx, by)
+    graph = gd.instantiate()
+    graph.launch(s)
+    s.sync()
+    y = np.empty(64, dtype=np.int32)
+    ck(cu.cuMemcpyDtoH(y.ctypes.data, int(by.handle), y.nbytes))
+    assert np.array_equal(y, np.tile(np.arange(5, 5 * 33, 5, dtype=np.int32), 2)), y
+    for b in (bx, by):
+        b.close(s)
+
+
 ck(cu.cuDevicePrimaryCtxRelease(dev))
 print(f"cuda-python: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
