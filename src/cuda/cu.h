@@ -45,7 +45,8 @@ enum {
 	CUDA_ERROR_INVALID_ADDRESS_SPACE = 717, CUDA_ERROR_INVALID_PC = 718,
 	CUDA_ERROR_LAUNCH_FAILED = 719, CUDA_ERROR_NOT_PERMITTED = 800,
 	CUDA_ERROR_NOT_SUPPORTED = 801, CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED = 900,
-	CUDA_ERROR_STREAM_CAPTURE_INVALIDATED = 901, CUDA_ERROR_UNKNOWN = 999,
+	CUDA_ERROR_STREAM_CAPTURE_INVALIDATED = 901, CUDA_ERROR_STREAM_CAPTURE_UNMATCHED = 903,
+	CUDA_ERROR_STREAM_CAPTURE_UNJOINED = 904, CUDA_ERROR_STREAM_CAPTURE_ISOLATION = 905, CUDA_ERROR_UNKNOWN = 999,
 };
 
 enum { CU_MEMORYTYPE_HOST = 1, CU_MEMORYTYPE_DEVICE = 2, CU_MEMORYTYPE_ARRAY = 3, CU_MEMORYTYPE_UNIFIED = 4 };
@@ -98,7 +99,7 @@ extern CuDevice cu_dev;
 /* ---- handles (object.c) ---------------------------------------------------------
  * Every object the library hands out (contexts, modules, functions,
  * libraries, links, streams, events, graphs, their nodes, executable
- * graphs) is named by a generation-checked
+ * graphs, user objects) is named by a generation-checked
  * handle (src/util/handle.h) cast to the API's pointer type, never by a
  * pointer into the library: a destroyed object is freed at once, and its
  * stale handle is refused (CUDA_ERROR_INVALID_HANDLE, or
@@ -107,6 +108,7 @@ extern CuDevice cu_dev;
 typedef enum CuKind {
 	CU_KIND_CTX = 1, CU_KIND_MODULE, CU_KIND_FUNCTION, CU_KIND_LIBRARY, CU_KIND_LINK, CU_KIND_STREAM,
 	CU_KIND_EVENT, CU_KIND_TEXREF, CU_KIND_SURFREF, CU_KIND_GRAPH, CU_KIND_GRAPH_NODE, CU_KIND_GRAPH_EXEC,
+	CU_KIND_USER_OBJECT,
 } CuKind;
 
 typedef struct CuObj {
@@ -242,7 +244,7 @@ CUresult cu_launch_run(CuCtx *c, CuFunc *f, const ptxvm_launch_config *cfg, void
  * now (params[i], or the laid-out buf), a linear copy (dev: 1 when dst is
  * device memory, 2 when src is, 3 both) or a 3D one, a fill of h rows of
  * w elements of elem bytes, pitch apart, a host function, an event
- * record.  cu_capture_refuse: what cannot be captured invalidates the
+ * record (a node only when external).  cu_capture_refuse: what cannot be captured invalidates the
  * capture (CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED);
  * cu_capture_any: the same for a call that synchronises with every stream,
  * while a capture not in relaxed mode is in progress (else success). */
@@ -255,7 +257,11 @@ CUresult cu_capture_copy(CUstream s, int dev, uint64_t dst, uint64_t src, size_t
 CUresult cu_capture_copy3d(CUstream s, const CUDA_MEMCPY3D *p);
 CUresult cu_capture_set(CUstream s, uint64_t dst, size_t pitch, unsigned value, unsigned elem, size_t w, size_t h);
 CUresult cu_capture_host(CUstream s, void (*fn)(void *), void *data);
-CUresult cu_capture_event(CUstream s, CUevent e);
+CUresult cu_capture_event(CUstream s, CUevent e, int external);
+/* stream.c's hooks: an event recorded outside a capture, a stream waiting
+ * on an event (which may bring it into a capture). */
+void cu_capture_forget(CUevent e);
+CUresult cu_capture_wait(CUstream s, CUevent e);
 /* stream.c: records the time in e (a graph's event node); a dead e is
  * left alone. */
 void cu_event_stamp(CUevent e);

@@ -5,8 +5,9 @@
  * before; cuGraphAdd*Node adds kernel, copy, fill, host and empty nodes
  * after nodes already in the graph.  Either way the nodes in the order they
  * were added are an order their dependencies allow, and cuGraphLaunch runs
- * an executable copy of them (cuGraphInstantiate) in that order.  Capture
- * is of one stream at a time: the forms that are not recorded (copies to
+ * an executable copy of them (cuGraphInstantiate) in that order.  Other
+ * streams join a capture through events, as in CUDA.  The forms that are
+ * not recorded (copies to
  * and from arrays by offset, stream-ordered allocation, cooperative
  * launches, callbacks, synchronisation) fail with
  * CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED and invalidate the capture, as
@@ -48,18 +49,30 @@ typedef struct CuNode {
 	size_t ndeps;
 } CuNode;
 
+typedef struct CUuserObject_st *CUuserObject;
+
+/* References to user objects that a graph or an executable graph holds. */
+typedef struct Refs {
+	struct { CUuserObject o; unsigned n; } *v;
+	size_t n;
+} Refs;
+
 /* Its nodes in the order they were added, which their dependencies allow. */
 typedef struct CuGraph {
 	CuObj obj;
 	CUgraphNode *v;
 	size_t n, cap;
+	Refs refs;
 } CuGraph;
 
 typedef struct CuExec {
 	CuObj obj;
 	Work *v;
 	size_t n;
+	Refs refs;              /* the graph's, when it was instantiated */
 } CuExec;
+
+static void refs_release(Refs *r);
 
 static CuGraph *graph_of(CUgraph g) { return cu_obj_get(g, CU_KIND_GRAPH); }
 static CuNode *node_of(CUgraphNode n) { return cu_obj_get(n, CU_KIND_GRAPH_NODE); }
@@ -79,7 +92,11 @@ static void node_drop(void *rec)
 	free(n->deps);
 }
 
-static void graph_drop(void *rec) { free(((CuGraph *)rec)->v); }
+static void graph_drop(void *rec)
+{
+	free(((CuGraph *)rec)->v);
+	free(((CuGraph *)rec)->refs.v);
+}
 
 static void exec_drop(void *rec)
 {
@@ -87,6 +104,7 @@ static void exec_drop(void *rec)
 	for (size_t i = 0; i < e->n; i++)
 		work_free(&e->v[i]);
 	free(e->v);
+	free(e->refs.v);
 }
 
 /* Destroys g and its nodes. */
@@ -99,6 +117,7 @@ static void graph_free(CUgraph h, CuGraph *g)
 			cu_obj_free(g->v[i], CU_KIND_GRAPH_NODE);
 		}
 	}
+	refs_release(&g->refs);
 	graph_drop(g);
 	cu_obj_free(h, CU_KIND_GRAPH);
 }
@@ -154,29 +173,103 @@ static CUresult node_add(CUgraph h, const CUgraphNode *deps, size_t ndeps, const
 	return CUDA_SUCCESS;
 }
 
-/* ---- captures in progress ------------------------------------------------------------ */
-typedef struct Capture {
-	CUstream s;
+/* ---- captures in progress ------------------------------------------------------------
+ * A capture sequence begins on its origin stream; another stream joins it
+ * by waiting on an event recorded in it (a fork), and must be waited on by
+ * the origin again before the sequence ends (a join).  Each stream in it
+ * knows the nodes its next node depends on. */
+typedef struct Seq {
 	CUgraph g;
+	CUstream origin;
 	int invalid;            /* an unsupported operation: EndCapture fails */
 	int mode;
 	unsigned long long id;
-	CUgraphNode last;       /* the next node depends on it */
-	struct Capture *next;
-} Capture;
+} Seq;
+
+typedef struct Member {
+	CUstream s;
+	Seq *seq;
+	CUgraphNode *last;      /* the next node depends on these */
+	size_t nlast, cap;
+	int unjoined;           /* work since the origin last waited on it (not the origin) */
+	struct Member *next;
+} Member;
+
+/* An event recorded in a capture: the stream's dependencies then. */
+typedef struct Mark {
+	CUevent e;
+	Seq *seq;
+	Member *from;
+	CUgraphNode *deps;
+	size_t ndeps;
+	int joins;              /* recorded after the stream's last work: waiting on it joins that */
+	struct Mark *next;
+} Mark;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static Capture *captures;
-static _Atomic int ncaptures;   /* a launch looks no further while it is 0 */
+static Member *members;
+static Mark *marks;
+static _Atomic int ncaptures;   /* streams capturing: a launch looks no further while it is 0 */
 static unsigned long long next_id = 1;
 
-/* The capture of s (lock held). */
-static Capture *find(CUstream s)
+/* The member that is s (lock held). */
+static Member *find(CUstream s)
 {
-	for (Capture *c = captures; c; c = c->next)
-		if (c->s == s)
-			return c;
+	for (Member *m = members; m; m = m->next)
+		if (m->s == s)
+			return m;
 	return NULL;
+}
+
+static Mark *mark_of(CUevent e)
+{
+	for (Mark *k = marks; k; k = k->next)
+		if (k->e == e)
+			return k;
+	return NULL;
+}
+
+static void mark_free(Mark **p)
+{
+	Mark *k = *p;
+	*p = k->next;
+	free(k->deps);
+	free(k);
+}
+
+/* m's next node depends on deps too (lock held); 0: no memory. */
+static int depend(Member *m, const CUgraphNode *deps, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t j = 0;
+		while (j < m->nlast && m->last[j] != deps[i])
+			j++;
+		if (j < m->nlast)
+			continue;
+		if (m->nlast == m->cap) {
+			size_t cap = m->cap ? m->cap * 2 : 4;
+			CUgraphNode *v = realloc(m->last, cap * sizeof *v);
+			if (!v)
+				return 0;
+			m->last = v;
+			m->cap = cap;
+		}
+		m->last[m->nlast++] = deps[i];
+	}
+	return 1;
+}
+
+static Member *join(CUstream s, Seq *seq)
+{
+	Member *m = calloc(1, sizeof *m);
+	if (!m)
+		return NULL;
+	m->s = s;
+	m->seq = seq;
+	m->next = members;
+	members = m;
+	atomic_fetch_add(&ncaptures, 1);
+	return m;
 }
 
 int cu_capturing(CUstream s)
@@ -192,9 +285,9 @@ int cu_capturing(CUstream s)
 CUresult cu_capture_refuse(CUstream s, const char *what)
 {
 	pthread_mutex_lock(&lock);
-	Capture *c = find(s);
-	if (c)
-		c->invalid = 1;
+	Member *m = find(s);
+	if (m)
+		m->seq->invalid = 1;
 	pthread_mutex_unlock(&lock);
 	cu_warn("%s cannot be captured in a graph: the stream's capture is invalidated", what);
 	return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
@@ -206,9 +299,9 @@ CUresult cu_capture_any(const char *what)
 		return CUDA_SUCCESS;
 	pthread_mutex_lock(&lock);
 	int n = 0;
-	for (Capture *c = captures; c; c = c->next)
-		if (c->mode != CU_STREAM_CAPTURE_MODE_RELAXED) {
-			c->invalid = 1;
+	for (Member *m = members; m; m = m->next)
+		if (m->seq->mode != CU_STREAM_CAPTURE_MODE_RELAXED) {
+			m->seq->invalid = 1;
 			n++;
 		}
 	pthread_mutex_unlock(&lock);
@@ -218,21 +311,111 @@ CUresult cu_capture_any(const char *what)
 	return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
 }
 
-/* w becomes the capture's next node; on failure w's parameters are freed. */
+/* w becomes the next node of s's capture; on failure w's parameters are
+ * freed. */
 static CUresult record(CUstream s, Work *w)
 {
 	pthread_mutex_lock(&lock);
-	Capture *c = find(s);
+	Member *m = find(s);
 	CUresult r = CUDA_SUCCESS;
-	if (!c)
+	CUgraphNode n = NULL;
+	if (!m)
 		r = CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;      /* ended meanwhile, by another thread */
-	else if (c->invalid)
+	else if (m->seq->invalid)
 		r = CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
-	else
-		r = node_add(c->g, c->last ? &c->last : NULL, c->last ? 1 : 0, w, &c->last);
+	else if (!(r = node_add(m->seq->g, m->last, m->nlast, w, &n))) {
+		m->nlast = 0;
+		depend(m, &n, 1);       /* room for one is there */
+		m->unjoined = m->s != m->seq->origin;
+	}
 	pthread_mutex_unlock(&lock);
 	if (r)
 		work_free(w);
+	return r;
+}
+
+/* An event recorded in a capture: with external set, a node that records
+ * it when the graph runs (CU_EVENT_RECORD_EXTERNAL); either way a mark of
+ * the stream's dependencies, for the streams that wait on it. */
+CUresult cu_capture_event(CUstream s, CUevent e, int external)
+{
+	if (external) {
+		CUresult r = record(s, &(Work){ .kind = NODE_EVENT, .event = e });
+		if (r)
+			return r;
+	}
+	pthread_mutex_lock(&lock);
+	Member *m = find(s);
+	if (!m) {               /* ended meanwhile, by another thread */
+		pthread_mutex_unlock(&lock);
+		return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+	}
+	CUresult r = CUDA_SUCCESS;
+	Mark *k = mark_of(e);
+	if (!k && (k = calloc(1, sizeof *k))) {
+		k->e = e;
+		k->seq = m->seq;
+		k->from = m;
+		k->next = marks;
+		marks = k;
+	}
+	CUgraphNode *deps = m->nlast ? malloc(m->nlast * sizeof *deps) : NULL;
+	if (!k || (m->nlast && !deps))
+		r = CUDA_ERROR_OUT_OF_MEMORY;
+	else {
+		free(k->deps);
+		if (m->nlast)
+			memcpy(deps, m->last, m->nlast * sizeof *deps);
+		k->deps = deps;
+		k->ndeps = m->nlast;
+		k->seq = m->seq;
+		k->from = m;
+		k->joins = m->unjoined;
+		deps = NULL;
+	}
+	free(deps);
+	pthread_mutex_unlock(&lock);
+	return r;
+}
+
+/* Recorded outside a capture again: the event no longer forks one. */
+void cu_capture_forget(CUevent e)
+{
+	if (!atomic_load(&ncaptures))
+		return;
+	pthread_mutex_lock(&lock);
+	for (Mark **p = &marks; *p; p = &(*p)->next)
+		if ((*p)->e == e) {
+			mark_free(p);
+			break;
+		}
+	pthread_mutex_unlock(&lock);
+}
+
+/* s waits on e: an event recorded in a capture brings s into it (or adds
+ * the event's dependencies to s's); any other event's work is done. */
+CUresult cu_capture_wait(CUstream s, CUevent e)
+{
+	if (!atomic_load(&ncaptures))
+		return CUDA_SUCCESS;
+	pthread_mutex_lock(&lock);
+	Mark *k = mark_of(e);
+	Member *m = find(s);
+	CUresult r = CUDA_SUCCESS;
+	if (k && m && m->seq != k->seq) {
+		m->seq->invalid = k->seq->invalid = 1;
+		r = CUDA_ERROR_STREAM_CAPTURE_ISOLATION;
+	} else if (k && !m && !(m = join(s, k->seq)))
+		r = CUDA_ERROR_OUT_OF_MEMORY;
+	if (k && !r) {
+		if (!depend(m, k->deps, k->ndeps))
+			r = CUDA_ERROR_OUT_OF_MEMORY;
+		else if (k->joins && m->s == k->seq->origin)
+			k->from->unjoined = 0;
+	}
+	pthread_mutex_unlock(&lock);
+	if (r == CUDA_ERROR_STREAM_CAPTURE_ISOLATION)
+		cu_warn("cuStreamWaitEvent: the event belongs to another stream capture: both are invalidated");
 	return r;
 }
 
@@ -286,10 +469,6 @@ CUresult cu_capture_host(CUstream s, void (*fn)(void *), void *data)
 	return record(s, &(Work){ .kind = NODE_HOST, .host = { fn, data } });
 }
 
-CUresult cu_capture_event(CUstream s, CUevent e)
-{
-	return record(s, &(Work){ .kind = NODE_EVENT, .event = e });
-}
 
 /* ---- beginning and ending a capture ------------------------------------------------------ */
 #define CU_STREAM_LEGACY ((CUstream)0x1)
@@ -308,30 +487,34 @@ CUresult cuStreamBeginCapture_v2(CUstream s, int mode)
 			"cuStreamCreate");
 		return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
 	}
-	Capture *cap = calloc(1, sizeof *cap);
+	Seq *seq = calloc(1, sizeof *seq);
 	CUgraph g = graph_new();
-	if (!cap || !g) {
-		free(cap);
+	if (!seq || !g) {
+		free(seq);
 		if (g)
 			graph_free(g, graph_of(g));
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	}
 	pthread_mutex_lock(&lock);
-	if (find(s)) {
-		pthread_mutex_unlock(&lock);
-		free(cap);
-		graph_free(g, graph_of(g));
-		return CUDA_ERROR_ILLEGAL_STATE;
+	r = find(s) ? CUDA_ERROR_ILLEGAL_STATE : CUDA_SUCCESS;
+	if (!r) {
+		*seq = (Seq){ .g = g, .origin = s, .mode = mode, .id = next_id++ };
+		if (!join(s, seq))
+			r = CUDA_ERROR_OUT_OF_MEMORY;
 	}
-	*cap = (Capture){ .s = s, .g = g, .mode = mode, .id = next_id++, .next = captures };
-	captures = cap;
-	atomic_fetch_add(&ncaptures, 1);
 	pthread_mutex_unlock(&lock);
-	return CUDA_SUCCESS;
+	if (r) {
+		free(seq);
+		graph_free(g, graph_of(g));
+	}
+	return r;
 }
 
 CUresult cuStreamBeginCapture(CUstream s) { return cuStreamBeginCapture_v2(s, CU_STREAM_CAPTURE_MODE_GLOBAL); }
 
+/* Ends the sequence s began: every stream that joined it must have been
+ * joined back (CUDA_ERROR_STREAM_CAPTURE_UNJOINED), and it must not have
+ * been invalidated; either failure frees the graph. */
 CUresult cuStreamEndCapture(CUstream s, CUgraph *out)
 {
 	CTX_CALL(c);
@@ -341,26 +524,46 @@ CUresult cuStreamEndCapture(CUstream s, CUgraph *out)
 	if (!out)
 		return CUDA_ERROR_INVALID_VALUE;
 	pthread_mutex_lock(&lock);
-	Capture **p = &captures;
-	while (*p && (*p)->s != s)
-		p = &(*p)->next;
-	Capture *cap = *p;
-	if (cap) {
-		*p = cap->next;
-		atomic_fetch_sub(&ncaptures, 1);
+	Member *me = find(s);
+	Seq *seq = me ? me->seq : NULL;
+	if (!me)
+		r = CUDA_ERROR_ILLEGAL_STATE;
+	else if (seq->origin != s) {
+		seq->invalid = 1;
+		r = CUDA_ERROR_STREAM_CAPTURE_UNMATCHED;
+	} else {
+		for (Member **p = &members; *p;) {
+			Member *m = *p;
+			if (m->seq != seq) {
+				p = &m->next;
+				continue;
+			}
+			if (m->unjoined)
+				r = CUDA_ERROR_STREAM_CAPTURE_UNJOINED;
+			*p = m->next;
+			free(m->last);
+			free(m);
+			atomic_fetch_sub(&ncaptures, 1);
+		}
+		for (Mark **p = &marks; *p;)
+			if ((*p)->seq == seq)
+				mark_free(p);
+			else
+				p = &(*p)->next;
 	}
 	pthread_mutex_unlock(&lock);
-	if (!cap)
-		return CUDA_ERROR_ILLEGAL_STATE;
+	if (r == CUDA_ERROR_ILLEGAL_STATE || r == CUDA_ERROR_STREAM_CAPTURE_UNMATCHED)
+		return r;
 	*out = NULL;
-	int invalid = cap->invalid;
-	CUgraph g = cap->g;
-	free(cap);
-	if (invalid) {
-		CuGraph *rec = graph_of(g);
-		if (rec)
-			graph_free(g, rec);
-		return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+	CUgraph g = seq->g;
+	if (!r && seq->invalid)
+		r = CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+	free(seq);
+	if (r) {
+		if (r == CUDA_ERROR_STREAM_CAPTURE_UNJOINED)
+			cu_warn("cuStreamEndCapture: a stream that joined the capture was not joined back to its origin");
+		graph_free(g, graph_of(g));
+		return r;
 	}
 	*out = g;
 	return CUDA_SUCCESS;
@@ -375,16 +578,16 @@ CUresult cuStreamIsCapturing(CUstream s, int *status)
 	if (!status)
 		return CUDA_ERROR_INVALID_VALUE;
 	pthread_mutex_lock(&lock);
-	Capture *cap = s ? find(s) : NULL;
-	*status = !cap ? CU_STREAM_CAPTURE_STATUS_NONE
-		       : cap->invalid ? CU_STREAM_CAPTURE_STATUS_INVALIDATED : CU_STREAM_CAPTURE_STATUS_ACTIVE;
+	Member *m = s ? find(s) : NULL;
+	*status = !m ? CU_STREAM_CAPTURE_STATUS_NONE
+		     : m->seq->invalid ? CU_STREAM_CAPTURE_STATUS_INVALIDATED : CU_STREAM_CAPTURE_STATUS_ACTIVE;
 	pthread_mutex_unlock(&lock);
 	return CUDA_SUCCESS;
 }
 
-/* The capture's graph, and the node the next one will depend on (no edge
- * data: edges are plain).  *deps points into the capture, valid until its
- * next node. */
+/* The capture's graph, and the nodes the stream's next one will depend on
+ * (no edge data: edges are plain).  *deps points into the capture, valid
+ * until the stream's next node. */
 CUresult cuStreamGetCaptureInfo_v3(CUstream s, int *status, uint64_t *id, CUgraph *graph,
 				   const CUgraphNode **deps, const void **edges, size_t *ndeps)
 {
@@ -392,15 +595,15 @@ CUresult cuStreamGetCaptureInfo_v3(CUstream s, int *status, uint64_t *id, CUgrap
 	if (r)
 		return r;
 	pthread_mutex_lock(&lock);
-	Capture *cap = s ? find(s) : NULL;
-	if (id && cap)
-		*id = cap->id;
+	Member *m = s ? find(s) : NULL;
+	if (id && m)
+		*id = m->seq->id;
 	if (graph)
-		*graph = cap ? cap->g : NULL;
+		*graph = m ? m->seq->g : NULL;
 	if (deps)
-		*deps = cap && cap->last ? &cap->last : NULL;
+		*deps = m && m->nlast ? m->last : NULL;
 	if (ndeps)
-		*ndeps = cap && cap->last ? 1 : 0;
+		*ndeps = m ? m->nlast : 0;
 	pthread_mutex_unlock(&lock);
 	if (edges)
 		*edges = NULL;
@@ -445,8 +648,8 @@ CUresult cuGraphDestroy(CUgraph h)
 	CTX_CALL(c);
 	pthread_mutex_lock(&lock);
 	int capturing = 0;
-	for (Capture *cap = captures; cap; cap = cap->next)
-		capturing |= cap->g == h;
+	for (Member *m = members; m; m = m->next)
+		capturing |= m->seq->g == h;
 	pthread_mutex_unlock(&lock);
 	CuGraph *g = graph_of(h);
 	if (!g || capturing)
@@ -612,6 +815,137 @@ CUresult cuGraphAddEmptyNode(CUgraphNode *out, CUgraph g, const CUgraphNode *dep
 	return node_add(g, deps, ndeps, &(Work){ .kind = NODE_EMPTY }, out);
 }
 
+/* ---- user objects ----------------------------------------------------------------------------
+ * A reference-counted pointer whose destructor runs when the last
+ * reference goes; graphs, and the executable graphs made from them, hold
+ * references (CUDA's way of keeping a graph's resources alive).  The
+ * destructor runs on the thread that releases the last reference. */
+typedef struct CuUser {
+	CuObj obj;
+	void *ptr;
+	void (*destroy)(void *);
+	unsigned refs;          /* under lock */
+} CuUser;
+
+static CuUser *user_of(CUuserObject o) { return cu_obj_get(o, CU_KIND_USER_OBJECT); }
+
+/* Adds n references to o (n may be 0: a check); 0 for a stale o. */
+static int user_retain(CUuserObject o, unsigned n)
+{
+	pthread_mutex_lock(&lock);
+	CuUser *u = user_of(o);
+	if (u)
+		u->refs += n;
+	pthread_mutex_unlock(&lock);
+	return u != NULL;
+}
+
+/* Drops n references; the last runs the destructor and frees o. */
+static CUresult user_release(CUuserObject o, unsigned n)
+{
+	pthread_mutex_lock(&lock);
+	CuUser *u = user_of(o);
+	CUresult r = u && n <= u->refs ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+	void *ptr = NULL;
+	void (*destroy)(void *) = NULL;
+	if (!r && !(u->refs -= n)) {
+		ptr = u->ptr;
+		destroy = u->destroy;
+		cu_obj_free(o, CU_KIND_USER_OBJECT);
+	}
+	pthread_mutex_unlock(&lock);
+	if (destroy)
+		destroy(ptr);
+	return r;
+}
+
+static void refs_release(Refs *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		user_release(r->v[i].o, r->v[i].n);
+	r->n = 0;
+}
+
+static void refs_clone(Refs *to, const Refs *from)
+{
+	to->v = from->n ? malloc(from->n * sizeof *to->v) : NULL;
+	to->n = 0;
+	for (size_t i = 0; to->v && i < from->n; i++)
+		if (user_retain(from->v[i].o, from->v[i].n))
+			to->v[to->n++] = from->v[i];
+}
+
+CUresult cuUserObjectCreate(CUuserObject *out, void *ptr, void (*destroy)(void *), unsigned refs, unsigned flags)
+{
+	CTX_CALL(c);
+	/* CU_USER_OBJECT_NO_DESTRUCTOR_SYNC is required, as by CUDA */
+	if (!out || !destroy || !refs || flags != 1)
+		return CUDA_ERROR_INVALID_VALUE;
+	CuUser *u = calloc(1, sizeof *u);
+	if (!u || !cu_obj_add(u, CU_KIND_USER_OBJECT)) {
+		free(u);
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
+	u->ptr = ptr;
+	u->destroy = destroy;
+	u->refs = refs;
+	*out = CU_HANDLE(CUuserObject, u);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuUserObjectRetain(CUuserObject o, unsigned n)
+{
+	CTX_CALL(c);
+	return n && user_retain(o, n) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+CUresult cuUserObjectRelease(CUuserObject o, unsigned n)
+{
+	CTX_CALL(c);
+	return n ? user_release(o, n) : CUDA_ERROR_INVALID_VALUE;
+}
+
+/* flags CU_GRAPH_USER_OBJECT_MOVE (1): the caller's references move to
+ * the graph, instead of new ones being taken. */
+CUresult cuGraphRetainUserObject(CUgraph h, CUuserObject o, unsigned n, unsigned flags)
+{
+	CTX_CALL(c);
+	CuGraph *g = graph_of(h);
+	if (!g || !n || flags > 1 || !user_retain(o, flags ? 0 : n))
+		return CUDA_ERROR_INVALID_VALUE;
+	size_t i = 0;
+	while (i < g->refs.n && g->refs.v[i].o != o)
+		i++;
+	if (i == g->refs.n) {
+		void *v = realloc(g->refs.v, (g->refs.n + 1) * sizeof *g->refs.v);
+		if (!v) {
+			if (!flags)
+				user_release(o, n);
+			return CUDA_ERROR_OUT_OF_MEMORY;
+		}
+		g->refs.v = v;
+		g->refs.v[g->refs.n++].n = 0;
+		g->refs.v[i].o = o;
+	}
+	g->refs.v[i].n += n;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuGraphReleaseUserObject(CUgraph h, CUuserObject o, unsigned n)
+{
+	CTX_CALL(c);
+	CuGraph *g = graph_of(h);
+	size_t i = 0;
+	while (g && i < g->refs.n && g->refs.v[i].o != o)
+		i++;
+	if (!g || !n || i == g->refs.n || n > g->refs.v[i].n)
+		return CUDA_ERROR_INVALID_VALUE;
+	g->refs.v[i].n -= n;
+	if (!g->refs.v[i].n)
+		g->refs.v[i] = g->refs.v[--g->refs.n];
+	return user_release(o, n);
+}
+
 /* ---- executable graphs -------------------------------------------------------------------------- */
 CUresult cuGraphInstantiateWithFlags(CUgraphExec *out, CUgraph h, unsigned long long flags)
 {
@@ -654,6 +988,7 @@ CUresult cuGraphInstantiateWithFlags(CUgraphExec *out, CUgraph h, unsigned long 
 	e->obj.drop = exec_drop;
 	e->v = v;
 	e->n = g->n;
+	refs_clone(&e->refs, &g->refs);
 	*out = CU_HANDLE(CUgraphExec, e);
 	return CUDA_SUCCESS;
 }
@@ -700,6 +1035,7 @@ CUresult cuGraphExecDestroy(CUgraphExec h)
 	CuExec *e = exec_of(h);
 	if (!e)
 		return CUDA_ERROR_INVALID_VALUE;
+	refs_release(&e->refs);
 	exec_drop(e);
 	cu_obj_free(h, CU_KIND_GRAPH_EXEC);
 	return CUDA_SUCCESS;

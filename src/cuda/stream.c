@@ -133,7 +133,7 @@ CUresult cuStreamWaitEvent(CUstream s, CUevent e, unsigned flags)
 	STREAM_CALL(c, s);
 	if (!event_of(e))
 		return CUDA_ERROR_INVALID_HANDLE;
-	return CUDA_SUCCESS;    /* the event's work is done */
+	return cu_capture_wait(s, e);   /* the event's work is done, unless it marks a capture */
 }
 
 typedef void (*CUstreamCallback)(CUstream s, CUresult status, void *data);
@@ -197,17 +197,23 @@ CUresult cuEventDestroy_v2(CUevent e)
 
 CUresult cuEventDestroy(CUevent e) { return cuEventDestroy_v2(e); }
 
-CUresult cuEventRecord(CUevent h, CUstream s)
+/* In a capture, the event marks the stream's place (and with
+ * CU_EVENT_RECORD_EXTERNAL becomes a node that records it in each launch
+ * of the graph). */
+static CUresult event_record(CUevent h, CUstream s, unsigned flags)
 {
 	STREAM_CALL(c, s);
 	CuEvent *e = event_of(h);
 	if (!e)
 		return CUDA_ERROR_INVALID_HANDLE;
 	if (cu_capturing(s))
-		return cu_capture_event(s, h);
+		return cu_capture_event(s, h, flags & 1);
+	cu_capture_forget(h);
 	cu_event_stamp(h);
 	return CUDA_SUCCESS;
 }
+
+CUresult cuEventRecord(CUevent h, CUstream s) { return event_record(h, s, 0); }
 
 void cu_event_stamp(CUevent h)
 {
@@ -222,7 +228,7 @@ CUresult cuEventRecordWithFlags(CUevent e, CUstream s, unsigned flags)
 {
 	if (flags > 1)
 		return CUDA_ERROR_INVALID_VALUE;
-	return cuEventRecord(e, s);
+	return event_record(e, s, flags);
 }
 
 CUresult cuEventQuery(CUevent e)

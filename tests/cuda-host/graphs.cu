@@ -32,14 +32,14 @@ int main()
 	cudaStreamCaptureStatus st;
 	CK(cudaStreamIsCapturing(s, &st));
 	expect(st == cudaStreamCaptureStatusActive, "the stream is capturing (%d)", (int)st);
-	CK(cudaEventRecord(e0, s));
+	CK(cudaEventRecordWithFlags(e0, s, cudaEventRecordExternal));   // a node that records e0
 	CK(cudaMemsetAsync(d, 0, n * sizeof *d, s));
 	CK(cudaMemcpyAsync(d, h, n / 2 * sizeof *d, cudaMemcpyHostToDevice, s));
 	scale_add<<<(n + 127) / 128, 128, 0, s>>>(d, 3, n);
 	scale_add<<<(n + 127) / 128, 128, 0, s>>>(d, 2, n);
 	CK(cudaLaunchHostFunc(s, count, &calls));
 	CK(cudaMemcpyAsync(out, d, n * sizeof *d, cudaMemcpyDeviceToHost, s));
-	CK(cudaEventRecord(e1, s));
+	CK(cudaEventRecordWithFlags(e1, s, cudaEventRecordExternal));
 	cudaGraph_t g;
 	CK(cudaStreamEndCapture(s, &g));
 	expect(calls == 0 && out[0] == -1 && out[n - 1] == -1, "nothing ran while the stream was captured");
@@ -115,6 +115,58 @@ int main()
 	CK(cudaGraphExecDestroy(x));
 	CK(cudaGraphDestroy(g));
 
+	// fork and join: a second stream joins the capture by waiting on an
+	// event recorded in it, works beside the first, and is joined back
+	cudaStream_t s2;
+	cudaEvent_t fork, back;
+	CK(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking));
+	CK(cudaEventCreateWithFlags(&fork, cudaEventDisableTiming));
+	CK(cudaEventCreateWithFlags(&back, cudaEventDisableTiming));
+	const int half = n / 2;
+	CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+	CK(cudaMemsetAsync(d, 0, n * sizeof *d, s));
+	CK(cudaEventRecord(fork, s));
+	CK(cudaStreamWaitEvent(s2, fork, 0));
+	CK(cudaStreamIsCapturing(s2, &st));
+	expect(st == cudaStreamCaptureStatusActive, "the forked stream is capturing (%d)", (int)st);
+	scale_add<<<(n - half + 127) / 128, 128, 0, s2>>>(d + half, 2, n - half);
+	scale_add<<<(half + 127) / 128, 128, 0, s>>>(d, 3, half);
+	CK(cudaEventRecord(back, s2));
+	CK(cudaStreamWaitEvent(s, back, 0));
+	CK(cudaMemcpyAsync(out, d, n * sizeof *d, cudaMemcpyDeviceToHost, s));
+	CK(cudaStreamEndCapture(s, &g));
+	CK(cudaStreamIsCapturing(s2, &st));
+	expect(st == cudaStreamCaptureStatusNone, "the forked stream's capture ended with the origin's (%d)", (int)st);
+	size_t roots = 0;
+	CK(cudaGraphGetNodes(g, NULL, &nodes));
+	CK(cudaGraphGetRootNodes(g, NULL, &roots));
+	expect(nodes == 4 && roots == 1, "the forked capture has 4 nodes (%zu), 1 root (%zu)", nodes, roots);
+	for (int i = 0; i < n; i++)
+		out[i] = -1;
+	CK(cudaGraphInstantiate(&x, g, 0));
+	CK(cudaGraphLaunch(x, s));
+	CK(cudaStreamSynchronize(s));
+	bad = -1;
+	for (int i = 0; i < n && bad < 0; i++)
+		if (out[i] != (i < half ? i : i - half))
+			bad = i;
+	expect(bad < 0, "the forked and joined graph ran (first wrong element: %d)", bad);
+	CK(cudaGraphExecDestroy(x));
+	CK(cudaGraphDestroy(g));
+
+	// a stream that joined and was not joined back fails the capture
+	CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+	CK(cudaEventRecord(fork, s));
+	CK(cudaStreamWaitEvent(s2, fork, 0));
+	scale_add<<<1, 32, 0, s2>>>(d, 1, 32);
+	err = cudaStreamEndCapture(s, &g);
+	expect(err == cudaErrorStreamCaptureUnjoined, "cudaStreamEndCapture with a stream not joined back: %s",
+	       cudaGetErrorName(err));
+	(void)cudaGetLastError();
+	CK(cudaStreamIsCapturing(s2, &st));
+	expect(st == cudaStreamCaptureStatusNone, "and no stream is left capturing (%d)", (int)st);
+	CK(cudaStreamDestroy(s2));
+
 	// a graph built node by node: a fill and a copy, then two kernels after
 	// both, then a host function and a copy back after the kernels
 	CK(cudaGraphCreate(&g, 0));
@@ -144,7 +196,8 @@ int main()
 	cudaGraphNode_t kernels[] = { k1, k2 };
 	CK(cudaGraphAddHostNode(&host, g, kernels, 2, &hp));
 	CK(cudaGraphAddMemcpyNode1D(&down, g, &host, 1, out, d, n * sizeof *d, cudaMemcpyDeviceToHost));
-	size_t count_nodes = 0, roots = 0;
+	size_t count_nodes = 0;
+	roots = 0;
 	CK(cudaGraphGetNodes(g, NULL, &count_nodes));
 	CK(cudaGraphGetRootNodes(g, NULL, &roots));
 	cudaGraphNodeType type;

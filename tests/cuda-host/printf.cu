@@ -85,5 +85,12 @@ int main()
 	printf("printf: host, before cudaDeviceReset\n");
 	CK(cudaDeviceReset());
 	printf("printf: host, after cudaDeviceReset\n");
+
+	// nothing flushes this kernel's output before the program exits: the
+	// guide says a GPU need not print it; ptxvm does (docs/CUDA.md)
+	char *by_exit = label("the end of the program");
+	CK(cudaMalloc(&d, sizeof *d));
+	one<<<1, 1>>>(by_exit, d);
+	printf("printf: host, last words\n");
 	return finish();
 }

@@ -328,6 +328,69 @@ def cuda_core():
     by.close(s)
 
 
+@case
+def cuda_core_graph_builder():
+    # a graph captured by cuda.core's GraphBuilder, forked in two and joined
+    try:
+        from cuda.core import Device, LaunchConfig, Program, ProgramOptions, launch as core_launch
+    except ImportError:
+        from cuda.core.experimental import Device, LaunchConfig, Program, ProgramOptions, launch as core_launch
+    d = Device()
+    d.set_current()
+    s = d.create_stream()
+    prog = Program(SRC.decode(), code_type="c++", options=ProgramOptions(arch=f"compute_{major}{minor}"))
+    k = prog.compile("ptx").get_kernel("warp_scan")
+    n = 64
+    x = np.arange(n, dtype=np.int32)
+    bx, by, bz = (d.allocate(x.nbytes, stream=s) for _ in range(3))
+    ck(cu.cuMemcpyHtoDAsync(int(bx.handle), x.ctypes.data, x.nbytes, s.handle))
+    gb = s.create_graph_builder().begin_building()
+    left, right = gb.split(2)
+    core_launch(left, LaunchConfig(grid=1, block=n), k, bx, by)
+    core_launch(right, LaunchConfig(grid=1, block=n), k, bx, bz)
+    joined = type(gb).join(left, right)
+    core_launch(joined, LaunchConfig(grid=1, block=n), k, by, bx)
+    graph = joined.end_building().complete()
+    graph.launch(s)
+    s.sync()
+    got = [np.empty_like(x) for _ in range(3)]
+    for h, b in zip(got, (bx, by, bz)):
+        ck(cu.cuMemcpyDtoH(h.ctypes.data, int(b.handle), x.nbytes))
+    scan = np.concatenate([np.cumsum(w) for w in x.reshape(2, 32)]).astype(np.int32)
+    assert np.array_equal(got[1], scan) and np.array_equal(got[2], scan), got
+    assert np.array_equal(got[0], np.concatenate([np.cumsum(w) for w in scan.reshape(2, 32)]).astype(np.int32))
+    graph.close()
+    for b in (bx, by, bz):
+        b.close(s)
+
+
+@case
+def cuda_core_graph_definition():
+    # a graph built node by node through cuda.core: a fill, then a kernel after it
+    try:
+        from cuda.core import Device, LaunchConfig, Program, ProgramOptions
+        from cuda.core.graph import GraphDefinition
+    except ImportError as e:
+        raise RuntimeError(f"this cuda.core has no GraphDefinition: {e}")
+    d = Device()
+    d.set_current()
+    s = d.create_stream()
+    prog = Program(SRC.decode(), code_type="c++", options=ProgramOptions(arch=f"compute_{major}{minor}"))
+    k = prog.compile("ptx").get_kernel("warp_scan")
+    bx, by = (d.allocate(64 * 4, stream=s) for _ in range(2))
+    s.sync()
+    gd = GraphDefinition()
+    gd.memset(bx, np.uint32(5), 64).launch(LaunchConfig(grid=1, block=64), k, bx, by)
+    graph = gd.instantiate()
+    graph.launch(s)
+    s.sync()
+    y = np.empty(64, dtype=np.int32)
+    ck(cu.cuMemcpyDtoH(y.ctypes.data, int(by.handle), y.nbytes))
+    assert np.array_equal(y, np.tile(np.arange(5, 5 * 33, 5, dtype=np.int32), 2)), y
+    for b in (bx, by):
+        b.close(s)
+
+
 ck(cu.cuDevicePrimaryCtxRelease(dev))
 print(f"cuda-python: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
