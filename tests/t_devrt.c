@@ -784,6 +784,14 @@ static void t_events(const char *root, unsigned workers)
 		if (m3[i] != w3[i])
 			fail("devrt: ev_copy3: 3D byte %d is 0x%02x, expected 0x%02x", i, m3[i], w3[i]), good = 0;
 	check(good, "cudaMemcpy2DAsync, cudaMemset2DAsync, cudaMemcpy3DAsync, cudaMemset3DAsync in a kernel");
+	/* copies that would never end are refused, or end at memory's edge */
+	ptxvm_memset_d8(d, di3, 0xff, sizeof inf3);
+	void *a5[] = { &dm2, &di3 };
+	r = run(d, p, "ev_copy_wild", 1, 1, a5);
+	int named = strstr(ptxvm_device_message(d), "cudaMemsetAsync from kernel 'ev_copy_wild'") != NULL;
+	ptxvm_memcpy_dtoh(d, inf3, di3, sizeof inf3);
+	check(r == PTXVM_ERROR_ILLEGAL_ADDRESS && inf3[0] == 1 && named,
+	      "overlapping planes are an invalid value; rows 2^63 apart fail the launch at the second");
 	int n = 96;
 	void *a3[] = { &db, &n };
 	r = run(d, p, "ev_copy_bad", 1, 1, a3);

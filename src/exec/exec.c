@@ -1423,6 +1423,8 @@ static int call_devrt(Ctx *X, int bi, uint32_t act, unsigned nret, unsigned narg
 				si = 3;
 				if (k.dpitch < k.bytes)
 					r = CE_INVALID_PITCH;
+				else if (k.planes > 1 && (f[3] < k.rows || (f[3] && k.dslice / f[3] != f[1])))
+					r = CE_INVALID_VALUE;   /* planes that overlap (a run that never ends) */
 			} else {
 				/* cudaMemcpy3DParms: srcArray, srcPos {x, y, z}, srcPtr {ptr, pitch,
 				 * xsize, ysize}, dstArray, dstPos, dstPtr, extent {w, h, d}, kind */
@@ -1443,6 +1445,9 @@ static int call_devrt(Ctx *X, int bi, uint32_t act, unsigned nret, unsigned narg
 				si = 1;
 				if (k.dpitch < k.bytes || k.spitch < k.bytes)
 					r = CE_INVALID_PITCH;
+				else if (k.planes > 1 && (f[7] < k.rows || f[15] < k.rows || (f[7] && k.sslice / f[7] != f[5]) ||
+							  (f[15] && k.dslice / f[15] != f[13])))
+					r = CE_INVALID_VALUE;   /* planes that overlap (a run that never ends) */
 			}
 			if (!r && kind != 3 && kind != 4)       /* cudaMemcpyDeviceToDevice, cudaMemcpyDefault */
 				r = CE_INVALID_MEMCPY_DIRECTION;

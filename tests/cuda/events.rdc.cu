@@ -119,3 +119,12 @@ extern "C" __global__ void ev_copy3(unsigned char *m2, const unsigned char *src2
     info[4] = cudaMemset3DAsync(cudaPitchedPtr{ m3 + 2 * 32 * 6, 32, 32, 6 }, 0x5c, cudaExtent{ 16, 4, 1 }, 0);
     info[5] = cudaGetLastError();
 }
+
+// Copies that would never end: planes that overlap are refused
+// (cudaErrorInvalidValue, info[0]); rows 2^63 bytes apart leave memory at
+// the second row, which fails the launch.
+extern "C" __global__ void ev_copy_wild(unsigned char *m, int *info)
+{
+    info[0] = cudaMemset3DAsync(cudaPitchedPtr{ m, 32, 32, 0 }, 1, cudaExtent{ 16, 4, 1000000000 }, 0);
+    cudaMemset2DAsync(m, 1ull << 63, 1, 16, ~0ull, 0);
+}
