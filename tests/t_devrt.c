@@ -784,6 +784,30 @@ static void t_events(const char *root, unsigned workers)
 		if (m3[i] != w3[i])
 			fail("devrt: ev_copy3: 3D byte %d is 0x%02x, expected 0x%02x", i, m3[i], w3[i]), good = 0;
 	check(good, "cudaMemcpy2DAsync, cudaMemset2DAsync, cudaMemcpy3DAsync, cudaMemset3DAsync in a kernel");
+	/* copies that would never end are refused, or end at memory's edge */
+	ptxvm_memset_d8(d, di3, 0xff, sizeof inf3);
+	void *a5[] = { &dm2, &di3 };
+	r = run(d, p, "ev_copy_wild", 1, 1, a5);
+	int named = strstr(ptxvm_device_message(d), "cudaMemsetAsync from kernel 'ev_copy_wild'") != NULL;
+	ptxvm_memcpy_dtoh(d, inf3, di3, sizeof inf3);
+	check(r == PTXVM_ERROR_ILLEGAL_ADDRESS && inf3[0] == 1 && named,
+	      "overlapping planes are an invalid value; rows 2^63 apart fail the launch at the second");
+	/* cudaGetParameterBuffer and cudaLaunchDevice called by hand */
+	for (int i = 0; i < 32; i++)
+		b[i] = i - 5;
+	ptxvm_memcpy_htod(d, db, b, 32 * sizeof *b);
+	ptxvm_memset_d8(d, dj, 0xff, sizeof inf);
+	r = run(d, p, "ev_launch_v1", 1, 1, a2);
+	ptxvm_memcpy_dtoh(d, b, db, 32 * sizeof *b);
+	ptxvm_memcpy_dtoh(d, inf, dj, sizeof inf);
+	good = r == PTXVM_SUCCESS && inf[0] == 1 && inf[1] == 0 && inf[2] == 1 && inf[3] == 1 && inf[4] == 9;
+	for (int i = 0; i < 32 && good; i++)
+		good = b[i] == 3 * (i - 5) - 4;
+	if (!good)
+		fail("devrt: ev_launch_v1: %s; info %d %d %d %d %d (expected 1 0 1 1 9), a[0] %d (expected -19)",
+		     ptxvm_result_name(r), inf[0], inf[1], inf[2], inf[3], inf[4], b[0]);
+	else
+		passed++;
 	int n = 96;
 	void *a3[] = { &db, &n };
 	r = run(d, p, "ev_copy_bad", 1, 1, a3);

@@ -1021,7 +1021,7 @@ enum {
 	BI_PARAMBUF, BI_LAUNCH, BI_LASTERR, BI_PEEKERR, BI_GETDEVICE, BI_ATTR, BI_STREAM_NEW, BI_STREAM_DEL,
 	BI_EVENT_NEW, BI_EVENT_RECORD, BI_EVENT_DEL, BI_STREAM_WAIT, BI_DEVCOUNT, BI_VERSION, BI_LIMIT,
 	BI_CACHECFG, BI_SMEMCFG, BI_CUMALLOC, BI_CUFREE, BI_MEMCPY, BI_MEMSET, BI_MEMCPY2D, BI_MEMSET2D,
-	BI_MEMCPY3D, BI_MEMSET3D,
+	BI_MEMCPY3D, BI_MEMSET3D, BI_PARAMBUF1, BI_LAUNCH1,
 };
 
 static const struct { const char *name; int bi; } devrt_fn[] = {
@@ -1040,6 +1040,7 @@ static const struct { const char *name; int bi; } devrt_fn[] = {
 	{ "Memcpy2DAsync", BI_MEMCPY2D }, { "Memcpy2DAsync_ptsz", BI_MEMCPY2D }, { "Memset2DAsync", BI_MEMSET2D },
 	{ "Memset2DAsync_ptsz", BI_MEMSET2D }, { "Memcpy3DAsync", BI_MEMCPY3D }, { "Memcpy3DAsync_ptsz", BI_MEMCPY3D },
 	{ "Memset3DAsync", BI_MEMSET3D }, { "Memset3DAsync_ptsz", BI_MEMSET3D },
+	{ "GetParameterBuffer", BI_PARAMBUF1 }, { "LaunchDevice", BI_LAUNCH1 }, { "LaunchDevice_ptsz", BI_LAUNCH1 },
 };
 
 /* cudaError_t values the device runtime returns */
@@ -1188,32 +1189,48 @@ static int call_devrt(Ctx *X, int bi, uint32_t act, unsigned nret, unsigned narg
 		uint64_t a0 = narg > 0 ? param_arg(X, l, SLOT(nret)) : 0, r = 0;
 		uint16_t *err = &X->w->cdp_err[l];
 		switch (bi) {
-		case BI_PARAMBUF: {
-			/* (kernel address, dim3 grid, dim3 block, shared bytes) */
-			uint64_t fi = a0 - MEM_FUNC_BASE;
-			const uint8_t *gp = narg > 2 ? param_bytes(X, l, SLOT(nret + 1), 12) : NULL;
-			const uint8_t *bp = narg > 2 ? param_bytes(X, l, SLOT(nret + 2), 12) : NULL;
-			if (fi >= p->nfn || !p->fn[fi].entry || !gp || !bp) {
-				exec_fault(c, X->w, x, (int)l, PTXVM_ERROR_ILLEGAL_ADDRESS,
-					   "cudaGetParameterBufferV2 of 0x%llx, which is no kernel of the program",
-					   (unsigned long long)a0);
-				return -1;
+		case BI_PARAMBUF:
+		case BI_PARAMBUF1: {
+			/* (kernel address, dim3 grid, dim3 block, shared bytes), or
+			 * (alignment, bytes) with the kernel and shape at the launch */
+			CdpBuf b = { 0 };
+			uint64_t need, align = 16;
+			if (bi == BI_PARAMBUF) {
+				uint64_t fi = a0 - MEM_FUNC_BASE;
+				const uint8_t *gp = narg > 2 ? param_bytes(X, l, SLOT(nret + 1), 12) : NULL;
+				const uint8_t *bp = narg > 2 ? param_bytes(X, l, SLOT(nret + 2), 12) : NULL;
+				if (fi >= p->nfn || !p->fn[fi].entry || !gp || !bp) {
+					exec_fault(c, X->w, x, (int)l, PTXVM_ERROR_ILLEGAL_ADDRESS,
+						   "cudaGetParameterBufferV2 of 0x%llx, which is no kernel of the program",
+						   (unsigned long long)a0);
+					return -1;
+				}
+				b.k = &p->fn[fi];
+				b.shared = narg > 3 ? (uint32_t)param_arg(X, l, SLOT(nret + 3)) : 0;
+				memcpy(b.grid, gp, 12);
+				memcpy(b.block, bp, 12);
+				need = b.k->param_bytes;
+			} else {
+				need = narg > 1 ? param_arg(X, l, SLOT(nret + 1)) : 0;
+				if (a0 > align && !(a0 & (a0 - 1)) && a0 <= 4096)
+					align = a0;     /* a power of two up to a page; else 16 */
 			}
-			CdpBuf b = { .k = &p->fn[fi], .shared = narg > 3 ? (uint32_t)param_arg(X, l, SLOT(nret + 3)) : 0 };
-			memcpy(b.grid, gp, 12);
-			memcpy(b.block, bp, 12);
-			uint64_t need = (b.k->param_bytes + 15) & ~15ull;
+			need = need > cd->pool_bytes ? cd->pool_bytes + 1 : ((need + 15) & ~15ull);
+			if (!need)
+				need = 16;
 			bool nomem = false;
 			pthread_mutex_lock(&cd->lock);
-			if (cd->used + (need ? need : 16) <= cd->pool_bytes && cd->nbuf == cd->capbuf) {
+			uint64_t at = (cd->pool + cd->used + align - 1) & ~(align - 1);
+			if (at - cd->pool + need <= cd->pool_bytes && cd->nbuf == cd->capbuf) {
 				CdpBuf *nb = realloc(cd->buf, (cd->capbuf * 2 + 16) * sizeof *nb);
 				if (nb)
 					cd->buf = nb, cd->capbuf = cd->capbuf * 2 + 16;
 				nomem = !nb;
 			}
-			if (!nomem && cd->used + (need ? need : 16) <= cd->pool_bytes) {
-				b.addr = cd->pool + cd->used;
-				cd->used += need ? need : 16;
+			if (!nomem && at - cd->pool + need <= cd->pool_bytes) {
+				b.addr = at;
+				b.size = need;
+				cd->used = at - cd->pool + need;
 				cd->buf[cd->nbuf++] = b;
 				r = b.addr;
 			}
@@ -1224,20 +1241,52 @@ static int call_devrt(Ctx *X, int bi, uint32_t act, unsigned nret, unsigned narg
 			}
 			break;
 		}
-		case BI_LAUNCH: {
-			/* (parameter buffer, stream): the grid joins this one's children */
-			uint64_t stream = narg > 1 ? param_arg(X, l, SLOT(nret + 1)) : 0;
+		case BI_LAUNCH:
+		case BI_LAUNCH1: {
+			/* (parameter buffer, stream), or (kernel address, parameter
+			 * buffer, dim3 grid, dim3 block, shared bytes, stream): the grid
+			 * joins this one's children */
+			bool v1 = bi == BI_LAUNCH1;
+			uint64_t pbuf = v1 ? (narg > 1 ? param_arg(X, l, SLOT(nret + 1)) : 0) : a0;
+			uint64_t stream = narg > (v1 ? 5u : 1u) ? param_arg(X, l, SLOT(nret + (v1 ? 5 : 1))) : 0;
+			const XFunc *k1 = NULL;
+			uint32_t g1[3], b1[3], sh1 = 0;
+			if (v1) {
+				uint64_t fi = a0 - MEM_FUNC_BASE;
+				const uint8_t *gp = narg > 3 ? param_bytes(X, l, SLOT(nret + 2), 12) : NULL;
+				const uint8_t *bp = narg > 3 ? param_bytes(X, l, SLOT(nret + 3), 12) : NULL;
+				if (fi >= p->nfn || !p->fn[fi].entry || !gp || !bp) {
+					exec_fault(c, X->w, x, (int)l, PTXVM_ERROR_ILLEGAL_ADDRESS,
+						   "cudaLaunchDevice of 0x%llx, which is no kernel of the program",
+						   (unsigned long long)a0);
+					return -1;
+				}
+				k1 = &p->fn[fi];
+				memcpy(g1, gp, 12);
+				memcpy(b1, bp, 12);
+				sh1 = narg > 4 ? (uint32_t)param_arg(X, l, SLOT(nret + 4)) : 0;
+			}
 			pthread_mutex_lock(&cd->lock);
 			size_t lo = 0, hi = cd->nbuf;
 			while (lo < hi) {
 				size_t mid = (lo + hi) / 2;
-				if (cd->buf[mid].addr < a0)
+				if (cd->buf[mid].addr < pbuf)
 					lo = mid + 1;
 				else
 					hi = mid;
 			}
-			CdpBuf *b = lo < cd->nbuf && cd->buf[lo].addr == a0 && !cd->buf[lo].launched ? &cd->buf[lo] : NULL;
-			uint8_t *pb = b ? mem_host(L->mem, a0, b->k->param_bytes ? b->k->param_bytes : 1) : NULL;
+			CdpBuf *b = lo < cd->nbuf && cd->buf[lo].addr == pbuf && !cd->buf[lo].launched ? &cd->buf[lo] : NULL;
+			/* each version launches only the buffers of its own kind */
+			if (b && v1 != !b->k)
+				b = NULL;
+			if (b && v1 && k1->param_bytes > b->size)
+				b = NULL;               /* too small for the kernel's parameters */
+			if (b && v1) {
+				b->k = k1, b->shared = sh1;
+				memcpy(b->grid, g1, sizeof g1);
+				memcpy(b->block, b1, sizeof b1);
+			}
+			uint8_t *pb = b ? mem_host(L->mem, pbuf, b->k->param_bytes ? b->k->param_bytes : 1) : NULL;
 			if (!pb)
 				r = CE_INVALID_VALUE;
 			else if (!cdp_shape_ok(b->grid, b->block))
@@ -1246,6 +1295,8 @@ static int call_devrt(Ctx *X, int bi, uint32_t act, unsigned nret, unsigned narg
 				r = CE_MAX_DEPTH;
 			else if (cd->pending >= CDP_MAX_PENDING)
 				r = CE_PENDING_COUNT;
+			if (r && b && v1)
+				b->k = NULL;            /* the buffer stays cudaGetParameterBuffer's */
 			if (!r) {
 				Child k = { .k = b->k, .shared = b->shared, .tail = stream == STREAM_TAIL,
 					    .params = malloc(b->k->param_bytes + 1) };
@@ -1423,6 +1474,8 @@ static int call_devrt(Ctx *X, int bi, uint32_t act, unsigned nret, unsigned narg
 				si = 3;
 				if (k.dpitch < k.bytes)
 					r = CE_INVALID_PITCH;
+				else if (k.planes > 1 && (f[3] < k.rows || (f[3] && k.dslice / f[3] != f[1])))
+					r = CE_INVALID_VALUE;   /* planes that overlap (a run that never ends) */
 			} else {
 				/* cudaMemcpy3DParms: srcArray, srcPos {x, y, z}, srcPtr {ptr, pitch,
 				 * xsize, ysize}, dstArray, dstPos, dstPtr, extent {w, h, d}, kind */
@@ -1443,6 +1496,9 @@ static int call_devrt(Ctx *X, int bi, uint32_t act, unsigned nret, unsigned narg
 				si = 1;
 				if (k.dpitch < k.bytes || k.spitch < k.bytes)
 					r = CE_INVALID_PITCH;
+				else if (k.planes > 1 && (f[7] < k.rows || f[15] < k.rows || (f[7] && k.sslice / f[7] != f[5]) ||
+							  (f[15] && k.dslice / f[15] != f[13])))
+					r = CE_INVALID_VALUE;   /* planes that overlap (a run that never ends) */
 			}
 			if (!r && kind != 3 && kind != 4)       /* cudaMemcpyDeviceToDevice, cudaMemcpyDefault */
 				r = CE_INVALID_MEMCPY_DIRECTION;
@@ -1470,11 +1526,12 @@ static int call_devrt(Ctx *X, int bi, uint32_t act, unsigned nret, unsigned narg
 			r = !a0 ? 0 : L->heap && heap_free(L->heap, a0) == HEAP_OK ? 0 : CE_INVALID_DEVICE_POINTER;
 			break;
 		}
-		if (bi != BI_PARAMBUF && bi != BI_LASTERR && bi != BI_PEEKERR && r)
+		bool ptr = bi == BI_PARAMBUF || bi == BI_PARAMBUF1;     /* returns a pointer */
+		if (!ptr && bi != BI_LASTERR && bi != BI_PEEKERR && r)
 			*err = (uint16_t)r;
-		uint8_t *q = rs ? (uint8_t *)peek(X, l, MEM_LOCAL_BASE + rs[l], bi == BI_PARAMBUF ? 8 : 4) : NULL;
+		uint8_t *q = rs ? (uint8_t *)peek(X, l, MEM_LOCAL_BASE + rs[l], ptr ? 8 : 4) : NULL;
 		if (q)
-			store_le(q, r, bi == BI_PARAMBUF ? 8 : 4);
+			store_le(q, r, ptr ? 8 : 4);
 	});
 	return 0;
 }

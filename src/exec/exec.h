@@ -44,8 +44,8 @@ typedef struct Child {
  * host launch's tree of grids: device memory taken in order from a pool,
  * each with the launch it was asked for. */
 typedef struct CdpBuf {
-	uint64_t addr;
-	const XFunc *k;
+	uint64_t addr, size;
+	const XFunc *k;                 /* NULL: cudaGetParameterBuffer's, until cudaLaunchDevice */
 	uint32_t grid[3], block[3], shared;
 	bool launched;
 } CdpBuf;

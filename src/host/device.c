@@ -1016,12 +1016,20 @@ static int run_child(ptxvm_device *d, const Program *prog, Launch *P, const Chil
 static int run_copy(Launch *P, const Child *ch)
 {
 	const char *what = ch->fill ? "cudaMemsetAsync" : "cudaMemcpyAsync";
-	for (uint64_t z = 0; z < ch->planes && ch->bytes; z++)
+	if (!ch->bytes || !ch->rows || !ch->planes)
+		return 0;
+	/* rows move forward (pitches at least the width, planes apart): the
+	 * first row outside the allocation, or past 2^64, ends the run */
+	for (uint64_t z = 0; z < ch->planes; z++)
 		for (uint64_t y = 0; y < ch->rows; y++) {
-			uint64_t dst = ch->dst + z * ch->dslice + y * ch->dpitch, src = ch->src + z * ch->sslice + y * ch->spitch;
-			const Alloc *da = mem_find(P->mem, dst, ch->bytes);
-			const Alloc *sa = ch->fill ? NULL : mem_find(P->mem, src, ch->bytes);
-			if (!da || (!ch->fill && !sa)) {
+			uint64_t dst, src, t;
+			bool wrap = __builtin_mul_overflow(z, ch->dslice, &dst) || __builtin_mul_overflow(y, ch->dpitch, &t) ||
+				    __builtin_add_overflow(dst, t, &dst) || __builtin_add_overflow(dst, ch->dst, &dst) ||
+				    __builtin_mul_overflow(z, ch->sslice, &src) || __builtin_mul_overflow(y, ch->spitch, &t) ||
+				    __builtin_add_overflow(src, t, &src) || __builtin_add_overflow(src, ch->src, &src);
+			const Alloc *da = wrap ? NULL : mem_find(P->mem, dst, ch->bytes);
+			const Alloc *sa = ch->fill || wrap ? NULL : mem_find(P->mem, src, ch->bytes);
+			if (wrap || !da || (!ch->fill && !sa)) {
 				P->code = PTXVM_ERROR_ILLEGAL_ADDRESS;
 				if (asprintf(&P->report, "%s from kernel '%s' of %llu bytes %s 0x%llx: not inside one "
 					     "allocation of device memory", what, P->k->name, (unsigned long long)ch->bytes,

@@ -119,3 +119,33 @@ extern "C" __global__ void ev_copy3(unsigned char *m2, const unsigned char *src2
     info[4] = cudaMemset3DAsync(cudaPitchedPtr{ m3 + 2 * 32 * 6, 32, 32, 6 }, 0x5c, cudaExtent{ 16, 4, 1 }, 0);
     info[5] = cudaGetLastError();
 }
+
+// Copies that would never end: planes that overlap are refused
+// (cudaErrorInvalidValue, info[0]); rows 2^63 bytes apart leave memory at
+// the second row, which fails the launch.
+extern "C" __global__ void ev_copy_wild(unsigned char *m, int *info)
+{
+    info[0] = cudaMemset3DAsync(cudaPitchedPtr{ m, 32, 32, 0 }, 1, cudaExtent{ 16, 4, 1000000000 }, 0);
+    cudaMemset2DAsync(m, 1ull << 63, 1, 16, ~0ull, 0);
+}
+
+// The launch API of before CUDA 12's <<<>>> lowering, called by hand:
+// a parameter buffer of 64-byte alignment filled for ev_step (a, 3, -4),
+// launched; launched again (cudaErrorInvalidValue); a buffer too small for
+// ev_copy3's 40 bytes of parameters (cudaErrorInvalidValue); a CTA of 2048
+// threads (cudaErrorInvalidConfiguration).  info: the answers.
+extern "C" __global__ void ev_launch_v1(int *a, int *info)
+{
+    void *buf = cudaGetParameterBuffer(64, 16);
+    info[0] = buf != nullptr && ((unsigned long long)buf & 63) == 0;
+    *(int **)buf = a;
+    ((int *)buf)[2] = 3;
+    ((int *)buf)[3] = -4;
+    info[1] = cudaLaunchDevice((void *)ev_step, buf, dim3(1), dim3(32), 0, 0);
+    info[2] = cudaLaunchDevice((void *)ev_step, buf, dim3(1), dim3(32), 0, 0);
+    void *small = cudaGetParameterBuffer(8, 24);
+    info[3] = cudaLaunchDevice((void *)ev_copy3, small, dim3(1), dim3(1), 0, 0);
+    void *b2 = cudaGetParameterBuffer(16, 16);
+    *(int **)b2 = a;
+    info[4] = cudaLaunchDevice((void *)ev_step, b2, dim3(1), dim3(2048), 0, 0);
+}
