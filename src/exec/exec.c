@@ -40,6 +40,24 @@
 	} \
 } while (0)
 
+/* LANES for a body that reads and writes lane l alone (of slots, which
+ * are disjoint or the same, never overlapping otherwise): the full warp's
+ * loop is then free of dependencies between lanes, and the compiler may
+ * run several lanes at once without checking the slots for overlap. */
+#define LANES_EW(m, ...) do { \
+	uint32_t _m = (m); \
+	if (_m == FULL) { \
+		_Pragma("GCC ivdep") \
+		for (unsigned l = 0; l < 32; l++) { __VA_ARGS__; } \
+	} else { \
+		while (_m) { \
+			unsigned l = (unsigned)__builtin_ctz(_m); \
+			_m &= _m - 1; \
+			__VA_ARGS__; \
+		} \
+	} \
+} while (0)
+
 /* Width and kind of each type, from types.def as isa_type has them, but
  * constants of this file: the interpreter asks for them at every
  * instruction, and isa_type is reached through the global offset table. */
@@ -78,13 +96,13 @@ static inline __attribute__((always_inline)) uint64_t extb(uint64_t v, unsigned 
  * as loops of their own (no variable shift per lane). */
 #define EXT_LANES(act, D, bits, sg, expr) do { \
 	if ((bits) == 32 && (sg)) \
-		LANES(act, D[l] = (uint64_t)(int64_t)(int32_t)(expr)); \
+		LANES_EW(act, D[l] = (uint64_t)(int64_t)(int32_t)(expr)); \
 	else if ((bits) == 32) \
-		LANES(act, D[l] = (uint32_t)(expr)); \
+		LANES_EW(act, D[l] = (uint32_t)(expr)); \
 	else if ((bits) == 64) \
-		LANES(act, D[l] = (uint64_t)(expr)); \
+		LANES_EW(act, D[l] = (uint64_t)(expr)); \
 	else \
-		LANES(act, D[l] = extb(expr, bits, sg)); \
+		LANES_EW(act, D[l] = extb(expr, bits, sg)); \
 } while (0)
 
 static inline float f32(uint64_t v) { float f; uint32_t b = (uint32_t)v; memcpy(&f, &b, 4); return f; }
