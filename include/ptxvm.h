@@ -300,6 +300,8 @@ typedef struct ptxvm_kernel_attrs {
 	unsigned max_threads;   /* threads a CTA may have: .maxntid or .reqntid, else 1024 */
 	unsigned ptx_version;   /* the module's .version, major * 10 + minor */
 	unsigned sm;            /* the module's .target, 90 for sm_90 */
+	unsigned cluster[3];    /* .reqnctapercluster (missing dimensions 1), or 0 0 0 */
+	unsigned max_cluster_rank; /* .maxclusterrank, or 0 */
 } ptxvm_kernel_attrs;
 ptxvm_result ptxvm_kernel_attributes(const ptxvm_kernel *k, ptxvm_kernel_attrs *out);
 
@@ -309,7 +311,8 @@ typedef struct ptxvm_launch_config {
 	size_t shared_bytes;    /* dynamic shared memory (.extern .shared) */
 	unsigned cluster[3];    /* CTAs per cluster (sm_90), dividing grid; all 0: the
 				   kernel's .reqnctapercluster, else clusters of one CTA.
-				   At most 8 CTAs (docs/EXECUTION.md, "Clusters") */
+				   At most 16 CTAs, the non-portable maximum of an
+				   H100 (docs/EXECUTION.md, "Clusters") */
 } ptxvm_launch_config;
 
 typedef struct ptxvm_launch_stats {

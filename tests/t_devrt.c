@@ -362,9 +362,9 @@ static void t_cluster_ring(const char *root, unsigned workers)
 			passed++;
 	}
 	ptxvm_result r = run3(d, p, "cluster_ring", (const unsigned[3]){ G, 1, 1 }, B,
-			      (const unsigned[3]){ 16, 1, 1 }, args);
-	check(r == PTXVM_ERROR_INVALID_VALUE && strstr(ptxvm_device_message(d), "at most 8"),
-	      "a cluster of 16 CTAs is an invalid value (the portable size is 8)");
+			      (const unsigned[3]){ 17, 1, 1 }, args);
+	check(r == PTXVM_ERROR_INVALID_VALUE && strstr(ptxvm_device_message(d), "at most 16"),
+	      "a cluster of 17 CTAs is an invalid value (an H100's largest is 16)");
 	ptxvm_program_unload(p);
 	ptxvm_device_destroy(d);
 }

@@ -437,6 +437,63 @@ static void t_multicast(T *t, unsigned short mask)
 	ten_free(t, &x);
 }
 
+/* ---- clusters of up to 16 CTAs ------------------------------------------------------ */
+static ptxvm_result launch_cl(T *t, const char *k, unsigned g, unsigned cl, void **args)
+{
+	const ptxvm_kernel *kh = ptxvm_kernel_find(t->p, k);
+	if (!kh)
+		return PTXVM_ERROR_NOT_FOUND;
+	ptxvm_launch_config cfg = { { g, 1, 1 }, { 64, 1, 1 }, 0, { cl, 1, 1 } };
+	return ptxvm_launch(t->d, kh, &cfg, args, NULL);
+}
+
+static void t_wide(T *t, unsigned n, unsigned g, unsigned short mask)
+{
+	uint8_t raw[256];
+	for (int i = 0; i < 256; i++)
+		raw[i] = rnd8();
+	static uint8_t want[64 * 264], got[64 * 264];
+	uint64_t draw = up(t, raw, sizeof raw), dout = zeros(t, g * 264);
+	void *args[] = { &draw, &mask, &dout };
+	ptxvm_result r = launch_cl(t, "cluster_wide", g, n, args);
+	check(r == PTXVM_SUCCESS, "a cluster of %u CTAs, mask 0x%x: %s: %s", n, mask, ptxvm_result_name(r),
+	      ptxvm_device_message(t->d));
+	for (unsigned b = 0; b < g; b++) {
+		uint32_t rk = b % n, peer = (rk + 1) % n;
+		memcpy(want + b * 264, &rk, 4);
+		memcpy(want + b * 264 + 4, &n, 4);
+		if (mask >> peer & 1)
+			memcpy(want + b * 264 + 8, raw, 256);
+		else
+			memset(want + b * 264 + 8, 0xff, 256);
+	}
+	ptxvm_memcpy_dtoh(t->d, got, dout, g * 264);
+	if (r == PTXVM_SUCCESS)
+		check(!memcmp(want, got, g * 264), "a cluster of %u CTAs, mask 0x%x: ranks, size or lines differ", n, mask);
+	ptxvm_mem_free(t->d, draw);
+	ptxvm_mem_free(t->d, dout);
+}
+
+static void t_clusters(T *t)
+{
+	t_wide(t, 16, 32, 0xffff);
+	t_wide(t, 16, 16, 0x8421);
+	t_wide(t, 12, 24, 0x0ff0);
+	t_wide(t, 8, 16, 0x00ff);
+	uint64_t d0 = zeros(t, 64 * 264);
+	unsigned short mask = 1;
+	void *args[] = { &d0, &mask, &d0 };
+	ptxvm_result r = launch_cl(t, "cluster_wide", 34, 17, args);
+	check(r == PTXVM_ERROR_INVALID_VALUE && strstr(ptxvm_device_message(t->d), "at most 16"),
+	      "a cluster of 17 CTAs: %s: %s", ptxvm_result_name(r), ptxvm_device_message(t->d));
+	/* a ctaMask bit past the cluster's 12 CTAs */
+	mask = 0x1000;
+	r = launch_cl(t, "cluster_wide", 12, 12, args);
+	check(r == PTXVM_ERROR_ILLEGAL_INSTRUCTION && strstr(ptxvm_device_message(t->d), "ctaMask"),
+	      "ctaMask 0x1000 in a cluster of 12: %s: %s", ptxvm_result_name(r), ptxvm_device_message(t->d));
+	ptxvm_mem_free(t->d, d0);
+}
+
 /* ---- bad maps and bad arguments ---------------------------------------------------- */
 static void expect_fault(T *t, const char *what, const char *k, void **args, ptxvm_result want, const char *text)
 {
@@ -627,6 +684,7 @@ void test_tma(const char *root)
 		t_multicast(&t, 0xa);
 		t_multicast(&t, 0x1);
 		t_multicast(&t, 0x13);
+		t_clusters(&t);
 		t_bad_maps(&t);
 		ptxvm_program_unload(t.p);
 	}

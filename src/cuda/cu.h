@@ -159,6 +159,8 @@ typedef struct CuFunc {
 	const ptxvm_kernel *k;
 	int max_dynamic_shared;         /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES */
 	int carveout;
+	int nonportable;                /* CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED */
+	int cluster_policy;             /* CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE */
 	struct CuFunc *next;
 } CuFunc;
 /* The function a handle names (a CUfunction or a CUkernel); NULL: stale. */

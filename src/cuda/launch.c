@@ -16,6 +16,22 @@
  * hardware). */
 enum { CU_INVALID_CONFIGURATION = 9 };
 
+/* CUDA's rule for cluster sizes: more than 8 CTAs (the portable size), up
+ * to the 16 an H100 has, only for a kernel that opted in with
+ * CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED.  The shape is the
+ * launch's, else the kernel's .reqnctapercluster. */
+static CUresult cluster_allowed(const CuFunc *f, const ptxvm_kernel_attrs *a, const unsigned cluster[3])
+{
+	const unsigned *c = cluster ? cluster : a->cluster;
+	uint64_t n = (uint64_t)(c[0] ? c[0] : 1) * (c[1] ? c[1] : 1) * (c[2] ? c[2] : 1);
+	if (n <= 8 || f->nonportable)
+		return CUDA_SUCCESS;
+	cu_warn("a cluster of %llu CTAs is larger than the portable 8: the kernel must allow it with "
+		"CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED (cudaFuncAttributeNonPortableClusterSizeAllowed)",
+		(unsigned long long)n);
+	return 912;     /* CUDA_ERROR_INVALID_CLUSTER_SIZE */
+}
+
 static CUresult launch(CUfunction h, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
 		       unsigned shared, CUstream stream, void **params, void **extra, int cooperative,
 		       const unsigned cluster[3])
@@ -44,6 +60,8 @@ static CUresult launch(CUfunction h, unsigned gx, unsigned gy, unsigned gz, unsi
 		return CUDA_ERROR_INVALID_VALUE;
 	}
 	r = cu_stream_check(stream);
+	if (!r)
+		r = cluster_allowed(f, &a, cluster);
 	if (r)
 		return r;
 	ptxvm_launch_config cfg = { { gx, gy, gz }, { bx, by, bz }, shared, { 0, 0, 0 } };

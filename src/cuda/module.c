@@ -347,7 +347,10 @@ enum {
 	CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, CU_FUNC_ATTRIBUTE_NUM_REGS,
 	CU_FUNC_ATTRIBUTE_PTX_VERSION, CU_FUNC_ATTRIBUTE_BINARY_VERSION, CU_FUNC_ATTRIBUTE_CACHE_MODE_CA,
 	CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
-	CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET, CU_FUNC_ATTRIBUTE_MAX = 16,
+	CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET, CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH,
+	CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT, CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH,
+	CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE,
+	CU_FUNC_ATTRIBUTE_MAX = 16,
 };
 
 /* The most dynamic shared memory a launch may ask for without opting in:
@@ -382,6 +385,11 @@ CUresult cuFuncGetAttribute(int *v, int attr, CUfunction h)
 		*v = f->max_dynamic_shared ? f->max_dynamic_shared : default_dynamic(&a);
 		break;
 	case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: *v = f->carveout; break;
+	case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH: *v = (int)a.cluster[0]; break;
+	case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT: *v = (int)a.cluster[1]; break;
+	case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH: *v = (int)a.cluster[2]; break;
+	case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED: *v = f->nonportable; break;
+	case CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE: *v = f->cluster_policy; break;
 	default:
 		if (attr > CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT && attr < CU_FUNC_ATTRIBUTE_MAX) {
 			*v = 0;         /* cluster attributes: no cluster is required or allowed */
@@ -413,6 +421,17 @@ CUresult cuFuncSetAttribute(CUfunction h, int attr, int v)
 		if (v < -1 || v > 100)
 			return CUDA_ERROR_INVALID_VALUE;
 		f->carveout = v;
+		return CUDA_SUCCESS;
+	case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED:
+		/* clusters of 9 to 16 CTAs, as an H100 allows (cu_cluster_allowed) */
+		if (v != 0 && v != 1)
+			return CUDA_ERROR_INVALID_VALUE;
+		f->nonportable = v;
+		return CUDA_SUCCESS;
+	case CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
+		if (v < 0 || v > 2)     /* default, spread, load balancing: one worker runs a cluster either way */
+			return CUDA_ERROR_INVALID_VALUE;
+		f->cluster_policy = v;
 		return CUDA_SUCCESS;
 	default:
 		if (attr > CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT && attr < CU_FUNC_ATTRIBUTE_MAX) {

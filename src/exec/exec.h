@@ -25,6 +25,7 @@
 #define EXEC_MAX_SHARED (227u * 1024)           /* static + dynamic shared memory per CTA (sm_90) */
 #define EXEC_MAX_LOCAL (512u * 1024)            /* local memory per thread: frame + call stack (CUDA) */
 #define EXEC_MAX_REGS (1ull << 30)              /* host bytes of a CTA's registers, call frames included */
+#define EXEC_MAX_CLUSTER 16u                    /* CTAs per cluster: an H100's non-portable maximum */
 
 /* A grid a kernel launched (dynamic parallelism, docs/EXECUTION.md): it
  * runs once its parent grid has finished, before the parent counts as

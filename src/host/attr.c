@@ -137,7 +137,7 @@ static bool attribute(int cc, int sms, int a, int *v)
 	case 115: *v = 1; break;                        /* MEMORY_POOLS_SUPPORTED */
 	case 116: case 117: case 118: *v = 0; break;    /* GPU_DIRECT_RDMA_* */
 	case 119: *v = 0; break;                        /* MEMPOOL_SUPPORTED_HANDLE_TYPES */
-	case 120: *v = cc >= 90; break;                 /* CLUSTER_LAUNCH: up to 8 CTAs, one worker each cluster */
+	case 120: *v = cc >= 90; break;                 /* CLUSTER_LAUNCH: up to 16 CTAs, one worker each cluster */
 	case 121: *v = 0; break;                        /* DEFERRED_MAPPING_CUDA_ARRAY_SUPPORTED */
 	case 122: case 123: *v = 0; break;              /* stream memory operations */
 	case 124: *v = 0; break;                        /* DMA_BUF_SUPPORTED */

@@ -833,6 +833,15 @@ ptxvm_result ptxvm_kernel_attributes(const ptxvm_kernel *h, ptxvm_kernel_attrs *
 			if (n < max)
 				max = (unsigned)n;
 		}
+	unsigned cl[3] = { 0, 0, 0 }, maxrank = 0;
+	for (uint32_t i = 0; f && i < f->nperf; i++) {
+		const PerfDir *p = &f->perf[i];
+		if (p->kind == PD_REQNCTAPERCLUSTER)
+			for (unsigned j = 0; j < 3; j++)
+				cl[j] = j < p->n && p->v[j] ? (unsigned)p->v[j] : 1;
+		else if (p->kind == PD_MAXCLUSTERRANK && p->n)
+			maxrank = (unsigned)p->v[0];
+	}
 	const Module *m = k->p->m;
 	*out = (ptxvm_kernel_attrs){
 		.shared_bytes = k->p->prog->shared_bytes - XSMEM_RESERVED,
@@ -840,6 +849,8 @@ ptxvm_result ptxvm_kernel_attributes(const ptxvm_kernel *h, ptxvm_kernel_attrs *
 		.max_threads = max,
 		.ptx_version = m->ver_major * 10u + m->ver_minor,
 		.sm = m->sm,
+		.cluster = { cl[0], cl[1], cl[2] },
+		.max_cluster_rank = maxrank,
 	};
 	reg_put(&k->o);
 	return PTXVM_SUCCESS;
@@ -851,13 +862,15 @@ ptxvm_result ptxvm_kernel_attributes(const ptxvm_kernel *h, ptxvm_kernel_attrs *
 /* The launch's cluster shape: the configuration's, else the kernel's
  * .reqnctapercluster, else one CTA.  As the CUDA driver has it, a shape
  * other than the kernel's .reqnctapercluster, one over .maxclusterrank or
- * over 8 CTAs (the portable size), or one that does not divide the grid,
- * is an invalid value, and so is no shape for an .explicitcluster kernel. */
+ * over 16 CTAs (an H100's non-portable maximum; the driver layer keeps
+ * CUDA's rule that more than 8 need the kernel's opt-in), or one that does
+ * not divide the grid, is an invalid value, and so is no shape for an
+ * .explicitcluster kernel. */
 static ptxvm_result cluster_shape(ptxvm_device *d, const XFunc *f, const ptxvm_launch_config *cfg,
 				  const uint32_t g[3], uint32_t cl[3], bool *explicit_cluster)
 {
 	const Func *a = f->ast;
-	uint32_t req[3] = { 0, 0, 0 }, maxrank = 8;
+	uint32_t req[3] = { 0, 0, 0 }, maxrank = EXEC_MAX_CLUSTER;
 	bool must = false;
 	for (uint32_t i = 0; i < a->nperf; i++) {
 		const PerfDir *p = &a->perf[i];
@@ -882,8 +895,8 @@ static ptxvm_result cluster_shape(ptxvm_device *d, const XFunc *f, const ptxvm_l
 	uint64_t n = (uint64_t)cl[0] * cl[1] * cl[2];
 	if (n > maxrank)
 		return say(d, PTXVM_ERROR_INVALID_VALUE, "kernel '%s': a cluster of %ux%ux%u CTAs; at most %u (%s)",
-			   f->name, cl[0], cl[1], cl[2], maxrank, maxrank < 8 ? ".maxclusterrank" :
-			   "the portable cluster size");
+			   f->name, cl[0], cl[1], cl[2], maxrank, maxrank < EXEC_MAX_CLUSTER ? ".maxclusterrank" :
+			   "the largest cluster of an H100");
 	for (int k = 0; k < 3; k++)
 		if (g[k] % cl[k])
 			return say(d, PTXVM_ERROR_INVALID_VALUE, "kernel '%s': a grid of %ux%ux%u CTAs is not made of "

@@ -3,8 +3,11 @@
 // map a __grid_constant__ parameter, a 2-d tile loaded by
 // cp.async.bulk.tensor into shared memory on a cuda::barrier, changed, and
 // stored back by cp.async.bulk.tensor; then the driver's argument checks.
+// Last, a cluster of 16 CTAs, which CUDA allows a kernel that opts in to
+// non-portable cluster sizes (cudaFuncAttributeNonPortableClusterSizeAllowed).
 #include "check.h"
 
+#include <cooperative_groups.h>
 #include <cuda.h>
 #include <cuda/barrier>
 #include <cudaTypedefs.h>
@@ -47,6 +50,47 @@ __global__ void tile_update(const __grid_constant__ CUtensorMap tm)
 		cde::cp_async_bulk_commit_group();
 		cde::cp_async_bulk_wait_group_read<0>();
 	}
+}
+
+// Each CTA of the cluster keeps its rank in shared memory; after the
+// cluster barrier each reads the next CTA's through distributed shared
+// memory: out[b] = (cluster size << 16) | neighbour's rank.
+__global__ void cluster_ring(unsigned *out)
+{
+	namespace cg = cooperative_groups;
+	__shared__ unsigned mine;
+	cg::cluster_group cl = cg::this_cluster();
+	unsigned r = cl.block_rank(), n = cl.num_blocks();
+	if (threadIdx.x == 0)
+		mine = r;
+	cl.sync();
+	if (threadIdx.x == 0)
+		out[blockIdx.x] = n << 16 | *cl.map_shared_rank(&mine, (r + 1) % n);
+	cl.sync();
+}
+
+static void clusters()
+{
+	const int G = 32;
+	unsigned *d, h[G];
+	CK(cudaMalloc(&d, sizeof h));
+	cudaLaunchConfig_t cfg = {};
+	cudaLaunchAttribute at[1];
+	at[0].id = cudaLaunchAttributeClusterDimension;
+	at[0].val.clusterDim.x = 16, at[0].val.clusterDim.y = 1, at[0].val.clusterDim.z = 1;
+	cfg.gridDim = dim3(G), cfg.blockDim = dim3(32), cfg.attrs = at, cfg.numAttrs = 1;
+	cudaError_t e = cudaLaunchKernelEx(&cfg, cluster_ring, d);
+	expect(e != cudaSuccess, "a cluster of 16 without the opt-in fails (%s)", cudaGetErrorName(e));
+	cudaGetLastError();
+	CK(cudaFuncSetAttribute(cluster_ring, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+	CK(cudaLaunchKernelEx(&cfg, cluster_ring, d));
+	CK(cudaDeviceSynchronize());
+	CK(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
+	int bad = 0;
+	for (int b = 0; b < G; b++)
+		bad += h[b] != (16u << 16 | (unsigned)((b % 16 + 1) % 16));
+	expect(bad == 0, "two clusters of 16 CTAs read their neighbours' shared memory (%d wrong)", bad);
+	CK(cudaFree(d));
 }
 
 int main()
@@ -100,5 +144,6 @@ int main()
 	CK(cudaFree(d));
 	free(h);
 	free(want);
+	clusters();
 	return finish();
 }

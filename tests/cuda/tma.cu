@@ -183,3 +183,46 @@ extern "C" __global__ void tma_prefetch(const __grid_constant__ CUtensorMap tm, 
                  : "memory");
     *done = 1;
 }
+
+// A cluster of the launch's shape, up to 16 CTAs (a non-portable size on
+// an H100): CTA 0 multicasts 256 bytes of raw into `line` of the CTAs of
+// mask (cp.async.bulk .multicast::cluster); then each CTA reads the line of
+// the next CTA (rank + 1 mod n) through distributed shared memory.  Block
+// b writes its rank and the cluster's size, then what it read, at
+// out[b * 264 ...]; a CTA outside the mask keeps its line of 0xff.
+extern "C" __global__ void cluster_wide(const unsigned char *raw, unsigned short mask, unsigned char *out)
+{
+    __shared__ alignas(16) unsigned char line[256];
+    __shared__ uint64_t mb;
+    namespace cg = cooperative_groups;
+    cg::cluster_group cl = cg::this_cluster();
+    unsigned r = cl.block_rank(), n = cl.num_blocks();
+    bool mine = mask >> r & 1;
+    for (unsigned i = threadIdx.x; i < 256; i += blockDim.x)
+        line[i] = 0xff;
+    if (threadIdx.x == 0) {
+        ptx::mbarrier_init(&mb, 1);
+        ptx::fence_mbarrier_init(ptx::sem_release, ptx::scope_cluster);
+        if (mine)
+            ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cluster, ptx::space_shared, &mb, 256);
+    }
+    cl.sync();
+    if (r == 0 && threadIdx.x == 0) {
+        unsigned sl = (unsigned)__cvta_generic_to_shared(line), smb = (unsigned)__cvta_generic_to_shared(&mb);
+        asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
+                     " [%0], [%1], 256, [%2], %3;" :: "r"(sl), "l"(raw), "r"(smb), "h"(mask) : "memory");
+    }
+    if (mine)
+        while (!ptx::mbarrier_try_wait_parity(&mb, 0))
+            ;
+    cl.sync();
+    const unsigned char *peer = cl.map_shared_rank(line, (r + 1) % n);
+    unsigned char *o = out + blockIdx.x * 264;
+    if (threadIdx.x == 0) {
+        ((unsigned *)o)[0] = r;
+        ((unsigned *)o)[1] = n;
+    }
+    for (unsigned i = threadIdx.x; i < 256; i += blockDim.x)
+        o[8 + i] = peer[i];
+    cl.sync();
+}
