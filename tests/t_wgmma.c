@@ -88,30 +88,32 @@ typedef struct Lay {
 
 static unsigned swz_code(int w) { return w == 128 ? 1 : w == 64 ? 2 : w == 32 ? 3 : 0; }
 
-/* Chooses offsets for a tile of R rows, K-bytes 32: returns its size. */
-static unsigned lay_plan(Lay *y, unsigned R, unsigned ebits)
+/* Chooses offsets for a tile of R rows (M or N) by K elements of ebits
+ * (K * ebits / 8: 32 bytes, 64 for the B of .sp): returns its size. */
+static unsigned lay_plan(Lay *y, unsigned R, unsigned K, unsigned ebits)
 {
-	if (!y->mn && !y->swz) {                /* core matrices: K halves LBO apart, 8-row groups SBO */
+	unsigned kbytes = K * ebits / 8;
+	if (!y->mn && !y->swz) {                /* core matrices: 16-byte pieces of K LBO apart, 8-row groups SBO */
 		y->lbo = 128 + 16;
-		y->sbo = 2 * 128 + 48;
+		y->sbo = (kbytes / 16 - 1) * y->lbo + 128 + 48;
 		return R / 8 * y->sbo;
 	}
-	if (!y->mn) {                           /* atoms of 8 rows x W bytes */
-		y->lbo = 16;                    /* not used */
+	if (!y->mn) {                           /* atoms of 8 rows x W bytes; K past W: the next atoms, LBO on */
 		y->sbo = 8 * (unsigned)y->swz;
-		return R / 8 * y->sbo;
+		y->lbo = kbytes > (unsigned)y->swz ? R / 8 * y->sbo : 16;
+		return R / 8 * y->sbo * (kbytes > (unsigned)y->swz ? kbytes / (unsigned)y->swz : 1);
 	}
 	unsigned chunks = R * ebits / 8 / 16;   /* 16-byte chunks along MN */
 	if (!y->swz) {                          /* core matrices: 8 K rows x 16 bytes */
 		y->sbo = 128;                   /* between chunks */
 		y->lbo = chunks * 128 + 32;     /* between groups of 8 K rows */
-		return 2 * y->lbo;
+		return K / 8 * y->lbo;
 	}
 	unsigned per = (unsigned)y->swz / 16;   /* chunks a swizzled row holds */
 	unsigned atoms = (chunks + per - 1) / per;
 	y->lbo = 8 * (unsigned)y->swz;          /* between atoms along MN */
 	y->sbo = atoms * y->lbo;                /* between groups of 8 K rows */
-	return 2 * y->sbo;
+	return K / 8 * y->sbo;
 }
 
 /* Byte offset (from a 1024-aligned base) and bit of element (r, k). */
@@ -120,12 +122,12 @@ static unsigned lay_at(const Lay *y, unsigned start, unsigned ebits, unsigned r,
 	unsigned off;
 	*bit = 0;
 	if (!y->mn) {
-		unsigned kbit = k * ebits, half = kbit / 128, in = kbit % 128 / 8;
+		unsigned kbit = k * ebits, kb = kbit / 8, w = y->swz ? (unsigned)y->swz : 16;
 		*bit = kbit % 8;
 		if (!y->swz)
-			off = start + r / 8 * y->sbo + half * y->lbo + r % 8 * 16 + in;
+			off = start + r / 8 * y->sbo + kb / 16 * y->lbo + r % 8 * 16 + kb % 16;
 		else
-			off = start + r / 8 * y->sbo + r % 8 * (unsigned)y->swz + y->koff + half * 16 + in;
+			off = start + r / 8 * y->sbo + kb / w * y->lbo + r % 8 * w + y->koff + kb % w;
 	} else {
 		unsigned b = r * ebits / 8, chunk = b / 16;
 		if (!y->swz) {
@@ -159,6 +161,8 @@ typedef struct Case {
 	Lay la, lb;
 	int data;               /* 0 small values; 1 whole-range integers; 2 rounding */
 	unsigned groups;        /* warpgroups */
+	bool sp;                /* .sp: A 2:4 sparse, k the dense K */
+	unsigned sel;           /* its sparsity selector */
 } Case;
 
 static uint64_t rng = 0x243f6a8885a308d3ull;
@@ -186,7 +190,7 @@ static double pick(const Case *c, int t, bool acc)
 static const char *sname(const Case *c)
 {
 	static char b[160];
-	snprintf(b, sizeof b, "m64n%uk%u.%s.%s.%s%s%s a:%s%s/%d b:%s/%d%s%s", c->n, c->k, tname[c->d], tname[c->a],
+	snprintf(b, sizeof b, "%sm64n%uk%u.%s.%s.%s%s%s a:%s%s/%d b:%s/%d%s%s", c->sp ? "sp." : "", c->n, c->k, tname[c->d], tname[c->a],
 		 tname[c->b], c->satf ? ".satfinite" : "", c->nod ? " scale-d=0" : "", c->areg ? "regs" : "desc",
 		 c->la.mn ? ".mn" : "", c->la.swz, c->lb.mn ? "mn" : "k", c->lb.swz, c->sa < 0 || c->sb < 0 ? " neg" : "",
 		 c->groups > 1 ? " 2wg" : "");
@@ -195,19 +199,24 @@ static const char *sname(const Case *c)
 
 static bool run_case(ptxvm_device *dev, const Case *c)
 {
-	const unsigned M = 64, N = c->n, K = c->k, G = c->groups, T = 128 * G;
+	const unsigned M = 64, N = c->n, K = c->k, KA = c->sp ? K / 2 : K, G = c->groups, T = 128 * G;
 	unsigned ea = tbits[c->a], eb = tbits[c->b];
 	bool fl = !is_int(c->a), hd = c->d == T_F16;
 	unsigned nd = hd ? N / 4 : N / 2;       /* D registers per thread */
 	/* shared memory: [A tile][B tile], each 1024-aligned */
 	Lay la = c->la, lb = c->lb;
-	unsigned asz = c->areg ? 0 : (lay_plan(&la, M, ea) + 1023) / 1024 * 1024;
-	unsigned bsz = (lay_plan(&lb, N, eb) + 1023) / 1024 * 1024, ssz = asz + bsz;
+	unsigned asz = c->areg ? 0 : (lay_plan(&la, M, KA, ea) + 1023) / 1024 * 1024;
+	unsigned bsz = (lay_plan(&lb, N, K, eb) + 1023) / 1024 * 1024, ssz = asz + bsz;
 	/* the matrices (per warpgroup g: A and C differ, B is shared) */
 	double *A = calloc((size_t)G * M * K, sizeof *A), *B = calloc((size_t)K * N, sizeof *B);
 	double *C = calloc((size_t)G * M * N, sizeof *C);
-	uint8_t *in = calloc(ssz + (size_t)T * 4 * (4 + nd), 1);
-	uint32_t *ar = (uint32_t *)(in + ssz), *dr = ar + T * 4, *out = calloc((size_t)T * nd, 4);
+	uint8_t *in = calloc(ssz + (size_t)T * 4 * (5 + nd), 1);
+	uint32_t *ar = (uint32_t *)(in + ssz), *dr = ar + T * 4, *mr = dr + T * nd, *out = calloc((size_t)T * nd, 4);
+	double *Ac = calloc((size_t)G * M * KA, sizeof *Ac);   /* A as stored: .sp's kept elements */
+	/* .sp: 2-bit indices in units of 16 bits (8 for 8-bit types), two kept of
+	 * each chunk of four units; nib[row][chunk] the chunk's two indices */
+	unsigned unit = ea >= 16 ? 16 : 8, nchunk = K * ea / unit / 4;
+	uint8_t *nib = calloc((size_t)G * M * nchunk + 1, 1);
 	for (size_t i = 0; i < (size_t)K * N; i++)
 		B[i] = pick(c, c->b, false);
 	for (size_t i = 0; i < (size_t)G * M * K; i++)
@@ -222,6 +231,33 @@ static bool run_case(ptxvm_device *dev, const Case *c)
 		for (size_t i = 0; i < (size_t)G * M * N; i++)
 			C[i] = 4096;
 	}
+	for (unsigned r = 0; r < G * M; r++)
+		for (unsigned k = 0; k < KA; k++)
+			Ac[r * KA + k] = A[r * K + k];
+	if (c->sp)              /* prune A: per chunk of four units keep two (a .tf32 element is two units) */
+		for (unsigned r = 0; r < G * M; r++)
+			for (unsigned ch = 0, kc = 0; ch < nchunk; ch++) {
+				double *row = &A[(size_t)r * K];
+				if (ea == 32) {         /* one of two elements: indices 0,1 or 2,3 */
+					unsigned e = rnd32() & 1;
+					row[2 * ch + !e] = 0;
+					Ac[r * KA + kc++] = row[2 * ch + e];
+					nib[r * nchunk + ch] = e ? 0xe : 0x4;
+				} else {
+					unsigned p0 = rnd32() % 4, p1;
+					do
+						p1 = rnd32() % 4;
+					while (p1 == p0);
+					if (p1 < p0)
+						p1 ^= p0, p0 ^= p1, p1 ^= p0;
+					for (unsigned x = 0; x < 4; x++)
+						if (x != p0 && x != p1)
+							row[4 * ch + x] = 0;
+					Ac[r * KA + kc++] = row[4 * ch + p0];
+					Ac[r * KA + kc++] = row[4 * ch + p1];
+					nib[r * nchunk + ch] = (uint8_t)(p0 | p1 << 2);
+				}
+			}
 	/* B in shared memory; A too (warpgroup 0's: with two warpgroups A is in registers) */
 	for (unsigned j = 0; j < N; j++)
 		for (unsigned k = 0; k < K; k++) {
@@ -232,9 +268,9 @@ static bool run_case(ptxvm_device *dev, const Case *c)
 		}
 	if (!c->areg)
 		for (unsigned i = 0; i < M; i++)
-			for (unsigned k = 0; k < K; k++) {
+			for (unsigned k = 0; k < KA; k++) {
 				unsigned bit, off = lay_at(&la, 0, ea, i, k, &bit);
-				uint64_t v = enc(c->a, A[i * K + k]);
+				uint64_t v = enc(c->a, Ac[i * KA + k]);
 				for (unsigned x = 0; x < (ea + 7) / 8; x++)
 					in[off + x] |= (uint8_t)(v << bit >> 8 * x);
 			}
@@ -249,9 +285,22 @@ static bool run_case(ptxvm_device *dev, const Case *c)
 			unsigned r = 16 * w + l / 4 + 8 * (i / 2 % 2), col = 8 * (i / 4) + 2 * (l % 4) + i % 2;
 			dr[t * nd + i / de] |= enc(c->d, C[(g * M + r) * N + col]) << 16 * (i % de);
 		}
-		for (unsigned i = 0; i < K / 2; i++) {
+		for (unsigned i = 0; i < KA / 2; i++) {
 			unsigned r = 16 * w + l / 4 + 8 * (i / ae % 2), col = ae * (l % 4) + i % ae + 4 * ae * (i / (2 * ae));
-			ar[t * 4 + i / ae] |= enc(c->a, A[(g * M + r) * K + col]) << ea * (i % ae);
+			ar[t * 4 + i / ae] |= enc(c->a, Ac[(g * M + r) * KA + col]) << ea * (i % ae);
+		}
+		/* .sp's metadata (as mma.sp's figures, per warp): lane 4R + q, n lanes to a
+		 * row, holds when q / n is the selector, for rows R and R + 8 of the warp
+		 * (bits 0-15, 16-31), the nibbles of chunks 4(q % n).. 4(q % n) + 3;
+		 * the other lanes' registers are ignored: noise */
+		unsigned nl = nchunk / 4, q = l % 4;
+		mr[t] = rnd32();
+		if (c->sp && q / nl == c->sel) {
+			mr[t] = 0;
+			for (unsigned h = 0; h < 2; h++)
+				for (unsigned x = 0; x < 4; x++)
+					mr[t] |= (uint32_t)nib[(g * M + 16 * w + l / 4 + 8 * h) * nchunk + 4 * (q % nl) + x]
+						 << (16 * h + 4 * x);
 		}
 	}
 	/* the kernel */
@@ -272,25 +321,31 @@ static bool run_case(ptxvm_device *dev, const Case *c)
 			      "\tst.shared.b32 [%%r3], %%r2;\n\tadd.u32 %%r1, %%r1, %u;\n\tbra CP;\n"
 			      "DONE:\tbar.sync 0;\n"
 			      "\tmul.wide.u32 %%rd4, %%r0, %u;\n\tadd.u64 %%rd5, %%rd0, %u;\n\tadd.u64 %%rd5, %%rd5, %%rd4;\n",
-			      mixed ? "8.4" : "8.0", nd, ssz, ssz / 4, T, 16, ssz);
+			      mixed ? "8.4" : c->sp ? "8.2" : "8.0", nd, ssz, ssz / 4, T, 16, ssz);
 	for (unsigned r = 0; r < 4; r++)
 		n += (size_t)snprintf(p + n, cap - n, "\tld.global.b32 %%a%u, [%%rd5+%u];\n", r, 4 * r);
 	n += (size_t)snprintf(p + n, cap - n, "\tmul.wide.u32 %%rd6, %%r0, %u;\n\tadd.u64 %%rd7, %%rd0, %u;\n"
 			      "\tadd.u64 %%rd7, %%rd7, %%rd6;\n", 4 * nd, ssz + T * 16);
 	for (unsigned r = 0; r < nd; r++)
 		n += (size_t)snprintf(p + n, cap - n, "\tld.global.b32 %%d%u, [%%rd7+%u];\n", r, 4 * r);
+	n += (size_t)snprintf(p + n, cap - n, "\tmul.wide.u32 %%rd6, %%r0, 4;\n\tadd.u64 %%rd7, %%rd0, %u;\n"
+			      "\tadd.u64 %%rd7, %%rd7, %%rd6;\n\tld.global.b32 %%r6, [%%rd7];\n", ssz + T * 4 * (4 + nd));
 	/* descriptors: the shared address of sm plus the layouts' offsets */
 	n += (size_t)snprintf(p + n, cap - n,
 			      "\tmov.u32 %%r5, sm;\n\tcvt.u64.u32 %%rd8, %%r5;\n\tshr.u64 %%rd8, %%rd8, 4;\n"
 			      "\tadd.u64 %%rd9, %%rd8, %llu;\n\tadd.u64 %%rd10, %%rd8, %llu;\n"
 			      "\tsetp.ne.u32 %%p1, %u, 0;\n\twgmma.fence.sync.aligned;\n"
-			      "\twgmma.mma_async.sync.aligned.m64n%uk%u.%s.%s.%s%s%s {",
-			      (unsigned long long)lay_desc(&la, 0), (unsigned long long)lay_desc(&lb, asz), !c->nod, N, K,
+			      "\twgmma.mma_async%s.sync.aligned.m64n%uk%u.%s.%s.%s%s%s {",
+			      (unsigned long long)lay_desc(&la, 0), (unsigned long long)lay_desc(&lb, asz), !c->nod,
+			      c->sp ? ".sp" : "", N, K,
 			      tname[c->d], tname[c->a], tname[c->b], c->satf ? ".satfinite" : "",
 			      c->a == T_B1 ? ".and.popc" : "");
 	for (unsigned r = 0; r < nd; r++)
 		n += (size_t)snprintf(p + n, cap - n, "%s%%d%u", r ? ", " : "", r);
-	n += (size_t)snprintf(p + n, cap - n, "}, %s, %%rd10, %%p1", c->areg ? "{%a0, %a1, %a2, %a3}" : "%rd9");
+	n += (size_t)snprintf(p + n, cap - n, "}, %s, %%rd10", c->areg ? "{%a0, %a1, %a2, %a3}" : "%rd9");
+	if (c->sp)
+		n += (size_t)snprintf(p + n, cap - n, ", %%r6, %u", c->sel);
+	n += (size_t)snprintf(p + n, cap - n, ", %%p1");
 	if (fl)
 		n += (size_t)snprintf(p + n, cap - n, ", %d, %d", c->sa, c->sb);
 	if (fl && ea == 16)
@@ -307,7 +362,7 @@ static bool run_case(ptxvm_device *dev, const Case *c)
 	ptxvm_module *m = ptxvm_module_load("wgmma", p, n, &co);
 	ptxvm_program *pg = NULL;
 	uint64_t din = 0, dout = 0;
-	size_t nin = ssz + (size_t)T * 4 * (4 + nd);
+	size_t nin = ssz + (size_t)T * 4 * (5 + nd);
 	if (!m || ptxvm_module_errors(m)) {
 		char *dg = ptxvm_module_diagnostics(m);
 		fail("wgmma %s: does not check: %.600s", sname(c), dg ? dg : "");
@@ -373,7 +428,7 @@ out:
 	if (pg)
 		ptxvm_program_unload(pg);
 	ptxvm_module_free(m);
-	free(p), free(A), free(B), free(C), free(in), free(out);
+	free(p), free(A), free(B), free(C), free(in), free(out), free(Ac), free(nib);
 	return ok;
 }
 
@@ -385,7 +440,7 @@ static const unsigned ni[] = { 8, 16, 24, 32, 48, 64, 80, 96, 112, 128, 144, 160
 static Case base(int d, int a, int b, unsigned n)
 {
 	unsigned k = a == T_TF32 ? 8 : a == T_B1 ? 256 : tbits[a] == 8 ? 32 : 16;
-	Case c = { d, a, b, n, k, false, false, false, 1, 1, { 0 }, { 0 }, 0, 1 };
+	Case c = { d, a, b, n, k, false, false, false, 1, 1, { 0 }, { 0 }, 0, 1, false, 0 };
 	c.la.swz = c.lb.swz = 128;
 	return c;
 }
@@ -472,6 +527,54 @@ static int test_layouts(ptxvm_device *dev, size_t *ncase)
 	return run_all(dev, cs, n);
 }
 
+/* .sp: every shape of .f32.f16.f16, every type combination at two shapes,
+ * both selectors where there are two, A in registers and in shared memory,
+ * B in each layout (64 bytes of K a row: past a 32-byte swizzle's width). */
+static Case sparse(int d, int a, int b, unsigned n)
+{
+	Case c = base(d, a, b, n);
+	c.sp = true, c.k *= 2;
+	return c;
+}
+
+static int test_sparse(ptxvm_device *dev, size_t *ncase)
+{
+	static const int comb[][3] = { { T_F16, T_F16, T_F16 }, { T_F32, T_F16, T_F16 }, { T_F32, T_BF16, T_BF16 },
+				       { T_F32, T_TF32, T_TF32 }, { T_F16, T_E4M3, T_E5M2 }, { T_F32, T_E5M2, T_E4M3 },
+				       { T_F32, T_E4M3, T_E4M3 }, { T_S32, T_S8, T_S8 }, { T_S32, T_U8, T_S8 },
+				       { T_S32, T_U8, T_U8 } };
+	static const int sw[] = { 0, 32, 64, 128 };
+	Case cs[512];
+	size_t n = 0;
+	for (size_t i = 0; i < NELEM(nf); i++)
+		cs[n++] = sparse(T_F32, T_F16, T_F16, nf[i]);
+	for (size_t t = 0; t < NELEM(comb); t++) {
+		bool h = tbits[comb[t][1]] == 16, i8 = is_int(comb[t][1]);
+		for (unsigned sel = 0; sel < (tbits[comb[t][1]] >= 16 ? 2u : 1u); sel++)
+			for (int areg = 0; areg < 2; areg++)
+				for (int s = 0; s < 4; s++) {
+					Case c = sparse(comb[t][0], comb[t][1], comb[t][2], s % 2 ? 24 : i8 ? 48 : 40);
+					c.sel = sel, c.areg = areg;
+					c.la.swz = sw[s], c.lb.swz = sw[3 - s];
+					c.lb.mn = h && s >= 2, c.la.mn = h && !areg && s == 1;
+					c.satf = i8 && s == 3;
+					c.data = i8 && s >= 2;
+					cs[n++] = c;
+				}
+	}
+	Case c = sparse(T_F32, T_F16, T_F16, 16);
+	c.nod = true, c.sa = -1;
+	cs[n++] = c;
+	c = sparse(T_F32, T_BF16, T_BF16, 16);
+	c.groups = 2, c.areg = true, c.sel = 1;
+	cs[n++] = c;
+	c = sparse(T_F32, T_F16, T_F16, 8);
+	c.data = 2;
+	cs[n++] = c;
+	*ncase += n;
+	return run_all(dev, cs, n);
+}
+
 /* The single rounding: with C = 4096, sixteen products of 0.75 * 2^-12
  * give 4096.01171875 exactly in f32; a chain of f32 additions, 4096. */
 static int test_rounding(ptxvm_device *dev, size_t *ncase)
@@ -551,6 +654,7 @@ void test_wgmma(const char *root)
 	bad += test_shapes(d, &ncase);
 	bad += test_layouts(d, &ncase);
 	bad += test_rounding(d, &ncase);
+	bad += test_sparse(d, &ncase);
 	bad += test_refusals(d);
 	ptxvm_device_destroy(d);
 	if (!bad)

@@ -1889,17 +1889,25 @@ static void check_rules(Ck *c, const Instr *in, const Match *mt)
 	/* wgmma.mma_async's immediates after scale-d: imm-scale-a, imm-scale-b
 	 * (1 or -1), then imm-trans-a, imm-trans-b (0 or 1); setmaxnreg's
 	 * register count: 24 to 256, a multiple of 8 */
-	if (in->opc == OPC_wgmma && has_mod(in, MOD_mma_async))
-		for (int k = 4, areg = in->opnd[1].kind == OK_VEC; k < in->nopnd; k++) {
+	if (in->opc == OPC_wgmma && has_mod(in, MOD_mma_async)) {
+		/* .sp: sp-meta and sp-sel come before scale-d */
+		MmaShape s;
+		int sp = has_mod(in, MOD_sp) ? 2 : 0;
+		const Opnd *sel = sp && in->nopnd > 4 ? &in->opnd[4] : NULL;
+		if (sel && sel->kind == OK_INT && wgmma_decode(in->mods, in->nmods, &s) &&
+		    sel->ival > mma_sp_selmax(&s))
+			err(c, sel->pos, "sp-sel must be %s for this type", mma_sp_selmax(&s) ? "0 or 1" : "0");
+		for (int k = 4 + sp, areg = in->opnd[1].kind == OK_VEC; k < in->nopnd; k++) {
 			const Opnd *o = &in->opnd[k];
 			int64_t v = (int64_t)o->ival;
 			if (o->kind != OK_INT)
 				continue;
-			if (k < 6 && v != 1 && v != -1)
-				err(c, o->pos, "imm-scale-%c must be 1 or -1", k == 4 ? 'a' : 'b');
-			else if (k >= 6 && v != 0 && v != 1)
-				err(c, o->pos, "imm-trans-%c must be 0 or 1", k == 6 && !areg ? 'a' : 'b');
+			if (k < 6 + sp && v != 1 && v != -1)
+				err(c, o->pos, "imm-scale-%c must be 1 or -1", k == 4 + sp ? 'a' : 'b');
+			else if (k >= 6 + sp && v != 0 && v != 1)
+				err(c, o->pos, "imm-trans-%c must be 0 or 1", k == 6 + sp && !areg ? 'a' : 'b');
 		}
+	}
 	if (in->opc == OPC_wgmma && has_mod(in, MOD_wait_group) && in->nopnd == 1 && in->opnd[0].kind == OK_INT &&
 	    (int64_t)in->opnd[0].ival < 0)
 		err(c, in->opnd[0].pos, "wgmma.wait_group takes a count of pending groups, not negative");

@@ -186,18 +186,26 @@ static bool desc_elem(const WgmmaOp *op, int t, uint64_t d, bool trans, unsigned
 bool wgmma_run(const WgmmaOp *op)
 {
 	const MmaShape *s = op->s;
-	unsigned N = s->n, K = s->k, ta = s->type[MMA_A], tb = s->type[MMA_B];
+	unsigned N = s->n, K = s->k, KA = s->sp ? K / 2 : K, ta = s->type[MMA_A], tb = s->type[MMA_B];
 	Val a[16 * 256], c[16 * 256];
+	uint16_t kcol[16 * 256];        /* the column of B each element of A's row meets */
+	for (unsigned i = 0; i < 16; i++)
+		for (unsigned k = 0; k < KA; k++) {
+			unsigned lane = 0, bit = 0;
+			if (s->sp)
+				mma_sp_index(s, i, k, op->sel, &lane, &bit);
+			kcol[i * KA + k] = (uint16_t)(s->sp ? mma_sp_col(s, k, (unsigned)(op->E[lane] >> bit & 3)) : k);
+		}
 	Val *b = malloc(sizeof *b * K * N);
 	if (!b)
 		return false;
 	bool fl = is_float(ta), ok = true;
 	if (op->A) {
-		gather(s, MMA_A, op->A, a, 16, K);
+		gather(s, MMA_A, op->A, a, 16, KA);
 	} else {
 		for (unsigned i = 0; i < 16 && ok; i++)
-			for (unsigned k = 0; k < K && ok; k++)
-				ok = desc_elem(op, ta, op->adesc, op->trans_a, 16 * op->rank + i, k, &a[i * K + k]);
+			for (unsigned k = 0; k < KA && ok; k++)
+				ok = desc_elem(op, ta, op->adesc, op->trans_a, 16 * op->rank + i, k, &a[i * KA + k]);
 	}
 	for (unsigned j = 0; j < N && ok; j++)
 		for (unsigned k = 0; k < K && ok; k++)
@@ -210,13 +218,14 @@ bool wgmma_run(const WgmmaOp *op)
 	for (unsigned i = 0; i < 16; i++)
 		for (unsigned j = 0; j < N; j++) {
 			Val acc = op->scale_d ? c[i * N + j] : (Val){ 0 };
-			const Val *ar = &a[i * K], *bc = &b[j];
+			const Val *ar = &a[i * KA], *bc = &b[j];
+			const uint16_t *kc = &kcol[i * KA];
 			if (!fl) {
-				for (unsigned k = 0; k < K; k++)
-					acc.i += ta == MT_B1 ? ar[k].i & bc[k * N].i : ar[k].i * bc[k * N].i;
+				for (unsigned k = 0; k < KA; k++)
+					acc.i += ta == MT_B1 ? ar[k].i & bc[kc[k] * N].i : ar[k].i * bc[kc[k] * N].i;
 			} else {
-				for (unsigned k = 0; k < K; k++)
-					acc.f += op->scale_a * ar[k].f * (op->scale_b * bc[k * N].f);
+				for (unsigned k = 0; k < KA; k++)
+					acc.f += op->scale_a * ar[k].f * (op->scale_b * bc[kc[k] * N].f);
 			}
 			c[i * N + j] = acc;
 		}

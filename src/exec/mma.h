@@ -15,7 +15,8 @@ void mma_run(const MmaShape *s, uint64_t *const *D, const uint64_t *const *A, co
  * 64: D (its mma_regs registers) = A*B + D, or A*B without scale_d.  A
  * comes from registers (A, its four) or, when A is NULL, from shared
  * memory through adesc; B through bdesc; scale_a/b are 1 or -1, trans_a/b
- * read a descriptor's matrix MN-major.  smem(ctx, addr, n) returns the n
+ * read a descriptor's matrix MN-major; .sp: A holds the kept half of each
+ * row, E and sel say which columns (as mma.sp).  smem(ctx, addr, n) returns the n
  * bytes of shared memory at addr, or NULL when they are not there (the
  * warp has faulted: wgmma_run returns false). */
 typedef const uint8_t *(*WgSmem)(void *ctx, uint64_t addr, unsigned n);
@@ -27,6 +28,8 @@ typedef struct WgmmaOp {
 	uint64_t adesc, bdesc;
 	bool scale_d, trans_a, trans_b;
 	int scale_a, scale_b;
+	const uint64_t *E;      /* .sp: the metadata register (32 lanes), and */
+	unsigned sel;           /* the sparsity selector */
 	WgSmem smem;
 	void *ctx;
 } WgmmaOp;

@@ -174,6 +174,8 @@ bool wgmma_decode(const uint16_t *mods, unsigned nmods, MmaShape *s)
 			s->satfinite = 1;
 		if (mods[i] == MOD_and)
 			s->bop = 1;
+		if (mods[i] == MOD_sp)
+			s->sp = 1;
 	}
 	if (!s->k || nt != 3)
 		return false;
@@ -187,7 +189,9 @@ bool wgmma_decode(const uint16_t *mods, unsigned nmods, MmaShape *s)
  * 8-row core matrices whose rows are 16 bytes apart, or, swizzled, rows of
  * the swizzle's width W (32, 64 or 128 bytes) in 8-row atoms; K-major: the
  * 32 bytes of K a row holds are two 16-byte chunks, LBO apart unswizzled,
- * adjacent in a swizzled row; groups of 8 rows are SBO apart.  MN-major
+ * adjacent in a swizzled row (K beyond W, as .sp's 64-byte B rows in a
+ * 32-byte swizzle: the next W bytes LBO on, to confirm on hardware); groups
+ * of 8 rows are SBO apart.  MN-major
  * (16-bit types): 16-byte chunks of 8 MN elements, each K row of a core
  * matrix (or swizzle atom) 16 (W) bytes on; unswizzled, chunks are SBO apart
  * and groups of 8 K rows LBO apart; swizzled, W/16 chunks share a row,
@@ -201,8 +205,8 @@ uint64_t wgmma_desc_addr(uint64_t d, bool trans, unsigned bits, unsigned mn, uns
 	uint64_t a;
 	*shift = 0;
 	if (!trans) {
-		unsigned kb = k * bits;         /* bit in the row's 32 bytes of K */
-		a = start + mn / 8 * sbo + mn % 8 * w + (swz ? kb / 128 * 16 : kb / 128 * lbo) + kb % 128 / 8;
+		unsigned kb = k * bits, byte = kb / 8;  /* in the row's K: 32 bytes, 64 for .sp's B */
+		a = start + mn / 8 * sbo + mn % 8 * w + (swz ? byte / w * lbo + byte % w : byte / 16 * lbo + byte % 16);
 		*shift = kb % 8;
 	} else {
 		unsigned b = mn * bits / 8, chunk = b / 16, per = w / 16;
@@ -283,7 +287,7 @@ unsigned mma_sp_selmax(const MmaShape *s)
 	unsigned n = sp_lanes(s);
 	/* ptxas 13.0 takes 0..3 for m16n8k32 .f32.f16.f16.f32 (0..1 for the
 	 * same shape with .f16 or .bf16); the manual: 0 or 1 */
-	if (n == 2 && s->type[MMA_A] == MT_F16 && s->type[MMA_D] == MT_F32)
+	if (n == 2 && s->type[MMA_A] == MT_F16 && s->type[MMA_D] == MT_F32 && !s->wg)
 		return 3;
 	return 4 / n - 1;
 }

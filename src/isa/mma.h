@@ -38,8 +38,8 @@ bool mma_decode(const uint16_t *mods, unsigned nmods, MmaShape *s);
 /* The same for wmma: shape, what, the types of the operands it names
  * (acol: a load or store's memory is column-major). */
 bool wmma_decode(const uint16_t *mods, unsigned nmods, MmaShape *s);
-/* The same for wgmma.mma_async: m = 64, its n and k, the types (C = D).
- * Its fragments (mma_regs, mma_elem with wg set) are one warp's: rows
+/* The same for wgmma.mma_async: m = 64, its n and k (.sp: sp set, k the
+ * dense K), the types (C = D).  Its fragments (mma_regs, mma_elem with wg set) are one warp's: rows
  * 0..15 of its 16 (warp w of the warpgroup holds rows 16w..16w+15). */
 bool wgmma_decode(const uint16_t *mods, unsigned nmods, MmaShape *s);
 /* The operand (MMA_A ...) a wmma load or store moves. */

@@ -413,8 +413,8 @@ def build(row, v, regtype_override=None):
                 ops.append(R.get(t))
         elif k == "i":
             val = IMM.get(op, "1")
-            if op == "mma":     # mma.sp's sparsity selector: 0 fits every shape
-                val = "0"
+            if op == "mma" or (op == "wgmma" and "sp" in words and idx == 4):
+                val = "0"       # mma.sp's and wgmma.sp's sparsity selector: 0 fits every shape
             if op == "cp":
                 val = "0" if "wait_group" in words else "16"
             ops.append(val)
