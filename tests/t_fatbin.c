@@ -151,6 +151,98 @@ static uint32_t next(void)
 	return (uint32_t)rng;
 }
 
+/* A host object as nvcc -dc writes one, made here by the ELF64 layout:
+ * header, the fat binary, the section names, and three section headers
+ * (none, .shstrtab, __nv_relfatbin). */
+static Blob host_object(Blob fat, const char *section)
+{
+	static const char names[] = "\0.shstrtab\0__nv_relfatbin\0.nv_fatbin";
+	size_t fatoff = 64, stroff = fatoff + fat.n, shoff = (stroff + sizeof names + 7) & ~(size_t)7;
+	Blob o = { calloc(1, shoff + 3 * 64), shoff + 3 * 64 };
+	memcpy(o.p, "\177ELF", 4);
+	o.p[4] = 2;     /* 64-bit */
+	o.p[5] = 1;     /* little-endian */
+	o.p[16] = 1;    /* ET_REL */
+	put64(o.p + 0x28, shoff);
+	o.p[0x3a] = 64; /* e_shentsize */
+	o.p[0x3c] = 3;  /* e_shnum */
+	o.p[0x3e] = 1;  /* e_shstrndx */
+	memcpy(o.p + fatoff, fat.p, fat.n);
+	memcpy(o.p + stroff, names, sizeof names);
+	uint8_t *sh = o.p + shoff;
+	put32(sh + 64, 1);
+	put64(sh + 64 + 0x18, stroff);
+	put64(sh + 64 + 0x20, sizeof names);
+	put32(sh + 128, !strcmp(section, ".nv_fatbin") ? 26 : 11);
+	put64(sh + 128 + 0x18, fatoff);
+	put64(sh + 128 + 0x20, fat.n);
+	if (strcmp(section, "__nv_relfatbin") && strcmp(section, ".nv_fatbin"))
+		put32(sh + 128, 0);     /* a section with no name */
+	return o;
+}
+
+/* What cuda_object_fatbin finds in an object, and that damage to it gives
+ * an error, never a read outside it. */
+static void objects(Blob plain)
+{
+	for (int k = 0; k < 2; k++) {
+		Blob o = host_object(plain, k ? ".nv_fatbin" : "__nv_relfatbin");
+		const void *fat = NULL;
+		size_t n = 0;
+		char why[256] = "";
+		int rc = cuda_object_fatbin(o.p, o.n, &fat, &n, why, sizeof why);
+		if (rc || fat != o.p + 64 || n != plain.n)
+			fail("fatbin: the fat binary of a host object (%s): code %d, %s", k ? ".nv_fatbin" : "__nv_relfatbin",
+			     rc, why);
+		else
+			passed++;
+		/* every truncation: an error once the headers are cut */
+		for (size_t len = 0; len < o.n; len++) {
+			Blob c = dup_prefix(o, len);
+			rc = cuda_object_fatbin(c.p, c.n, &fat, &n, why, sizeof why);
+			if (rc == 0 && (fat < (const void *)c.p || (const uint8_t *)fat + n > c.p + c.n))
+				fail("fatbin: an object cut to %zu bytes gave a fat binary outside it", len);
+			free(c.p);
+		}
+		passed++;
+		/* random damage: an answer inside the object, or an error */
+		for (int t = 0; t < 2000; t++) {
+			Blob c = dup_prefix(o, o.n);
+			for (int f = 0; f < 1 + (int)(next() % 4); f++)
+				c.p[next() % c.n] ^= (uint8_t)(1u << (next() % 8));
+			rc = cuda_object_fatbin(c.p, c.n, &fat, &n, why, sizeof why);
+			if (rc == 0 && (fat < (const void *)c.p || (const uint8_t *)fat + n > c.p + c.n))
+				fail("fatbin: a damaged object gave a fat binary outside it");
+			free(c.p);
+		}
+		passed++;
+		free(o.p);
+	}
+	Blob o = host_object(plain, "none");
+	const void *fat;
+	size_t n;
+	char why[256] = "";
+	int rc = cuda_object_fatbin(o.p, o.n, &fat, &n, why, sizeof why);
+	if (rc != NO_BINARY || !strstr(why, "no device code"))
+		fail("fatbin: an object without device code: code %d, %s", rc, why);
+	else
+		passed++;
+	o.p[7] = 0x41;  /* a cubin's OS ABI */
+	rc = cuda_object_fatbin(o.p, o.n, &fat, &n, why, sizeof why);
+	if (rc != NO_BINARY || !strstr(why, "cubin"))
+		fail("fatbin: a cubin as a host object: code %d, %s", rc, why);
+	else
+		passed++;
+	o.p[7] = 0;
+	put64(o.p + 0x28, (uint64_t)o.n);       /* section headers past the end */
+	rc = cuda_object_fatbin(o.p, o.n, &fat, &n, why, sizeof why);
+	if (rc != INVALID_IMAGE)
+		fail("fatbin: section headers outside the object: code %d, %s", rc, why);
+	else
+		passed++;
+	free(o.p);
+}
+
 void test_fatbin(const char *root)
 {
 	size_t n80 = 0, n90 = 0;
@@ -420,6 +512,8 @@ void test_fatbin(const char *root)
 			free(c.p);
 		}
 	passed++;
+
+	objects(plain);
 
 	/* what comes out is PTX ptxvm checks and loads */
 	loads("vadd.compute_80.ptx", ptx80);
