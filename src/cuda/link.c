@@ -8,7 +8,8 @@
  * error log).  cuLinkComplete then does what nvlink does, on the text of
  * the module-scope statements:
  *   - a symbol defined .visible in two inputs is a multiple definition; a
- *     .weak function defined again becomes a prototype of the first;
+ *     .weak function defined again becomes a prototype of the one kept (the
+ *     first, or the .visible one), a .weak variable a declaration of it;
  *   - an .extern function takes the linkage of the definition another
  *     input makes (a prototype), an .extern variable stays a declaration
  *     before its definition and is dropped after it;
@@ -334,6 +335,7 @@ typedef struct Sym {
 	Tok linktok;            /* the linkage directive (len 0: none) */
 	size_t start, end;      /* the statement */
 	size_t body, body_end;  /* a function's body {...}; 0 without */
+	size_t init;            /* a variable's initializer: where its '=' is; 0 without */
 } Sym;
 
 /* One edit of an input's text: [start, end) becomes repl. */
@@ -422,8 +424,10 @@ static void scan(Linker *k, size_t n)
 				y.end = u.at + 1;
 				break;
 			}
-			if (u.kind == T_PUNCT && s[u.at] == '=')
+			if (u.kind == T_PUNCT && s[u.at] == '=' && !eq) {
 				eq = 1;
+				y.init = u.at;
+			}
 			if (u.kind == T_PUNCT && (s[u.at] == '{' || (s[u.at] == '(' && !y.name.len && y.kind == K_FUNC))) {
 				/* a body, an initializer, or a function's return parameters */
 				char open = s[u.at], close = open == '{' ? '}' : ')';
@@ -557,9 +561,14 @@ static void resolve(Linker *k, const Sym ***unresolved, size_t *nun)
 				if (y->linktok.len)
 					add_edit(k, y->input, y->linktok.at, y->linktok.at + y->linktok.len,
 						 def->link == L_VISIBLE ? ".visible" : ".weak");
+			} else if (def->input < y->input) {
+				/* a .weak variable defined again: dropped after the one kept */
+				add_edit(k, y->input, y->start, y->end, "");
 			} else {
-				fail(k, "Multiple definition of '%.*s' in '%s', first defined in '%s' (weak variables "
-				     "are not merged)", nl, nm, in, k->l->in[def->input].name);
+				/* ... or, before it, a declaration of it */
+				add_edit(k, y->input, y->linktok.at, y->linktok.at + y->linktok.len, ".extern");
+				if (y->init)
+					add_edit(k, y->input, y->init, y->end - 1, "");
 			}
 			continue;
 		}

@@ -905,6 +905,42 @@ static const char link_lib[] =
 	"	ret;\n"
 	"}\n";
 
+/* A C++17 inline __device__ variable as nvcc writes it (.weak), in
+ * several inputs, and a .visible definition of the same name. */
+#define WEAK_PTX(kernel, def) \
+	".version 8.0\n.target sm_90\n.address_size 64\n" def "\n" \
+	".visible .entry " kernel "(.param .u64 out)\n{\n\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<2>;\n" \
+	"\tld.param.u64 %rd1, [out];\n\tld.global.u32 %r1, [shared_v];\n\tst.global.u32 [%rd1], %r1;\n\tret;\n}\n"
+static const char weak_a[] = WEAK_PTX("ka", ".weak .global .align 4 .u32 shared_v = 5;");
+static const char weak_b[] = WEAK_PTX("kb", ".weak .global .align 4 .u32 shared_v = 5;");
+static const char strong_c[] = WEAK_PTX("kc", ".visible .global .align 4 .u32 shared_v = 9;");
+
+/* Links two inputs and runs kernel: the value it reads (-1: failed). */
+static int weak_value(const char *a, size_t na, const char *b, size_t nb, const char *kernel)
+{
+	CUlinkState l;
+	void *img;
+	size_t sz;
+	CUmodule m;
+	CUfunction f;
+	CUdeviceptr d;
+	int v = -1;
+	OK(cuLinkCreate(0, NULL, NULL, &l));
+	OK(cuLinkAddData(l, CU_JIT_INPUT_PTX, (void *)a, na, "a.ptx", 0, NULL, NULL));
+	OK(cuLinkAddData(l, CU_JIT_INPUT_PTX, (void *)b, nb, "b.ptx", 0, NULL, NULL));
+	if (cuLinkComplete(l, &img, &sz) == CUDA_SUCCESS && cuModuleLoadData(&m, img) == CUDA_SUCCESS) {
+		OK(cuModuleGetFunction(&f, m, kernel));
+		OK(cuMemAlloc(&d, 4));
+		void *args[] = { &d };
+		OK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, args, NULL));
+		OK(cuMemcpyDtoH(&v, d, 4));
+		OK(cuMemFree(d));
+		OK(cuModuleUnload(m));
+	}
+	OK(cuLinkDestroy(l));
+	return v;
+}
+
 static const char link_undefined[] =
 	".version 8.0\n"
 	".target sm_90\n"
@@ -1053,6 +1089,13 @@ static void several_inputs(void)
 		printf("cuda-driver: no host objects (PTXVM_TEST_OBJECTS, made by run.sh with nvcc): cuLink of objects "
 		       "and archives not tested\n");
 	}
+	/* weak variables: one of them is kept, and a .visible one wins */
+	int w = weak_value(weak_a, sizeof weak_a, weak_b, sizeof weak_b, "kb");
+	CHECK(w == 5, "a .weak variable in two inputs: %d, want 5", w);
+	w = weak_value(weak_a, sizeof weak_a, strong_c, sizeof strong_c, "ka");
+	CHECK(w == 9, "a .weak variable and a .visible one after it: %d, want 9", w);
+	w = weak_value(strong_c, sizeof strong_c, weak_a, sizeof weak_a, "ka");
+	CHECK(w == 9, "a .visible variable and a .weak one after it: %d, want 9", w);
 	/* nvlink's errors, in the error log */
 	CUlinkState l;
 	void *img;
