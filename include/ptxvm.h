@@ -304,6 +304,10 @@ typedef struct ptxvm_kernel_attrs {
 	unsigned max_cluster_rank; /* .maxclusterrank, or 0 */
 } ptxvm_kernel_attrs;
 ptxvm_result ptxvm_kernel_attributes(const ptxvm_kernel *k, ptxvm_kernel_attrs *out);
+/* How many CTAs of `block` threads with dyn_shared bytes of dynamic shared
+ * memory fit on one multiprocessor at once (cuOccupancyMaxActiveBlocksPer-
+ * Multiprocessor's answer), by the device's attributes; 0 if none fits. */
+ptxvm_result ptxvm_kernel_occupancy(const ptxvm_kernel *k, int block, size_t dyn_shared, int *blocks);
 
 typedef struct ptxvm_launch_config {
 	unsigned grid[3];       /* CTAs; 0 counts as 1 */

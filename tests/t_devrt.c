@@ -808,6 +808,20 @@ static void t_events(const char *root, unsigned workers)
 		     ptxvm_result_name(r), inf[0], inf[1], inf[2], inf[3], inf[4], b[0]);
 	else
 		passed++;
+	/* cudaOccupancyMaxActiveBlocksPerMultiprocessor in a kernel: sm_90's
+	 * limits per multiprocessor (threads 2048, CTAs 32, registers 64K at
+	 * 32 a thread, shared memory 228 KiB with 1 KiB reserved a CTA) */
+	int occ[11];
+	uint64_t docc;
+	ptxvm_mem_alloc(d, sizeof occ, &docc);
+	ptxvm_memset_d8(d, docc, 0xff, sizeof occ);
+	void *a6[] = { &docc };
+	r = run(d, p, "ev_occupancy", 1, 1, a6);
+	ptxvm_memcpy_dtoh(d, occ, docc, sizeof occ);
+	static const int want_occ[11] = { 0, 16, 0, 2, 0, 1, 0, 0, 0, 32, 1 };
+	check(r == PTXVM_SUCCESS && !memcmp(occ, want_occ, sizeof occ),
+	      "cudaOccupancyMaxActiveBlocksPerMultiprocessor in a kernel: 16, 2, 1 (shared memory), 0, 32; "
+	      "flags 2 an invalid value");
 	int n = 96;
 	void *a3[] = { &db, &n };
 	r = run(d, p, "ev_copy_bad", 1, 1, a3);

@@ -123,27 +123,13 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
 CU_PT_ALIAS(cuLaunchKernel, _ptsz);
 
 /* ---- cooperative launches and occupancy ---------------------------------------------- */
-/* How many CTAs of f fit on one SM at once: the target's limits on blocks,
- * threads and shared memory per SM, and registers at the nominal 32 per
- * thread cuFuncGetAttribute reports. */
+/* How many CTAs of f fit on one SM at once (ptxvm_kernel_occupancy: the
+ * target's limits on blocks, threads and shared memory per SM, and
+ * registers at the nominal 32 per thread cuFuncGetAttribute reports). */
 static int per_sm(const CuFunc *f, int block, size_t dyn)
 {
-	ptxvm_kernel_attrs a;
-	if (block <= 0 || ptxvm_kernel_attributes(f->k, &a) || (unsigned)block > a.max_threads)
-		return 0;
-	int warps = (block + 31) / 32;
-	int n = cu_attribute(106);                              /* MAX_BLOCKS_PER_MULTIPROCESSOR */
-	int by_threads = cu_attribute(39) / (warps * 32);       /* MAX_THREADS_PER_MULTIPROCESSOR */
-	int by_regs = cu_attribute(82) / (warps * 32 * 32);     /* MAX_REGISTERS_PER_MULTIPROCESSOR */
-	size_t smem = a.shared_bytes + dyn + (size_t)cu_attribute(111);   /* the reserved kilobyte */
-	int by_smem = smem ? (int)((size_t)cu_attribute(81) / smem) : n;
-	if (by_threads < n)
-		n = by_threads;
-	if (by_regs < n)
-		n = by_regs;
-	if (by_smem < n)
-		n = by_smem;
-	return n;
+	int n = 0;
+	return ptxvm_kernel_occupancy(f->k, block, dyn, &n) ? 0 : n;
 }
 
 CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n, CUfunction h, int block, size_t dyn,

@@ -422,6 +422,40 @@ bool launch_uses_heap(const Prog *p)
 	return false;
 }
 
+unsigned exec_max_threads(const XFunc *k)
+{
+	const Func *f = k->ast;
+	unsigned max = EXEC_MAX_THREADS;
+	for (uint32_t i = 0; f && i < f->nperf; i++)
+		if (f->perf[i].kind == PD_MAXNTID || f->perf[i].kind == PD_REQNTID) {
+			uint64_t n = 1;
+			for (unsigned j = 0; j < f->perf[i].n; j++)
+				n *= f->perf[i].v[j];
+			if (n < max)
+				max = (unsigned)n;
+		}
+	return max;
+}
+
+int exec_occupancy(const int *attrs, unsigned max_threads, int block, uint64_t shared)
+{
+	if (block <= 0 || (unsigned)block > max_threads)
+		return 0;
+	int warps = (block + 31) / 32;
+	int n = attrs[106];                                     /* MAX_BLOCKS_PER_MULTIPROCESSOR */
+	int by_threads = attrs[39] / (warps * 32);              /* MAX_THREADS_PER_MULTIPROCESSOR */
+	int by_regs = attrs[82] / (warps * 32 * 32);            /* MAX_REGISTERS_PER_MULTIPROCESSOR */
+	uint64_t smem = shared + (uint64_t)attrs[111];          /* the reserved kilobyte */
+	int by_smem = smem ? (int)((uint64_t)attrs[81] / smem) : n;     /* MAX_SHARED_MEMORY_PER_MULTIPROCESSOR */
+	if (by_threads < n)
+		n = by_threads;
+	if (by_regs < n)
+		n = by_regs;
+	if (by_smem < n)
+		n = by_smem;
+	return n;
+}
+
 bool launch_uses_cdp(const Prog *p)
 {
 	for (uint32_t i = 0; i < p->nfn; i++)

@@ -1039,7 +1039,7 @@ enum {
 	BI_PARAMBUF, BI_LAUNCH, BI_LASTERR, BI_PEEKERR, BI_GETDEVICE, BI_ATTR, BI_STREAM_NEW, BI_STREAM_DEL,
 	BI_EVENT_NEW, BI_EVENT_RECORD, BI_EVENT_DEL, BI_STREAM_WAIT, BI_DEVCOUNT, BI_VERSION, BI_LIMIT,
 	BI_CACHECFG, BI_SMEMCFG, BI_CUMALLOC, BI_CUFREE, BI_MEMCPY, BI_MEMSET, BI_MEMCPY2D, BI_MEMSET2D,
-	BI_MEMCPY3D, BI_MEMSET3D, BI_PARAMBUF1, BI_LAUNCH1,
+	BI_MEMCPY3D, BI_MEMSET3D, BI_PARAMBUF1, BI_LAUNCH1, BI_OCCUPANCY,
 };
 
 static const struct { const char *name; int bi; } devrt_fn[] = {
@@ -1059,6 +1059,8 @@ static const struct { const char *name; int bi; } devrt_fn[] = {
 	{ "Memset2DAsync_ptsz", BI_MEMSET2D }, { "Memcpy3DAsync", BI_MEMCPY3D }, { "Memcpy3DAsync_ptsz", BI_MEMCPY3D },
 	{ "Memset3DAsync", BI_MEMSET3D }, { "Memset3DAsync_ptsz", BI_MEMSET3D },
 	{ "GetParameterBuffer", BI_PARAMBUF1 }, { "LaunchDevice", BI_LAUNCH1 }, { "LaunchDevice_ptsz", BI_LAUNCH1 },
+	{ "OccupancyMaxActiveBlocksPerMultiprocessor", BI_OCCUPANCY },
+	{ "OccupancyMaxActiveBlocksPerMultiprocessorWithFlags", BI_OCCUPANCY },
 };
 
 /* cudaError_t values the device runtime returns */
@@ -1537,6 +1539,31 @@ static int call_devrt(Ctx *X, int bi, uint32_t act, unsigned nret, unsigned narg
 				exec_fault(c, X->w, x, (int)l, PTXVM_ERROR_OUT_OF_MEMORY, "no host memory for a device copy");
 				return -1;
 			}
+			break;
+		}
+		case BI_OCCUPANCY: {
+			/* (int *blocks, kernel address, block threads, dynamic shared
+			 * bytes{, flags}): the driver's answer (exec_occupancy) */
+			uint64_t fi = (narg > 1 ? param_arg(X, l, SLOT(nret + 1)) : 0) - MEM_FUNC_BASE;
+			int block = narg > 2 ? (int)(uint32_t)param_arg(X, l, SLOT(nret + 2)) : 0;
+			uint64_t dyn = narg > 3 ? param_arg(X, l, SLOT(nret + 3)) : 0;
+			uint32_t flags = narg > 4 ? (uint32_t)param_arg(X, l, SLOT(nret + 4)) : 0;
+			if (fi >= p->nfn || !p->fn[fi].entry) {
+				exec_fault(c, X->w, x, (int)l, PTXVM_ERROR_ILLEGAL_ADDRESS,
+					   "cudaOccupancyMaxActiveBlocksPerMultiprocessor of 0x%llx, which is no kernel of "
+					   "the program", (unsigned long long)(fi + MEM_FUNC_BASE));
+				return -1;
+			}
+			if (flags > 1 || !L->attrs) {   /* cudaOccupancyDefault, ...DisableCachingOverride */
+				r = CE_INVALID_VALUE;
+				break;
+			}
+			uint8_t *q = xlate(c, X->w, x, l, XS_GENERIC, a0, 4, true);
+			if (!q)
+				return -1;
+			uint64_t shared = p->shared_bytes - XSMEM_RESERVED;
+			int n = dyn > UINT32_MAX ? 0 : exec_occupancy(L->attrs, exec_max_threads(&p->fn[fi]), block, shared + dyn);
+			store_le(q, (uint64_t)(uint32_t)n, 4);
 			break;
 		}
 		case BI_CUFREE:

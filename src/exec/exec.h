@@ -127,6 +127,16 @@ bool launch_uses_printf(const Prog *p);
 bool launch_uses_heap(const Prog *p);
 /* Whether they can launch grids (the device runtime's cudaLaunchDevice). */
 bool launch_uses_cdp(const Prog *p);
+/* The most threads a CTA of kernel f may have: .maxntid or .reqntid, else
+ * EXEC_MAX_THREADS. */
+unsigned exec_max_threads(const XFunc *f);
+/* How many CTAs of `block` threads with `shared` bytes of shared memory
+ * (static and dynamic) fit on one multiprocessor at once, by the device's
+ * attributes (host/attr.c): blocks, threads, registers (a nominal 32 per
+ * thread) and shared memory (with the reserved kilobyte) per
+ * multiprocessor; 0 for a block over max_threads.  The driver's
+ * cuOccupancy... and kernels' cudaOccupancy... both ask this. */
+int exec_occupancy(const int *attrs, unsigned max_threads, int block, uint64_t shared);
 
 /* Whether the launch's registers fit EXEC_MAX_REGS; if not, the reason in
  * msg and non-zero. */

@@ -824,15 +824,6 @@ ptxvm_result ptxvm_kernel_attributes(const ptxvm_kernel *h, ptxvm_kernel_attrs *
 			   "ptxvm_kernel_attributes: %s", k ? "NULL argument" : "no kernel");
 	}
 	const Func *f = k->f->ast;
-	unsigned max = EXEC_MAX_THREADS;
-	for (uint32_t i = 0; f && i < f->nperf; i++)
-		if (f->perf[i].kind == PD_MAXNTID || f->perf[i].kind == PD_REQNTID) {
-			uint64_t n = 1;
-			for (unsigned j = 0; j < f->perf[i].n; j++)
-				n *= f->perf[i].v[j];
-			if (n < max)
-				max = (unsigned)n;
-		}
 	unsigned cl[3] = { 0, 0, 0 }, maxrank = 0;
 	for (uint32_t i = 0; f && i < f->nperf; i++) {
 		const PerfDir *p = &f->perf[i];
@@ -846,12 +837,27 @@ ptxvm_result ptxvm_kernel_attributes(const ptxvm_kernel *h, ptxvm_kernel_attrs *
 	*out = (ptxvm_kernel_attrs){
 		.shared_bytes = k->p->prog->shared_bytes - XSMEM_RESERVED,
 		.local_bytes = k->f->frame_bytes,
-		.max_threads = max,
+		.max_threads = exec_max_threads(k->f),
 		.ptx_version = m->ver_major * 10u + m->ver_minor,
 		.sm = m->sm,
 		.cluster = { cl[0], cl[1], cl[2] },
 		.max_cluster_rank = maxrank,
 	};
+	reg_put(&k->o);
+	return PTXVM_SUCCESS;
+}
+
+ptxvm_result ptxvm_kernel_occupancy(const ptxvm_kernel *h, int block, size_t dyn_shared, int *blocks)
+{
+	Kernel *k = kernel_get(h);
+	if (!k || !blocks) {
+		reg_put(k ? &k->o : NULL);
+		return say(NULL, k ? PTXVM_ERROR_INVALID_VALUE : PTXVM_ERROR_INVALID_HANDLE,
+			   "ptxvm_kernel_occupancy: %s", k ? "NULL argument" : "no kernel");
+	}
+	uint64_t shared = k->p->prog->shared_bytes - XSMEM_RESERVED;
+	*blocks = dyn_shared > UINT32_MAX ? 0 : exec_occupancy(k->p->d->attr, exec_max_threads(k->f), block,
+								 shared + dyn_shared);
 	reg_put(&k->o);
 	return PTXVM_SUCCESS;
 }

@@ -149,3 +149,21 @@ extern "C" __global__ void ev_launch_v1(int *a, int *info)
     *(int **)b2 = a;
     info[4] = cudaLaunchDevice((void *)ev_step, b2, dim3(1), dim3(2048), 0, 0);
 }
+
+// How many CTAs of ev_step fit on a multiprocessor (sm_90: 2048 threads,
+// 32 CTAs, 64K registers, 228 KiB of shared memory, 1 KiB reserved a CTA).
+extern "C" __global__ void ev_occupancy(int *info)
+{
+    int n = -1;
+    info[0] = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, (const void *)ev_step, 128, 0);
+    info[1] = n;
+    info[2] = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, (const void *)ev_step, 1024, 0);
+    info[3] = n;
+    info[4] = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, (const void *)ev_step, 32, 200000);
+    info[5] = n;
+    info[6] = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, (const void *)ev_step, 2048, 0);
+    info[7] = n;
+    info[8] = cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&n, (const void *)ev_step, 32, 0, 1);
+    info[9] = n;
+    info[10] = cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&n, (const void *)ev_step, 32, 0, 2);
+}
