@@ -307,6 +307,54 @@ static void test_vectors(void)
 }
 
 /* ---- PTX's needs ---------------------------------------------------------- */
+/* atom_rmw_lanes against plain C in lane order: 32 lanes over 5 words
+ * (lanes sharing an address see each other's results), a partial mask,
+ * both widths, shared (priv) and global, the old values; and the
+ * combinations it declines. */
+static void test_lanes(void)
+{
+	static const int ops[] = { AT_ADD, AT_AND, AT_OR, AT_XOR, AT_EXCH };
+	static const unsigned tys[] = { TY_u32, TY_s32, TY_b64, TY_u64 };
+	for (unsigned oi = 0; oi < 5; oi++)
+		for (unsigned ti = 0; ti < 4; ti++)
+			for (int priv = 0; priv < 2; priv++) {
+				unsigned bytes = ti < 2 ? 4 : 8;
+				uint64_t mem[5], ref[5], a[32], b[32], old[32], want[32];
+				uint32_t act = ti & 1 ? 0xfff0f0ffu : 0xffffffffu;
+				for (unsigned i = 0; i < 5; i++)
+					mem[i] = ref[i] = 0x8000000180000001ull * (i + 3);
+				for (unsigned l = 0; l < 32; l++) {
+					a[l] = (uint64_t)(l * 7 % 5) * 8;  /* byte offsets into mem */
+					b[l] = 0x9e3779b97f4a7c15ull * (l + 1);
+					old[l] = want[l] = 0xdead;
+				}
+				for (unsigned l = 0; l < 32; l++) {
+					if (!(act >> l & 1))
+						continue;
+					uint64_t *r = &ref[a[l] / 8], m = bytes == 4 ? (uint32_t)*r : *r, v = b[l], n;
+					switch (ops[oi]) {
+					case AT_ADD: n = m + v; break;
+					case AT_AND: n = m & v; break;
+					case AT_OR: n = m | v; break;
+					case AT_XOR: n = m ^ v; break;
+					default: n = v; break;
+					}
+					want[l] = m;
+					*r = bytes == 4 ? (*r & ~0xffffffffull) | (uint32_t)n : n;
+				}
+				bool ok = atom_rmw_lanes(ops[oi], tys[ti], priv, act, a, (uintptr_t)mem, b, old);
+				CHECK(ok && !memcmp(mem, ref, sizeof mem) && !memcmp(old, want, sizeof old),
+				      "atom lanes: op %d type %u %s: %s", ops[oi], tys[ti], priv ? "private" : "global",
+				      ok ? "memory or old values differ from lane order" : "declined");
+			}
+	uint64_t a[32] = { 0 }, b[32] = { 0 }, mem = 0;
+	CHECK(!atom_rmw_lanes(AT_ADD, TY_f32, false, 1, a, (uintptr_t)&mem, b, NULL) &&
+	      !atom_rmw_lanes(AT_CAS, TY_u32, false, 1, a, (uintptr_t)&mem, b, NULL) &&
+	      !atom_rmw_lanes(AT_MIN, TY_s32, true, 1, a, (uintptr_t)&mem, b, NULL) &&
+	      !atom_rmw_lanes(AT_EXCH, TY_b16, true, 1, a, (uintptr_t)&mem, b, NULL) && mem == 0,
+	      "atom lanes: a float add, cas, min or 16-bit exch is taken (they are the per-lane path's)");
+}
+
 static void test_ptx(void)
 {
 	_Alignas(16) uint8_t buf[32];
@@ -640,6 +688,7 @@ void test_atom(const char *root)
 	test_int_cells();
 	test_vectors();
 	test_ptx();
+	test_lanes();
 	test_private();
 	test_concurrency();
 }

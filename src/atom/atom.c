@@ -294,3 +294,54 @@ int atom_rmw_private(int op, unsigned ty, void *p, AtomVal b, AtomVal c, AtomVal
 	}
 	return atom_rmw(op, ty, p, b, c, false, old);   /* 128 bits: the unit's own way */
 }
+
+/* The lanes of act, in lane order. */
+#define EACH(act, ...) do { \
+	for (uint32_t _m = (act); _m; _m &= _m - 1) { \
+		unsigned l = (unsigned)__builtin_ctz(_m); \
+		__VA_ARGS__; \
+	} \
+} while (0)
+
+/* One operation for every lane, on T, with an atomic builtin (FN) or a
+ * plain read and write (EXPR of m and v). */
+#define LANE_OPS(T, FN, EXPR) do { \
+	if (priv) \
+		EACH(act, { \
+			T *q = (T *)(uintptr_t)(a[l] + delta), m = *q, v = (T)b[l]; \
+			*q = (T)(EXPR); \
+			if (old) \
+				old[l] = m; \
+		}); \
+	else \
+		EACH(act, { \
+			T m = FN((T *)(uintptr_t)(a[l] + delta), (T)b[l], __ATOMIC_SEQ_CST); \
+			if (old) \
+				old[l] = m; \
+		}); \
+} while (0)
+
+#define LANE_WIDTHS(FN, EXPR) do { \
+	if (bytes == 4) \
+		LANE_OPS(uint32_t, FN, EXPR); \
+	else \
+		LANE_OPS(uint64_t, FN, EXPR); \
+} while (0)
+
+bool atom_rmw_lanes(int op, unsigned ty, bool priv, uint32_t act, const uint64_t *a, uintptr_t delta,
+		    const uint64_t *b, uint64_t *old)
+{
+	if (ty >= TY__COUNT || isa_type[ty].kind == TK_F || !atom_has(op, ty))
+		return false;
+	unsigned bytes = isa_type[ty].bytes;
+	if (bytes != 4 && bytes != 8)
+		return false;
+	switch (op) {
+	case AT_ADD: LANE_WIDTHS(__atomic_fetch_add, m + v); return true;
+	case AT_AND: LANE_WIDTHS(__atomic_fetch_and, m & v); return true;
+	case AT_OR: LANE_WIDTHS(__atomic_fetch_or, m | v); return true;
+	case AT_XOR: LANE_WIDTHS(__atomic_fetch_xor, m ^ v); return true;
+	case AT_EXCH: LANE_WIDTHS(__atomic_exchange_n, v); return true;
+	}
+	return false;
+}

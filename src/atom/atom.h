@@ -6,9 +6,11 @@
  * unit on the same address, across worker threads, and returns the value
  * memory held before it.
  *
- * Two ways in, one implementation (atom.c):
+ * The ways in, one implementation (atom.c):
  *   atom_rmw    PTX atom/red: a TY_* type and "is this global memory"
  *   atom_rmw_private  the same on memory no other thread can reach
+ *   atom_rmw_lanes    either, for a warp's lanes at once (integer add, and,
+ *               or, xor, exch: the loop chosen once, not per lane)
  *   atom_apply  an operation with explicit flags (ATF_*), used by atom_rmw
  *               and by the SASS ATOM front end through the table below
  * docs/ATOM.md lists the operations, the table and the choices made.
@@ -44,6 +46,14 @@ int atom_rmw(int op, unsigned ty, void *p, AtomVal b, AtomVal c, bool global, At
  * shared memory of a cluster would, must use atom_rmw.) */
 int atom_rmw_private(int op, unsigned ty, void *p, AtomVal b, AtomVal c, AtomVal *old);
 const char *atom_error(int err);
+/* atom_rmw (or, priv, atom_rmw_private) of one integer op for the lanes of
+ * a warp, in lane order: lane l of act at host address a[l] + delta (each
+ * aligned, in global memory unless priv) with operand b[l]; its prior value
+ * (zero-extended) to old[l] unless old is NULL.  The loop chosen once for
+ * the warp: add, and, or, xor and exch of 32- and 64-bit integer types.
+ * false (nothing done) for any other op or type. */
+bool atom_rmw_lanes(int op, unsigned ty, bool priv, uint32_t act, const uint64_t *a, uintptr_t delta,
+		    const uint64_t *b, uint64_t *old);
 
 /* Flags of atom_apply. */
 enum {

@@ -725,6 +725,8 @@ static void source_loc(Lw *w, const Stmt *s, XLoc *cur)
 
 static void emit(Lw *w, XIns x)
 {
+	x.bits = (uint8_t)(x.ty < TY__COUNT ? isa_type[x.ty].bytes * 8 : 64);
+	x.sg = x.ty < TY__COUNT && isa_type[x.ty].kind == TK_S;
 	w->code = vec_grow(w->code, &w->capcode, w->ncode + 1, sizeof *w->code);
 	w->patch = xrealloc(w->patch, w->capcode * sizeof *w->patch);
 	w->patch[w->ncode] = NULL;

@@ -104,6 +104,8 @@ typedef struct XIns {
 	uint8_t n;              /* operands */
 	int32_t guard;          /* predicate index, -1 when unguarded */
 	uint8_t gneg;           /* @!p */
+	uint8_t bits, sg;       /* ty's width in bits (64 past the table) and signedness, for
+				   the executor's lane loops */
 	uint32_t target;        /* branch target, barrier id; call: the function
 				   (irnd 1, direct) or the XSig (indirect) */
 	int64_t imm;            /* memory offset; video: selectors (lower.c, video_fields) */
