@@ -1794,7 +1794,19 @@ def gen_nvcc():
         "cp.async.bulk.prefetch.tensor.3d.L2.global.im2col [%rd1, {%r2, %r4, %r5}], {%h1};",
         "cp.async.bulk.prefetch.tensor.3d.L2.global.im2col [%rd1, {%r2, %r4, %r5}];",
         "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%r1], [%rd1], 64, [%r3], %h1;",
-        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%r1], [%rd1], 64, [%r3];"]):
+        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%r1], [%rd1], 64, [%r3];",
+        "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.s32 [%rd1], [%r1], 64;",
+        "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f16 [%rd1], [%r1], 64;",
+        "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.noftz.bf16 [%rd1], [%r1], 64;",
+        "cp.reduce.async.bulk.global.shared::cta.bulk_group.min.f32 [%rd1], [%r1], 64;",
+        "cp.reduce.async.bulk.global.shared::cta.bulk_group.xor.b64 [%rd1], [%r1], %r2;",
+        "cp.reduce.async.bulk.global.shared::cta.bulk_group.L2::cache_hint.max.s64 [%rd1], [%r1], 64, %rd2;",
+        "cp.reduce.async.bulk.global.shared::cta.bulk_group.inc.u32 [%rd1], [%r1], 64, %rd2;",
+        "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.add.u32 [%r1], [%r2], 64, [%r3];",
+        "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.add.u64 [%r1], [%r2], 64, [%r3];",
+        "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.max.u64 [%r1], [%r2], 64, [%r3];",
+        "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.and.b64 [%r1], [%r2], 64, [%r3];",
+        "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.add.u32 [%r1], [%r2], 64;"]):
         add("E.tensor.%03d_%s" % (i, slug(b.split()[0])), kernel_module(b, decls=tdecls, version="8.0", regs=bregs))
     # cudaDeviceSynchronize from device code: gone on sm_90 and later
     # ("Unsupported Function 'cudaDeviceSynchronize' on arch 'sm_90' or higher")
