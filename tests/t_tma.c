@@ -430,7 +430,7 @@ static void t_multicast(T *t, unsigned short mask)
 			}
 		ptxvm_memcpy_dtoh(t->d, got, dout, sizeof got);
 		if (r == PTXVM_SUCCESS)
-			check(!memcmp(want, got, sizeof got), "multicast 0x%x: the CTAs' boxes differ from the model", mask);
+		check(!memcmp(want, got, sizeof got), "multicast 0x%x: the CTAs' boxes differ from the model", mask);
 	}
 	ptxvm_mem_free(t->d, draw);
 	ptxvm_mem_free(t->d, dout);
@@ -492,6 +492,119 @@ static void t_clusters(T *t)
 	check(r == PTXVM_ERROR_ILLEGAL_INSTRUCTION && strstr(ptxvm_device_message(t->d), "ctaMask"),
 	      "ctaMask 0x1000 in a cluster of 12: %s: %s", ptxvm_result_name(r), ptxvm_device_message(t->d));
 	ptxvm_mem_free(t->d, d0);
+}
+
+/* ---- cp.reduce.async.bulk -------------------------------------------------------------- */
+static uint16_t f16_of(float f)         /* small integers only: exact */
+{
+	if (f == 0)
+		return 0;
+	uint16_t sign = f < 0 ? 0x8000 : 0;
+	float a = f < 0 ? -f : f;
+	int e = 0;
+	while (a >= 2)
+		a /= 2, e++;
+	return (uint16_t)(sign | (e + 15) << 10 | (uint16_t)((a - 1) * 1024));
+}
+
+static float f16_to(uint16_t h)
+{
+	if (!(h & 0x7fff))
+		return 0;
+	float m = 1 + (float)(h & 1023) / 1024, v = m;
+	for (int e = (h >> 10 & 31) - 15; e > 0; e--)
+		v *= 2;
+	return h & 0x8000 ? -v : v;
+}
+
+static void t_bulk_reduce(T *t)
+{
+	enum { N = 512 };
+	static const char *const name[] = { "add.s32", "min.u32", "max.s64", "add.f32", "add.noftz.f16", "xor.b64",
+					    "inc.u32", "add.u64", "max.bf16", "and.b32" };
+	for (int which = 0; which < 10; which++) {
+		uint8_t a[N], b[N], want[N], got[N];
+		for (int i = 0; i < N; i++)
+			a[i] = rnd8(), b[i] = rnd8();
+		if (which == 3 || which == 4 || which == 8) {   /* small integers: exact sums */
+			for (int i = 0; i < N; i += which == 3 ? 4 : 2) {
+				int x = (int)(rnd8() % 33) - 16, y = (int)(rnd8() % 33) - 16;
+				if (which == 3) {
+					float fx = (float)x, fy = (float)y;
+					memcpy(a + i, &fx, 4), memcpy(b + i, &fy, 4);
+				} else if (which == 4) {
+					uint16_t hx = f16_of((float)x), hy = f16_of((float)y);
+					memcpy(a + i, &hx, 2), memcpy(b + i, &hy, 2);
+				} else {        /* bf16: the upper half of an f32 */
+					float fx = (float)x, fy = (float)y;
+					memcpy(a + i, (uint8_t *)&fx + 2, 2), memcpy(b + i, (uint8_t *)&fy + 2, 2);
+				}
+			}
+		}
+		if (which == 6)         /* inc wraps to 0 past its operand */
+			for (int i = 0; i < N; i += 4)
+				a[i + 1] = a[i + 2] = a[i + 3] = 0, b[i + 1] = b[i + 2] = b[i + 3] = 0;
+		for (int i = 0; i < N;) {
+			int32_t s1, s2;
+			uint32_t u1, u2;
+			int64_t l1, l2;
+			uint64_t q1, q2;
+			float f1, f2;
+			switch (which) {
+			case 0: memcpy(&s1, b + i, 4), memcpy(&s2, a + i, 4), s1 = (int32_t)((uint32_t)s1 + (uint32_t)s2);
+				memcpy(want + i, &s1, 4), i += 4; break;
+			case 1: memcpy(&u1, b + i, 4), memcpy(&u2, a + i, 4), u1 = u1 < u2 ? u1 : u2;
+				memcpy(want + i, &u1, 4), i += 4; break;
+			case 2: memcpy(&l1, b + i, 8), memcpy(&l2, a + i, 8), l1 = l1 > l2 ? l1 : l2;
+				memcpy(want + i, &l1, 8), i += 8; break;
+			case 3: memcpy(&f1, b + i, 4), memcpy(&f2, a + i, 4), f1 += f2;
+				memcpy(want + i, &f1, 4), i += 4; break;
+			case 4: {
+				uint16_t h1, h2;
+				memcpy(&h1, b + i, 2), memcpy(&h2, a + i, 2);
+				h1 = f16_of(f16_to(h1) + f16_to(h2));
+				memcpy(want + i, &h1, 2), i += 2;
+				break;
+			}
+			case 5: memcpy(&q1, b + i, 8), memcpy(&q2, a + i, 8), q1 ^= q2;
+				memcpy(want + i, &q1, 8), i += 8; break;
+			case 6: memcpy(&u1, b + i, 4), memcpy(&u2, a + i, 4), u1 = u1 >= u2 ? 0 : u1 + 1;
+				memcpy(want + i, &u1, 4), i += 4; break;
+			case 7: memcpy(&q1, b + i, 8), memcpy(&q2, a + i, 8), q1 += q2;
+				memcpy(want + i, &q1, 8), i += 8; break;
+			case 8: {
+				float x = 0, y = 0;
+				memcpy((uint8_t *)&x + 2, b + i, 2), memcpy((uint8_t *)&y + 2, a + i, 2);
+				memcpy(want + i, (uint8_t *)(x > y ? &x : &y) + 2, 2), i += 2;
+				break;
+			}
+			default: memcpy(&u1, b + i, 4), memcpy(&u2, a + i, 4), u1 &= u2;
+				memcpy(want + i, &u1, 4), i += 4; break;
+			}
+		}
+		uint64_t din = up(t, a, N), dout = up(t, b, N);
+		unsigned n = N;
+		void *args[] = { &din, &dout, &n, &which };
+		ptxvm_result r = launch(t, "bulk_reduce_global", 1, 64, args);
+		ptxvm_memcpy_dtoh(t->d, got, dout, N);
+		check(r == PTXVM_SUCCESS && !memcmp(want, got, N), "cp.reduce.async.bulk %s: %s: %s", name[which],
+		      ptxvm_result_name(r), r ? ptxvm_device_message(t->d) : "the sums differ from the model");
+		ptxvm_mem_free(t->d, din);
+		ptxvm_mem_free(t->d, dout);
+	}
+	/* into the other CTA of a cluster of 2, on its mbarrier */
+	uint32_t got[128];
+	uint64_t dout = zeros(t, sizeof got);
+	void *args[] = { &dout };
+	ptxvm_result r = launch(t, "bulk_reduce_cluster", 2, 64, args);
+	ptxvm_memcpy_dtoh(t->d, got, dout, sizeof got);
+	int bad = 0;
+	for (unsigned rk = 0; rk < 2; rk++)
+		for (unsigned i = 0; i < 64; i++)
+			bad += got[rk * 64 + i] != i + (rk ^ 1) * 1000 + i;
+	check(r == PTXVM_SUCCESS && !bad, "cp.reduce.async.bulk into a cluster peer: %s: %s (%d wrong)",
+	      ptxvm_result_name(r), ptxvm_device_message(t->d), bad);
+	ptxvm_mem_free(t->d, dout);
 }
 
 /* ---- bad maps and bad arguments ---------------------------------------------------- */
@@ -685,6 +798,7 @@ void test_tma(const char *root)
 		t_multicast(&t, 0x1);
 		t_multicast(&t, 0x13);
 		t_clusters(&t);
+		t_bulk_reduce(&t);
 		t_bad_maps(&t);
 		ptxvm_program_unload(t.p);
 	}

@@ -1323,7 +1323,7 @@ static int tensor_dim(const Instr *in)
 }
 
 /* cp.async.bulk.tensor's [tmap, {coords}] and im2col {offsets}.  As ptxas:
- * the map is a 64-bit register (a generic address) or a .global variable,
+ * the map is a register of any width (a generic address) or a .global variable,
  * with no offset; one .b32 coordinate per dimension; N-2 .b16 offsets. */
 static void check_tensor_opnd(Ck *c, const Instr *in, Opnd *o)
 {
@@ -1348,9 +1348,9 @@ static void check_tensor_opnd(Ck *c, const Instr *in, Opnd *o)
 	Opnd *m = &o->elems[0];
 	int r = resolve(c, m);
 	if (r == R_REG) {
-		int t = opnd_type(m);
-		if (t < 0 || ty_bytes((unsigned)t) != 8 || ty_kind((unsigned)t) == TK_F)
-			err(c, m->pos, "the tensor map's address is a 64-bit integer register");
+		/* ptxas takes a register of any width and kind: its bits, widened */
+		if (opnd_type(m) == TY_pred)
+			err(c, m->pos, "the tensor map's address is not a predicate");
 	} else if (r == R_VAR || r == R_PARAM) {
 		if (((const Decl *)m->ref)->space != SP_GLOBAL)
 			err(c, m->pos, "state space mismatch: a tensor map is named by a generic address or a .global "

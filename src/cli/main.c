@@ -60,7 +60,7 @@ static const struct { const char *cmd, *text; } helps[] = {
 	  "                       scale<float>(float*, int)) or a prefix only one kernel has;\n"
 	  "                       needed when the module has several\n"
 	  "  --grid, --block      CTAs in the grid, threads in a CTA (up to 1024)\n"
-	  "  --cluster X[,Y[,Z]]  CTAs in a thread-block cluster (sm_90, up to 8; dividing\n"
+	  "  --cluster X[,Y[,Z]]  CTAs in a thread-block cluster (sm_90, up to 16; dividing\n"
 	  "                       the grid); without it the kernel's __cluster_dims__, or 1\n"
 	  "  --shared BYTES       dynamic shared memory (extern __shared__)\n"
 	  "  --arg SPEC           the next parameter, in order; it must fit the parameter's type:\n"

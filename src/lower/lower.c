@@ -786,6 +786,10 @@ static const uint16_t sel_testp[] = { MOD_finite, MOD_infinite, MOD_number, MOD_
 static const uint16_t sel_prmt[] = { MOD_f4e, MOD_b4e, MOD_rc8, MOD_ecl, MOD_ecr, MOD_rc16, MOD_NONE };
 static const uint16_t sel_clamp[] = { MOD_clamp, MOD_wrap, MOD_shiftamt, MOD_NONE };
 
+/* cp.reduce.async.bulk's operations. */
+static const uint16_t cp_reductions[] = { MOD_add, MOD_min, MOD_max, MOD_inc, MOD_dec, MOD_and, MOD_or, MOD_xor,
+					  MOD_NONE };
+
 static uint8_t space_of(uint16_t m)
 {
 	switch (m) {
@@ -1175,6 +1179,8 @@ static void lower_instr(Lw *w, const Stmt *st)
 			: has(in, MOD_mbarrier) ? MOD_arrive : MOD_async;
 		x.sub2 = has(in, MOD_noinc);
 		x.irnd = has(in, MOD_multicast_cluster);
+		if (x.sub == MOD_bulk && has(in, MOD_reduce))
+			x.sub = MOD_reduce;     /* cp.reduce.async.bulk: sub2 below */
 		if (has(in, MOD_tensor))
 			x.sub = MOD_tensor;     /* [tensor-map, {coordinates}]: lower_tensor */
 		break;
@@ -1311,6 +1317,8 @@ static void lower_instr(Lw *w, const Stmt *st)
 	}
 	if (in->opc == OPC_cp && x.sub == MOD_bulk)     /* the source's space, which the modifiers name */
 		x.sub2 = ptx_mem_space(in, 1) == SP_SHARED ? XS_SHARED : XS_GLOBAL;
+	if (in->opc == OPC_cp && x.sub == MOD_reduce)   /* the source is shared::cta */
+		x.sub2 = pick(in, cp_reductions);
 	if (l.over)
 		lw_err(w, in->pos, "an instruction of more than %zu operand registers is not executable yet", NELEM(l.v));
 	x.n = (uint8_t)l.n;

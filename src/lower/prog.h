@@ -81,6 +81,9 @@ enum {
  * MOD_global (a store), MOD_reduce, MOD_prefetch; target: the reduction
  * (MOD_add ...); irnd: im2col offsets follow; ty2: the map is an im2col one. */
 enum { TNO_SMEM, TNO_MAP, TNO_MBAR, TNO_MASK, TNO_C, TNO__FIXED = TNO_C };
+/* cp.async.bulk (sub MOD_bulk; sub2 the source's XS_ space) and
+ * cp.reduce.async.bulk (sub MOD_reduce; sub2 the reduction, MOD_add ...):
+ * irnd is .multicast::cluster (the ctaMask follows the mbarrier). */
 
 /* Instruction flags. */
 enum {

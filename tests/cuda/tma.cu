@@ -226,3 +226,69 @@ extern "C" __global__ void cluster_wide(const unsigned char *raw, unsigned short
         o[8 + i] = peer[i];
     cl.sync();
 }
+
+// cp.reduce.async.bulk into global memory: n bytes of in, staged in shared
+// memory, combined into out by operation `which` (below), in a bulk group.
+#define RED(op) asm volatile("cp.reduce.async.bulk.global.shared::cta.bulk_group." op " [%0], [%1], %2;" \
+                             :: "l"(out), "r"(sb), "r"(n) : "memory")
+extern "C" __global__ void bulk_reduce_global(const unsigned char *in, void *out, unsigned n, int which)
+{
+    __shared__ alignas(16) unsigned char buf[1024];
+    for (unsigned i = threadIdx.x; i < n; i += blockDim.x)
+        buf[i] = in[i];
+    cde::fence_proxy_async_shared_cta();
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        unsigned sb = (unsigned)__cvta_generic_to_shared(buf);
+        switch (which) {
+        case 0: RED("add.s32"); break;
+        case 1: RED("min.u32"); break;
+        case 2: RED("max.s64"); break;
+        case 3: RED("add.f32"); break;
+        case 4: RED("add.noftz.f16"); break;
+        case 5: RED("xor.b64"); break;
+        case 6: RED("inc.u32"); break;
+        case 7: RED("add.u64"); break;
+        case 8: RED("max.bf16"); break;
+        default: RED("and.b32"); break;
+        }
+        cde::cp_async_bulk_commit_group();
+        cde::cp_async_bulk_wait_group_read<0>();
+    }
+}
+
+// cp.reduce.async.bulk into another CTA's shared memory: a cluster of 2;
+// each CTA adds its 64 words (its rank * 1000 + i) into the other's, whose
+// mbarrier counts the bytes; out[rank * 64 + i] is what each then holds
+// (it started at i).
+extern "C" __global__ void __cluster_dims__(2, 1, 1) bulk_reduce_cluster(unsigned *out)
+{
+    __shared__ alignas(16) unsigned mine[64], give[64];
+    __shared__ uint64_t mb;
+    namespace cg = cooperative_groups;
+    cg::cluster_group cl = cg::this_cluster();
+    unsigned r = cl.block_rank();
+    for (unsigned i = threadIdx.x; i < 64; i += blockDim.x)
+        mine[i] = i, give[i] = r * 1000 + i;
+    if (threadIdx.x == 0) {
+        ptx::mbarrier_init(&mb, 1);
+        ptx::fence_mbarrier_init(ptx::sem_release, ptx::scope_cluster);
+        ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cluster, ptx::space_shared, &mb, sizeof mine);
+    }
+    cde::fence_proxy_async_shared_cta();
+    cl.sync();
+    if (threadIdx.x == 0) {
+        unsigned other = r ^ 1;
+        unsigned dst, bar;     // the other CTA's mine and mb, as shared::cluster addresses
+        asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(dst) : "r"((unsigned)__cvta_generic_to_shared(mine)), "r"(other));
+        asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(bar) : "r"((unsigned)__cvta_generic_to_shared(&mb)), "r"(other));
+        asm volatile("cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.add.u32"
+                     " [%0], [%1], 256, [%2];" :: "r"(dst), "r"((unsigned)__cvta_generic_to_shared(give)), "r"(bar)
+                     : "memory");
+    }
+    while (!ptx::mbarrier_try_wait_parity(&mb, 0))
+        ;
+    for (unsigned i = threadIdx.x; i < 64; i += blockDim.x)
+        out[r * 64 + i] = mine[i];
+    cl.sync();
+}

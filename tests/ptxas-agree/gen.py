@@ -1752,6 +1752,62 @@ def gen_nvcc():
         "cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [%rd3], [%rd1], 64, [%rd2];"]):
         add("E.bulk.v86_%d" % i, kernel_module(b, version="8.6", regs=bregs))
         add("E.bulk.v85_%d" % i, kernel_module(b, version="8.5", regs=bregs))
+    # cp.async.bulk.tensor: the map operand (a 64-bit register or a .global
+    # variable), one .b32 coordinate per dimension, N-2 .b16 im2col offsets,
+    # im2col only from 3 dimensions, a .u16 ctaMask with .multicast::cluster
+    tdecls = ".global .align 64 .b8 gtm[128];\n.const .align 64 .b8 ctm[128];\n.shared .align 128 .b8 sm[1024];"
+    ld = "cp.async.bulk.tensor.%s.shared::cluster.global%s.mbarrier::complete_tx::bytes%s"
+    for i, b in enumerate([
+        ld % ("1d", ".tile", "") + " [%r1], [%rd1, {%r2}], [%r3];",
+        ld % ("2d", "", "") + " [%r1], [%rd1, {%r2, %r4}], [%r3];",
+        ld % ("2d", "", "") + " [sm], [gtm, {%r2, 5}], [%r3];",
+        ld % ("2d", "", "") + " [sm], [ctm, {%r2, 5}], [%r3];",
+        ld % ("2d", "", "") + " [%r1], [%r5, {%r2, %r4}], [%r3];",
+        ld % ("2d", "", "") + " [%r1], [%rd1+64, {%r2, %r4}], [%r3];",
+        ld % ("2d", "", "") + " [%r1], [%rd1, {%r2}], [%r3];",
+        ld % ("2d", "", "") + " [%r1], [%rd1, {%r2, %r4, %r5}], [%r3];",
+        ld % ("2d", "", "") + " [%r1], [%rd1, {%rd2, %r4}], [%r3];",
+        ld % ("2d", "", "") + " [%r1], [%rd1, {%f1, %r4}], [%r3];",
+        ld % ("5d", "", "") + " [%rd3], [%rd1, {%r2, %r4, %r5, %r6, %r7}], [%rd2];",
+        ld % ("3d", ".im2col", "") + " [%r1], [%rd1, {%r2, %r4, %r5}], [%r3], {%h1};",
+        ld % ("3d", ".im2col", "") + " [%r1], [%rd1, {%r2, %r4, %r5}], [%r3], {7};",
+        ld % ("3d", ".im2col", "") + " [%r1], [%rd1, {%r2, %r4, %r5}], [%r3], {%h1, %h2};",
+        ld % ("3d", ".im2col", "") + " [%r1], [%rd1, {%r2, %r4, %r5}], [%r3], {%r1};",
+        ld % ("3d", ".im2col", "") + " [%r1], [%rd1, {%r2, %r4, %r5}], [%r3];",
+        ld % ("2d", ".im2col", "") + " [%r1], [%rd1, {%r2, %r4}], [%r3], {};",
+        ld % ("5d", ".im2col", ".L2::cache_hint") + " [%r1], [%rd1, {%r2, %r4, %r5, %r6, %r7}], [%r3], {%h1, %h2, %h3}, %rd2;",
+        ld % ("2d", "", ".multicast::cluster") + " [%r1], [%rd1, {%r2, %r4}], [%r3], %h1;",
+        ld % ("2d", "", ".multicast::cluster") + " [%r1], [%rd1, {%r2, %r4}], [%r3], 3;",
+        ld % ("2d", "", ".multicast::cluster") + " [%r1], [%rd1, {%r2, %r4}], [%r3], %r1;",
+        ld % ("2d", "", ".multicast::cluster") + " [%r1], [%rd1, {%r2, %r4}], [%r3];",
+        ld % ("4d", ".im2col", ".multicast::cluster.L2::cache_hint") + " [%r1], [%rd1, {%r2, %r4, %r5, %r6}], [%r3], {%h1, %h2}, %h3, %rd2;",
+        "cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%rd1, {%r2, %r4, %r5}], [%r1];",
+        "cp.async.bulk.tensor.3d.global.shared::cta.im2col_no_offs.bulk_group [%rd1, {%r2, %r4, %r5}], [%r1];",
+        "cp.async.bulk.tensor.1d.global.shared::cta.im2col_no_offs.bulk_group [%rd1, {%r2}], [%r1];",
+        "cp.async.bulk.tensor.3d.global.shared::cta.im2col.bulk_group [%rd1, {%r2, %r4, %r5}], [%r1];",
+        "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group.L2::cache_hint [%rd1, {%r2, %r4}], [%r1], %rd2;",
+        "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%rd1, {%r2, %r4}], [%r1];",
+        "cp.reduce.async.bulk.tensor.2d.global.shared::cta.xor.bulk_group [%rd1, {%r2, %r4}], [%r1];",
+        "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.f32.bulk_group [%rd1, {%r2, %r4}], [%r1];",
+        "cp.reduce.async.bulk.tensor.2d.global.shared::cta.bulk_group [%rd1, {%r2, %r4}], [%r1];",
+        "cp.async.bulk.prefetch.tensor.2d.L2.global [%rd1, {%r2, %r4}];",
+        "cp.async.bulk.prefetch.tensor.3d.L2.global.im2col [%rd1, {%r2, %r4, %r5}], {%h1};",
+        "cp.async.bulk.prefetch.tensor.3d.L2.global.im2col [%rd1, {%r2, %r4, %r5}];",
+        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%r1], [%rd1], 64, [%r3], %h1;",
+        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%r1], [%rd1], 64, [%r3];",
+        "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.s32 [%rd1], [%r1], 64;",
+        "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f16 [%rd1], [%r1], 64;",
+        "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.noftz.bf16 [%rd1], [%r1], 64;",
+        "cp.reduce.async.bulk.global.shared::cta.bulk_group.min.f32 [%rd1], [%r1], 64;",
+        "cp.reduce.async.bulk.global.shared::cta.bulk_group.xor.b64 [%rd1], [%r1], %r2;",
+        "cp.reduce.async.bulk.global.shared::cta.bulk_group.L2::cache_hint.max.s64 [%rd1], [%r1], 64, %rd2;",
+        "cp.reduce.async.bulk.global.shared::cta.bulk_group.inc.u32 [%rd1], [%r1], 64, %rd2;",
+        "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.add.u32 [%r1], [%r2], 64, [%r3];",
+        "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.add.u64 [%r1], [%r2], 64, [%r3];",
+        "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.max.u64 [%r1], [%r2], 64, [%r3];",
+        "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.and.b64 [%r1], [%r2], 64, [%r3];",
+        "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.add.u32 [%r1], [%r2], 64;"]):
+        add("E.tensor.%03d_%s" % (i, slug(b.split()[0])), kernel_module(b, decls=tdecls, version="8.0", regs=bregs))
     # cudaDeviceSynchronize from device code: gone on sm_90 and later
     # ("Unsupported Function 'cudaDeviceSynchronize' on arch 'sm_90' or higher")
     cds = ".extern .func (.param .b32 r) cudaDeviceSynchronize();"
