@@ -5389,7 +5389,8 @@ static void group_cub(const char *root)
  *
  * wgmma as CUTLASS-style code issues it, on an sm_90a device: f16 operands
  * in 128-byte swizzled shared memory over four k-steps, s8 with A from
- * registers; small integers, so every product and sum is exact.  setmaxnreg
+ * registers, sparse f16 with A from registers; small integers, so every
+ * product and sum is exact.  setmaxnreg
  * in a kernel of two warpgroups.
  * =========================================================================== */
 
@@ -5437,6 +5438,57 @@ static void group_wgmma(const char *root)
 		if (LAUNCH(&c, "_Z8wgmma_s8PKaS0_PKiPi", 1, 128, 0, &da, &db, &dc, &dd)) {
 			downto(&c, got, dd, sizeof got);
 			ok(cmp_u32("wgmma_s8", want, got, 64 * 32));
+		}
+	}
+	{       /* wgmma_sp: D (64x16) = A (64x32, 2:4 sparse) * B^T (B 16x32) */
+		static int a[64 * 32], b[16 * 32];
+		static uint16_t xac[64 * 16], xb[16 * 32];
+		static uint32_t meta[128];
+		static uint8_t nib[64][8];      /* per row, per chunk of four: the two kept columns' indices */
+		static float want[64 * 16], got[64 * 16];
+		for (int i = 0; i < 64; i++)
+			for (int ch = 0, kc = 0; ch < 8; ch++) {
+				int p0 = rndint(0, 3), p1;
+				do
+					p1 = rndint(0, 3);
+				while (p1 == p0);
+				if (p1 < p0) {
+					int x = p0;
+					p0 = p1, p1 = x;
+				}
+				for (int x = 0; x < 4; x++)
+					a[i * 32 + 4 * ch + x] = x == p0 || x == p1 ? rndint(-3, 3) : 0;
+				xac[i * 16 + kc++] = hr((long double)a[i * 32 + 4 * ch + p0]);
+				xac[i * 16 + kc++] = hr((long double)a[i * 32 + 4 * ch + p1]);
+				nib[i][ch] = (uint8_t)(p0 | p1 << 2);
+			}
+		/* the metadata, as mma.sp's .f16 figure places it per warp (selector 0):
+		 * lanes 4R and 4R+1 hold rows R (bits 0-15) and R+8 (16-31) of the
+		 * warp's 16, chunks 0-3 and 4-7; the other lanes' words are ignored */
+		for (int t = 0; t < 128; t++) {
+			int w = t / 32, l = t % 32, q = l % 4;
+			meta[t] = (uint32_t)rndint(0, 1 << 30);
+			if (q < 2) {
+				meta[t] = 0;
+				for (int h = 0; h < 2; h++)
+					for (int x = 0; x < 4; x++)
+						meta[t] |= (uint32_t)nib[16 * w + l / 4 + 8 * h][4 * q + x] << (16 * h + 4 * x);
+			}
+		}
+		for (int i = 0; i < 16 * 32; i++)
+			b[i] = rndint(-3, 3), xb[i] = hr((long double)b[i]);
+		for (int i = 0; i < 64; i++)
+			for (int j = 0; j < 16; j++) {
+				int acc = 0;
+				for (int k = 0; k < 32; k++)
+					acc += a[i * 32 + k] * b[j * 32 + k];
+				want[i * 16 + j] = (float)acc;
+			}
+		uint64_t da = up(&c, xac, sizeof xac), dm = up(&c, meta, sizeof meta), db = up(&c, xb, sizeof xb);
+		uint64_t dd = zbuf(&c, sizeof got);
+		if (LAUNCH(&c, "_Z8wgmma_spPK6__halfPKjS1_Pf", 1, 128, 0, &da, &dm, &db, &dd)) {
+			downto(&c, got, dd, sizeof got);
+			ok(cmp_f32("wgmma_sp", want, got, 64 * 16));
 		}
 	}
 	{       /* setmaxnreg in both directions: no effect on the results */

@@ -183,7 +183,7 @@ static bool desc_elem(const WgmmaOp *op, int t, uint64_t d, bool trans, unsigned
 	return true;
 }
 
-bool wgmma_run(const WgmmaOp *op)
+int wgmma_run(const WgmmaOp *op)
 {
 	const MmaShape *s = op->s;
 	unsigned N = s->n, K = s->k, KA = s->sp ? K / 2 : K, ta = s->type[MMA_A], tb = s->type[MMA_B];
@@ -198,7 +198,7 @@ bool wgmma_run(const WgmmaOp *op)
 		}
 	Val *b = malloc(sizeof *b * K * N);
 	if (!b)
-		return false;
+		return WG_NOMEM;
 	bool fl = is_float(ta), ok = true;
 	if (op->A) {
 		gather(s, MMA_A, op->A, a, 16, KA);
@@ -212,7 +212,7 @@ bool wgmma_run(const WgmmaOp *op)
 			ok = desc_elem(op, tb, op->bdesc, op->trans_b, j, k, &b[k * N + j]);
 	if (!ok) {
 		free(b);
-		return false;
+		return WG_FAULT;
 	}
 	gather(s, MMA_C, (const uint64_t *const *)op->D, c, 16, N);
 	for (unsigned i = 0; i < 16; i++)
@@ -231,5 +231,5 @@ bool wgmma_run(const WgmmaOp *op)
 		}
 	free(b);
 	scatter(s, op->D, c, 16, N);
-	return true;
+	return WG_OK;
 }

@@ -18,7 +18,7 @@ void mma_run(const MmaShape *s, uint64_t *const *D, const uint64_t *const *A, co
  * read a descriptor's matrix MN-major; .sp: A holds the kept half of each
  * row, E and sel say which columns (as mma.sp).  smem(ctx, addr, n) returns the n
  * bytes of shared memory at addr, or NULL when they are not there (the
- * warp has faulted: wgmma_run returns false). */
+ * warp has faulted: wgmma_run returns WG_FAULT). */
 typedef const uint8_t *(*WgSmem)(void *ctx, uint64_t addr, unsigned n);
 typedef struct WgmmaOp {
 	const MmaShape *s;
@@ -33,6 +33,7 @@ typedef struct WgmmaOp {
 	WgSmem smem;
 	void *ctx;
 } WgmmaOp;
-bool wgmma_run(const WgmmaOp *op);
+enum { WG_OK, WG_FAULT, WG_NOMEM };    /* WG_FAULT: smem has reported it */
+int wgmma_run(const WgmmaOp *op);
 
 #endif

@@ -91,6 +91,42 @@ __global__ void __launch_bounds__(128) wgmma_s8(const int8_t *A, const int8_t *B
         D[(16 * w + l / 4 + 8 * (i / 2 % 2)) * 32 + 8 * (i / 4) + 2 * (l % 4) + i % 2] = d[i];
 }
 
+// D (64x16, f32) = A * B^T, A (64x32 f16) 2:4 sparse: Ac (64x16) its kept
+// elements, meta one metadata word per thread (the host places the indices),
+// B (16x32, row n = column n of the right operand) unswizzled in shared memory.
+__global__ void __launch_bounds__(128) wgmma_sp(const __half *Ac, const uint32_t *meta, const __half *B, float *D)
+{
+    __shared__ alignas(128) __half sb[16 * 32];
+    unsigned t = threadIdx.x, w = t / 32, l = t % 32;
+    // core matrix (n/8, k/8): row n%8 at 16 bytes; LBO 128 (along K), SBO 512 (along N)
+    for (unsigned i = t; i < 16 * 32; i += 128) {
+        unsigned n = i / 32, k = i % 32;
+        *(__half *)((char *)sb + n / 8 * 512 + k / 8 * 128 + n % 8 * 16 + k % 8 * 2) = B[i];
+    }
+    __syncthreads();
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    // the kept elements as a dense k16 fragment: element i of thread t at row
+    // 16w + l/4 + 8*((i/2)%2), column 2*(l%4) + i%2 + 8*(i/4), two to a register
+    uint32_t a[4];
+    for (unsigned r = 0; r < 4; r++) {
+        unsigned row = 16 * w + l / 4 + 8 * (r % 2), col = 2 * (l % 4) + 8 * (r / 2);
+        __half lo = Ac[row * 16 + col], hi = Ac[row * 16 + col + 1];
+        a[r] = (uint32_t)__half_as_ushort(lo) | (uint32_t)__half_as_ushort(hi) << 16;
+    }
+    float d[8];
+    for (int i = 0; i < 8; i++)
+        d[i] = 0;
+    uint64_t db = make_desc(sb, 128, 512, 0);
+    asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+    asm volatile("wgmma.mma_async.sp.sync.aligned.m64n16k32.f32.f16.f16 {%0, %1, %2, %3, %4, %5, %6, %7}, {%8, %9, %10, %11}, %12, %13, 0, 0, 1, 1, 0;\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(meta[t]));
+    asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+    asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+    for (unsigned i = 0; i < 8; i++)
+        D[(16 * w + l / 4 + 8 * (i / 2 % 2)) * 16 + 8 * (i / 4) + 2 * (l % 4) + i % 2] = d[i];
+}
+
 // setmaxnreg: a producer warpgroup gives registers back, the consumer asks for more
 __global__ void __launch_bounds__(256) regs(int *out)
 {
