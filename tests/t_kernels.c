@@ -164,7 +164,7 @@ static uint64_t rnd64(void)
 	return x * 0x2545f4914f6cdd1dull;
 }
 static uint32_t rnd32(void) { return (uint32_t)(rnd64() >> 32); }
-static int rndint(int lo, int hi) { return lo + (int)(rnd64() % (uint64_t)(hi - lo + 1)); }
+static int rndint(int lo, int hi) { return (int)(lo + (int64_t)(rnd64() % (uint64_t)((int64_t)hi - lo + 1))); }
 /* A float of moderate magnitude with a random mantissa: [-range, range]. */
 static float rndf(float range) { return (float)((double)(rnd64() >> 11) / 9007199254740992.0 * 2.0 - 1.0) * range; }
 

@@ -22,6 +22,7 @@
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;  /* held, and the order of flushes */
 static char *held;
 static size_t len, cap;
+static _Atomic int pending;     /* len != 0: a flush with nothing held takes no lock */
 static int blocking;    /* CUDA_LAUNCH_BLOCKING=1: a launch flushes when it ends too */
 static FILE *stream;    /* the device's printf stream, open until the process ends */
 
@@ -43,18 +44,22 @@ static ssize_t keep(void *cookie, const char *p, size_t n)
 	}
 	memcpy(held + len, p, n);
 	len += n;
+	atomic_store(&pending, 1);
 	pthread_mutex_unlock(&lock);
 	return (ssize_t)n;
 }
 
 void cu_printf_flush(void)
 {
+	if (!atomic_load(&pending))
+		return;
 	pthread_mutex_lock(&lock);
 	if (len) {
 		fwrite(held, 1, len, stdout);
 		fflush(stdout);
 		len = 0;
 	}
+	atomic_store(&pending, 0);
 	if (cap > (1u << 20)) {         /* a large launch's text is not kept for ever */
 		free(held);
 		held = NULL;
