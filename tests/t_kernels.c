@@ -5366,7 +5366,7 @@ static void group_cub(const char *root)
 		static int a[16 * T], want[16 * T];
 		static long long sums[T], wsums[T];
 		for (int i = 0; i < 16 * T; i++)
-			a[i] = want[i] = rndint(-(1 << 30), 1 << 30);
+			a[i] = want[i] = rndint(-(1 << 29), 1 << 29);
 		for (int t = 0; t < T; t++) {
 			qsort(want + 16 * t, 16, sizeof *want, cmp_desc);
 			wsums[t] = 0;
