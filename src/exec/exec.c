@@ -44,10 +44,15 @@
  * are disjoint or the same, never overlapping otherwise): the full warp's
  * loop is then free of dependencies between lanes, and the compiler may
  * run several lanes at once without checking the slots for overlap. */
+#if defined(__clang__)
+#define LANES_IVDEP _Pragma("clang loop vectorize(assume_safety)")
+#else
+#define LANES_IVDEP _Pragma("GCC ivdep")
+#endif
 #define LANES_EW(m, ...) do { \
 	uint32_t _m = (m); \
 	if (_m == FULL) { \
-		_Pragma("GCC ivdep") \
+		LANES_IVDEP \
 		for (unsigned l = 0; l < 32; l++) { __VA_ARGS__; } \
 	} else { \
 		while (_m) { \
