@@ -449,22 +449,24 @@ grep_in "$T/err" "no --buf named 'y'" "run: the missing buffer is named"
 expect 2 "run: a launch without --grid" -- "$X" run "$T/cxx.ptx" --kernel bump --grid 1 --block 1 --launch --kernel bump --block 1
 grep_in "$T/err" "each launch (between --launch options) needs --grid and --block" "run: the incomplete launch is named"
 expect 0 "run: device malloc" -- "$X" run "$T/cxx.ptx" --kernel heap --grid 1 --block 1
-cat >"$T/errname.ptx" <<'P'
+cat >"$T/graphlaunch.ptx" <<'P'
 .version 8.0
 .target sm_90
 .address_size 64
-.extern .func (.param .b64 r) __cudaCDP2GetErrorName(.param .b32 e);
+.extern .func (.param .b32 r) cudaGraphLaunch(.param .b64 g, .param .b64 s);
 .visible .entry k()
 {
-	.param .b32 pe;
-	.param .b64 r;
-	st.param.b32 [pe], 1;
-	call.uni (r), __cudaCDP2GetErrorName, (pe);
+	.param .b64 pg;
+	.param .b64 ps;
+	.param .b32 r;
+	st.param.b64 [pg], 1;
+	st.param.b64 [ps], 0;
+	call.uni (r), cudaGraphLaunch, (pg, ps);
 	ret;
 }
 P
-expect 4 "run: valid PTX ptxvm cannot run yet" -- "$X" run -c "$T/errname.ptx" --grid 1 --block 1
-grep_in "$T/err" "CUDA_ERROR_NOT_SUPPORTED: .*__cudaCDP2GetErrorName" "run: exit 4 says CUDA_ERROR_NOT_SUPPORTED"
+expect 4 "run: valid PTX ptxvm cannot run yet" -- "$X" run -c "$T/graphlaunch.ptx" --grid 1 --block 1
+grep_in "$T/err" "CUDA_ERROR_NOT_SUPPORTED: .*cudaGraphLaunch" "run: exit 4 says CUDA_ERROR_NOT_SUPPORTED"
 
 # ---- examples/host.c, the C interface's example, built as its comment says ----
 section host

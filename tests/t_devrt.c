@@ -536,10 +536,10 @@ static void t_cdp(const char *root, unsigned workers)
 	/* an entry point of the device runtime that ptxvm does not provide */
 	static const char *const ev =
 		".version 8.0\n.target sm_90\n.address_size 64\n"
-		".extern .func (.param .b64 r) __cudaCDP2GetErrorName(.param .b32 e);\n"
-		".visible .entry k()\n{\n\t.param .b32 pe;\n"
-		"\t.param .b64 r;\n\tst.param.b32 [pe], 1;\n"
-		"\tcall.uni (r), __cudaCDP2GetErrorName, (pe);\n\tret;\n}\n";
+		".extern .func (.param .b32 r) cudaGraphLaunch(.param .b64 g, .param .b64 s);\n"
+		".visible .entry k()\n{\n\t.param .b64 pg;\n\t.param .b64 ps;\n"
+		"\t.param .b32 r;\n\tst.param.b64 [pg], 1;\n\tst.param.b64 [ps], 0;\n"
+		"\tcall.uni (r), cudaGraphLaunch, (pg, ps);\n\tret;\n}\n";
 	ptxvm_check_opts co = { "sm_90", 1 };
 	ptxvm_module *m = ptxvm_module_load("ev.ptx", ev, strlen(ev), &co);
 	if (ptxvm_module_errors(m) || ptxvm_program_load(d, m, &p) != PTXVM_SUCCESS) {
@@ -548,7 +548,7 @@ static void t_cdp(const char *root, unsigned workers)
 		free(diag);
 	} else {
 		r = run(d, p, "k", 1, 1, NULL);
-		check(r == PTXVM_ERROR_NOT_SUPPORTED && strstr(ptxvm_device_message(d), "__cudaCDP2GetErrorName"),
+		check(r == PTXVM_ERROR_NOT_SUPPORTED && strstr(ptxvm_device_message(d), "cudaGraphLaunch"),
 		      "a device-runtime call ptxvm does not provide fails the launch, naming it");
 		ptxvm_program_unload(p);
 	}
@@ -912,8 +912,90 @@ static void t_cluster_atomics(unsigned workers)
 	ptxvm_device_destroy(d);
 }
 
+/* tests/cuda/devquery.rdc.cu: kernels' cudaGetErrorName and
+ * cudaGetErrorString return CUDA's names of cudaError_t (the runtime's
+ * enum, not CUresult's) and descriptions, in read-only device memory that
+ * loads and printf's %s read. */
+static void t_errors(const char *root, unsigned workers)
+{
+	static const struct { int code; const char *name, *text; } want[] = {
+		{ 0, "cudaSuccess", "success" },
+		{ 1, "cudaErrorInvalidValue", "invalid value" },
+		{ 2, "cudaErrorMemoryAllocation", "memory allocation" },
+		{ 3, "cudaErrorInitializationError", "initialization error" },
+		{ 9, "cudaErrorInvalidConfiguration", "invalid configuration" },
+		{ 65, "cudaErrorLaunchMaxDepthExceeded", "launch max depth exceeded" },
+		{ 69, "cudaErrorLaunchPendingCountExceeded", "launch pending count exceeded" },
+		{ 209, "cudaErrorNoKernelImageForDevice", "no kernel image for device" },
+		{ 214, "cudaErrorECCUncorrectable", "ECC uncorrectable" },
+		{ 215, "cudaErrorUnsupportedLimit", "unsupported limit" },
+		{ 222, "cudaErrorUnsupportedPtxVersion", "unsupported ptx version" },
+		{ 400, "cudaErrorInvalidResourceHandle", "invalid resource handle" },
+		{ 700, "cudaErrorIllegalAddress", "illegal address" },
+		{ 805, "cudaErrorMpsConnectionFailed", "mps connection failed" },
+		{ 915, "cudaErrorInvalidResourceConfiguration", "invalid resource configuration" },
+		{ 999, "cudaErrorUnknown", "unknown" },
+		{ 12345, "unrecognized error code", "unrecognized error code" },
+		{ -1, "unrecognized error code", "unrecognized error code" },
+		{ 10000, "unrecognized error code", "unrecognized error code" },
+	};
+	enum { N = sizeof want / sizeof *want, W = 48 };
+	FILE *pf = tmpfile();
+	ptxvm_device_opts o = { .workers = workers, .printf_stream = pf };
+	ptxvm_device *d = ptxvm_device_create(&o);
+	ptxvm_program *p = open_rdc(root, "devquery.rdc", d);
+	if (!p || !pf) {
+		if (pf)
+			fclose(pf);
+		ptxvm_device_destroy(d);
+		return;
+	}
+	int codes[N];
+	static char got[N * 2 * W];
+	for (int i = 0; i < N; i++)
+		codes[i] = want[i].code;
+	uint64_t dc, dout;
+	int n = N, w = W;
+	ptxvm_mem_alloc(d, sizeof codes, &dc);
+	ptxvm_mem_alloc(d, sizeof got, &dout);
+	ptxvm_memcpy_htod(d, dc, codes, sizeof codes);
+	void *a[] = { &dc, &n, &dout, &w };
+	ptxvm_result r = run(d, p, "dq_errors", 2, 16, a);
+	ptxvm_memcpy_dtoh(d, got, dout, sizeof got);
+	check(r == PTXVM_SUCCESS, "cudaGetErrorName/String in kernels run");
+	for (int i = 0; r == PTXVM_SUCCESS && i < N; i++) {
+		const char *gn = got + 2 * i * W, *gt = got + (2 * i + 1) * W;
+		if (strcmp(gn, want[i].name) || strcmp(gt, want[i].text))
+			fail("devrt: code %d: name '%s', text '%s' (expected '%s', '%s')", want[i].code, gn, gt,
+			     want[i].name, want[i].text);
+		else
+			passed++;
+	}
+	/* printf's %s reads them */
+	int code = 700;
+	void *a2[] = { &code };
+	r = run(d, p, "dq_print", 1, 2, a2);
+	char line[256] = "";
+	rewind(pf);
+	size_t got_n = fread(line, 1, sizeof line - 1, pf);
+	line[got_n] = 0;
+	check(r == PTXVM_SUCCESS && !strcmp(line, "700 cudaErrorIllegalAddress: illegal address\n"
+					    "700 cudaErrorIllegalAddress: illegal address\n"),
+	      "device printf's %s prints cudaGetErrorName's and cudaGetErrorString's texts");
+	/* they are read-only */
+	code = 1;
+	r = run(d, p, "dq_scribble", 1, 1, a2);
+	check(r == PTXVM_ERROR_ILLEGAL_ADDRESS && strstr(ptxvm_device_message(d), "dq_scribble"),
+	      "a kernel writing the text cudaGetErrorName returned faults");
+	ptxvm_program_unload(p);
+	ptxvm_device_destroy(d);
+	fclose(pf);
+}
+
 void test_devrt(const char *root)
 {
+	t_errors(root, 1);
+	t_errors(root, 2);
 	t_attributes();
 	t_events(root, 1);
 	t_events(root, 3);

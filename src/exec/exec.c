@@ -1044,7 +1044,7 @@ enum {
 	BI_PARAMBUF, BI_LAUNCH, BI_LASTERR, BI_PEEKERR, BI_GETDEVICE, BI_ATTR, BI_STREAM_NEW, BI_STREAM_DEL,
 	BI_EVENT_NEW, BI_EVENT_RECORD, BI_EVENT_DEL, BI_STREAM_WAIT, BI_DEVCOUNT, BI_VERSION, BI_LIMIT,
 	BI_CACHECFG, BI_SMEMCFG, BI_CUMALLOC, BI_CUFREE, BI_MEMCPY, BI_MEMSET, BI_MEMCPY2D, BI_MEMSET2D,
-	BI_MEMCPY3D, BI_MEMSET3D, BI_PARAMBUF1, BI_LAUNCH1, BI_OCCUPANCY,
+	BI_MEMCPY3D, BI_MEMSET3D, BI_PARAMBUF1, BI_LAUNCH1, BI_OCCUPANCY, BI_ERRNAME, BI_ERRSTR,
 };
 
 static const struct { const char *name; int bi; } devrt_fn[] = {
@@ -1066,6 +1066,7 @@ static const struct { const char *name; int bi; } devrt_fn[] = {
 	{ "GetParameterBuffer", BI_PARAMBUF1 }, { "LaunchDevice", BI_LAUNCH1 }, { "LaunchDevice_ptsz", BI_LAUNCH1 },
 	{ "OccupancyMaxActiveBlocksPerMultiprocessor", BI_OCCUPANCY },
 	{ "OccupancyMaxActiveBlocksPerMultiprocessorWithFlags", BI_OCCUPANCY },
+	{ "GetErrorName", BI_ERRNAME }, { "GetErrorString", BI_ERRSTR },
 };
 
 /* cudaError_t values the device runtime returns */
@@ -1571,12 +1572,18 @@ static int call_devrt(Ctx *X, int bi, uint32_t act, unsigned nret, unsigned narg
 			store_le(q, (uint64_t)(uint32_t)n, 4);
 			break;
 		}
+		case BI_ERRNAME:
+		case BI_ERRSTR:
+			/* (cudaError_t) -> the text in read-only device memory */
+			r = L->errtab + exec_errtab_at((int32_t)a0, bi == BI_ERRSTR);
+			break;
 		case BI_CUFREE:
 			/* (pointer): a block of the device heap, or NULL */
 			r = !a0 ? 0 : L->heap && heap_free(L->heap, a0) == HEAP_OK ? 0 : CE_INVALID_DEVICE_POINTER;
 			break;
 		}
-		bool ptr = bi == BI_PARAMBUF || bi == BI_PARAMBUF1;     /* returns a pointer */
+		/* returns a pointer, never an error */
+		bool ptr = bi == BI_PARAMBUF || bi == BI_PARAMBUF1 || bi == BI_ERRNAME || bi == BI_ERRSTR;
 		if (!ptr && bi != BI_LASTERR && bi != BI_PEEKERR && r)
 			*err = (uint16_t)r;
 		uint8_t *q = rs ? (uint8_t *)peek(X, l, MEM_LOCAL_BASE + rs[l], ptr ? 8 : 4) : NULL;

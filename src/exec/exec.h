@@ -96,6 +96,7 @@ typedef struct Launch {
 	Heap *heap;                     /* the device heap; NULL if the program has no malloc */
 	uint64_t heap_limit;            /* the device's cudaLimitMallocHeapSize */
 	Cdp *cdp;                       /* device launches; NULL if the program makes none */
+	uint64_t errtab;                /* the device's error texts (exec_errtab, read-only); 0: none */
 	unsigned depth;                 /* 0: launched by the host */
 	Child *kids;                    /* grids this one launched (cdp->lock) */
 	size_t nkids, capkids;
@@ -127,6 +128,13 @@ bool launch_uses_printf(const Prog *p);
 bool launch_uses_heap(const Prog *p);
 /* Whether they can launch grids (the device runtime's cudaLaunchDevice). */
 bool launch_uses_cdp(const Prog *p);
+/* Whether they can call cudaGetErrorName or cudaGetErrorString; the bytes
+ * of the texts those return (errtab.c: written to out unless NULL; their
+ * count), and where in them the name or description of a code lies
+ * (a code that is no cudaError_t: "unrecognized error code"). */
+bool launch_uses_errtab(const Prog *p);
+size_t exec_errtab(uint8_t *out);
+uint64_t exec_errtab_at(int64_t code, bool text);
 /* The most threads a CTA of kernel f may have: .maxntid or .reqntid, else
  * EXEC_MAX_THREADS. */
 unsigned exec_max_threads(const XFunc *f);

@@ -49,6 +49,7 @@ struct ptxvm_device {
 	bool printed;           /* a kernel using printf was launched */
 	size_t heap_bytes;      /* the malloc heap's size (cudaLimitMallocHeapSize) */
 	bool heap_made;         /* a kernel using malloc was launched: heap is allocated */
+	uint64_t errtab;        /* the error texts of kernels' cudaGetErrorName/String; 0: not yet */
 	Heap heap;
 	struct ptxvm_program **progs;
 	size_t nprogs, capprogs;
@@ -301,6 +302,22 @@ static bool heap_make(ptxvm_device *d)
 		return false;
 	}
 	d->heap_made = true;
+	return true;
+}
+
+/* The error texts kernels' cudaGetErrorName and cudaGetErrorString
+ * return, read-only device memory made when the first kernel that calls
+ * them is launched (d->lock held); false when there is no memory for it. */
+static bool errtab_make(ptxvm_device *d)
+{
+	if (d->errtab)
+		return true;
+	size_t n = exec_errtab(NULL);
+	uint64_t base;
+	if (!mem_alloc(&d->mem, n, ALLOC_CONST, 0, &base))
+		return false;
+	exec_errtab(mem_host_own(&d->mem, base, n));
+	d->errtab = base;
 	return true;
 }
 
@@ -998,6 +1015,7 @@ static int run_child(ptxvm_device *d, const Program *prog, Launch *P, const Chil
 		C.surf = P->surf;
 		C.heap = P->heap;
 		C.cdp = P->cdp;
+		C.errtab = P->errtab;
 		C.depth = P->depth + 1;
 		C.printf_fifo = P->printf_fifo;
 		C.heap_limit = P->heap_limit;
@@ -1117,6 +1135,13 @@ static ptxvm_result launch_packed(ptxvm_device *d, const ptxvm_kernel *kh, const
 		return say(d, PTXVM_ERROR_OUT_OF_MEMORY, "kernel '%s': no memory for the %zu-byte malloc heap "
 			   "(PTXVM_LIMIT_MALLOC_HEAP_SIZE)", k->f->name, hb);
 	}
+	if (launch_uses_errtab(L.p) && !errtab_make(d)) {
+		pthread_mutex_unlock(&d->lock);
+		put(&k->o);
+		return say(d, PTXVM_ERROR_OUT_OF_MEMORY, "kernel '%s': no memory for the device runtime's error "
+			   "texts", k->f->name);
+	}
+	L.errtab = d->errtab;
 	L.heap = d->heap_made ? &d->heap : NULL;
 	d->busy++;
 	L.printf_fifo = d->printf_fifo;
