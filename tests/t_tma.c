@@ -661,6 +661,17 @@ static void t_bad_maps(T *t)
 	/* a valid map of a tensor at an address no allocation holds */
 	ptxvm_tensor_map_tiled(t->d, bad, 2, 2, 0x1000, x.dim, x.stride + 1, box, e1, 0, 0, 0, 0);
 	expect_fault(t, "a tensor no allocation holds", "tma_load", args, PTXVM_ERROR_ILLEGAL_ADDRESS, "");
+	/* boxes larger than shared memory: 16 MiB, and 2^43 bytes (past 32 bits) */
+	const uint32_t huge[5] = { 256, 256, 256, 256, 256 };
+	const uint64_t hd[5] = { 16, 16, 16, 16, 16 }, hs[4] = { 2048, 32768, 1 << 19, 1 << 23 };
+	_Alignas(64) uint8_t big[128];
+	int hr = 3, hco[5] = { 0 };
+	void *hargs[] = { big, &hr, hco, &bytes, &dout, &dsa };
+	ptxvm_tensor_map_tiled(t->d, big, 0, 3, x.dev, hd, hs, huge, (const uint32_t[]){ 1, 1, 1, 1, 1 }, 0, 0, 0, 0);
+	expect_fault(t, "a box of 16 MiB", "tma_load", hargs, PTXVM_ERROR_ILLEGAL_ADDRESS, "more than a CTA's shared");
+	hr = 5;
+	ptxvm_tensor_map_tiled(t->d, big, 8, 5, x.dev, hd, hs, huge, (const uint32_t[]){ 1, 1, 1, 1, 1 }, 0, 0, 0, 0);
+	expect_fault(t, "a box of 2^43 bytes", "tma_load", hargs, PTXVM_ERROR_ILLEGAL_ADDRESS, "more than a CTA's shared");
 	/* ... whose out-of-bound boxes read nothing */
 	co[0] = -8;
 	co[1] = 20;
