@@ -53,6 +53,10 @@ typedef struct ptxvm_check_opts {
 				   symbols are valid.  Such a module loads onto
 				   a device; a call to a function it does not
 				   define fails the launch that reaches it. */
+	int device_runtime;     /* the device runtime is linked (as nvlink
+				   links libcudadevrt): a whole program may call
+				   its entry points, which ptxvm provides
+				   (ptxvm_device_runtime_provides) */
 } ptxvm_check_opts;
 
 /* Parses and checks PTX text.  The text is copied; filename names it in
@@ -545,6 +549,12 @@ const char *ptxvm_builtin_operand(const ptxvm_builtin *b, unsigned i);
  * texture object) and a .u64 buffer, and calls the builtin; the caller
  * frees it.  NULL for an unknown builtin. */
 char *ptxvm_builtin_module(const char *name_or_id);
+
+/* Whether a call to the function name is one the device provides itself,
+ * so that no module defines it: the device runtime's entry points
+ * (libcudadevrt: "__cudaCDP2LaunchDeviceV2", "cudaGetParameterBuffer" ...).
+ * A linker treats them as defined (src/exec/exec.c holds the list). */
+int ptxvm_device_runtime_provides(const char *name);
 
 /* ---- building modules ----------------------------------------------------
  * A module built call by call and printed by the canonical writer: what a

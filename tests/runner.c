@@ -45,7 +45,7 @@ static uint8_t *form_seen;      /* [isa_nform]: a valid instruction used the for
 static void cover(const char *text, size_t len, const char *arch)
 {
 	Module *m = ptx_parse("cover", text, len);
-	CheckOpts co = { 90, 0, false };
+	CheckOpts co = { .arch = 90 };
 	if (arch) {
 		unsigned minptx;
 		ptx_target_lookup(arch, strlen(arch), &co.arch, &co.arch_suffix, &minptx);
@@ -154,7 +154,7 @@ static void test_api(void)
 {
 	int bad = 0;
 	ptxvm_diag d;
-	ptxvm_check_opts wrong = { "sm_9000", 0 };
+	ptxvm_check_opts wrong = { .arch = "sm_9000" };
 	bad += ptxvm_module_load("x", NULL, 5, NULL) != NULL;          /* NULL text */
 	bad += ptxvm_module_load("x", "", 0, &wrong) != NULL;          /* unknown arch */
 	bad += ptxvm_module_errors(NULL) != 0 || ptxvm_module_diag_count(NULL) != 0;
@@ -252,7 +252,7 @@ static void test_corpus(const char *root)
 		kernels += nk;
 		bytes += (int)tl;
 		for (int mode = 0; mode < 2; mode++) {
-			ptxvm_check_opts o = { NULL, mode };
+			ptxvm_check_opts o = { .compile_only = mode };
 			ptxvm_module *m = ptxvm_module_load(file, text, tl, &o);
 			bool ours = ptxvm_module_errors(m) == 0, theirs = !strcmp(verdict[mode], "ok");
 			if (ours != theirs) {
@@ -285,8 +285,8 @@ static void test_fixtures(const char *dir)
 		if (!text)
 			fail("%s: unreadable", files[i]);
 		else if (round_trip_opts(files[i], text, len, strstr(files[i], ".rdc.ptx") ?
-					 &(ptxvm_check_opts){ "sm_90", 1 } : strstr(files[i], ".sm_90a.ptx") ?
-					 &(ptxvm_check_opts){ "sm_90a", 0 } : NULL))
+					 &(ptxvm_check_opts){ .arch = "sm_90", .compile_only = 1 } : strstr(files[i], ".sm_90a.ptx") ?
+					 &(ptxvm_check_opts){ .arch = "sm_90a" } : NULL))
 			passed++;         /* NAME.rdc.ptx: relocatable code (nvcc -rdc=true); NAME.sm_90a.ptx: for sm_90a */
 		free(text);
 		free(files[i]);
@@ -449,7 +449,7 @@ static void test_agree(const char *what, const char *cases, const char *exceptio
 		 * in the forms corpus, one named *.sm_90a* is checked for that target
 		 * (ptxas -arch=sm_90a: the arch-specific rows) */
 		bool a = arch_names && strstr(name, ".sm_90a");
-		ptxvm_check_opts o = { a ? "sm_90a" : NULL, strstr(name, ".compile_only.") != NULL };
+		ptxvm_check_opts o = { .arch = a ? "sm_90a" : NULL, .compile_only = strstr(name, ".compile_only.") != NULL };
 		ptxvm_module *m = ptxvm_module_load(name, body, blen, &o);
 		bool ours = ptxvm_module_errors(m) == 0;
 		if (ours && ptxas_ok && !o.compile_only)

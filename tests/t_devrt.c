@@ -449,7 +449,7 @@ static ptxvm_program *open_rdc(const char *root, const char *name, ptxvm_device 
 		fail("devrt: %s unreadable", path);
 		return NULL;
 	}
-	ptxvm_check_opts o = { "sm_90", 1 };
+	ptxvm_check_opts o = { .arch = "sm_90", .compile_only = 1 };
 	ptxvm_module *m = ptxvm_module_load(path, text, len, &o);
 	free(text);
 	ptxvm_program *p = NULL;
@@ -540,7 +540,7 @@ static void t_cdp(const char *root, unsigned workers)
 		".visible .entry k()\n{\n\t.param .b64 pg;\n\t.param .b64 ps;\n"
 		"\t.param .b32 r;\n\tst.param.b64 [pg], 1;\n\tst.param.b64 [ps], 0;\n"
 		"\tcall.uni (r), cudaGraphLaunch, (pg, ps);\n\tret;\n}\n";
-	ptxvm_check_opts co = { "sm_90", 1 };
+	ptxvm_check_opts co = { .arch = "sm_90", .compile_only = 1 };
 	ptxvm_module *m = ptxvm_module_load("ev.ptx", ev, strlen(ev), &co);
 	if (ptxvm_module_errors(m) || ptxvm_program_load(d, m, &p) != PTXVM_SUCCESS) {
 		char *diag = ptxvm_module_diagnostics(m);
@@ -605,7 +605,7 @@ static void t_attributes(void)
 	for (size_t t = 0; t < sizeof targets / sizeof *targets; t++) {
 		ptxvm_device_opts o = { .workers = 3, .arch = targets[t].arch };
 		ptxvm_device *d = ptxvm_device_create(&o);
-		ptxvm_check_opts co = { "sm_70", 1 };
+		ptxvm_check_opts co = { .arch = "sm_70", .compile_only = 1 };
 		ptxvm_module *m = ptxvm_module_load("attrs.ptx", attr_ptx, sizeof attr_ptx - 1, &co);
 		ptxvm_program *p = NULL;
 		if (!d || ptxvm_program_load(d, m, &p) != PTXVM_SUCCESS) {
@@ -992,10 +992,55 @@ static void t_errors(const char *root, unsigned workers)
 	fclose(pf);
 }
 
+/* The device runtime linked (ptxvm_check_opts.device_runtime): a whole
+ * program may call its entry points undefined, as nvlink with libcudadevrt
+ * makes one; without it they are unresolved, as ptxas says.  And the names
+ * ptxvm_device_runtime_provides answers for: the device runtime's under
+ * both spellings, nothing else. */
+static void t_linked(const char *root)
+{
+	char path[4096];
+	size_t len;
+	snprintf(path, sizeof path, "%s/tests/ptx/cdp.rdc.ptx", root);
+	char *text = slurp(path, &len);
+	if (!text) {
+		fail("devrt: %s unreadable", path);
+		return;
+	}
+	ptxvm_module *whole = ptxvm_module_load(path, text, len, &(ptxvm_check_opts){ .arch = "sm_90" });
+	char *d = ptxvm_module_diagnostics(whole);
+	check(ptxvm_module_errors(whole) && d && strstr(d, "unresolved .extern function '__cudaCDP2LaunchDeviceV2'"),
+	      "a whole program calling the device runtime, not linked with it, is unresolved");
+	free(d);
+	ptxvm_module_free(whole);
+	ptxvm_module *linked = ptxvm_module_load(path, text, len, &(ptxvm_check_opts){ .arch = "sm_90", .device_runtime = 1 });
+	d = ptxvm_module_diagnostics(linked);
+	if (ptxvm_module_errors(linked))
+		fail("devrt: cdp.rdc.ptx linked with the device runtime does not check: %s", d ? d : "?");
+	else
+		passed++;
+	free(d);
+	ptxvm_module_free(linked);
+	free(text);
+	static const struct { const char *name; int yes; } names[] = {
+		{ "__cudaCDP2LaunchDeviceV2", 1 }, { "__cudaCDP2GetParameterBufferV2", 1 }, { "cudaLaunchDevice_ptsz", 1 },
+		{ "cudaGetParameterBuffer", 1 }, { "__cudaCDP2Malloc", 1 }, { "__cudaCDP2StreamCreateWithFlags", 1 },
+		{ "__cudaCDP2Bogus", 0 }, { "cudaDeviceSynchronize", 0 }, { "vprintf", 0 }, { "twice", 0 },
+		{ "__cudaCDP2", 0 }, { "", 0 }, { NULL, 0 },
+	};
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		if (!ptxvm_device_runtime_provides(names[i].name) != !names[i].yes)
+			fail("devrt: ptxvm_device_runtime_provides(%s) is not %d", names[i].name ? names[i].name : "NULL",
+			     names[i].yes);
+		else
+			passed++;
+}
+
 void test_devrt(const char *root)
 {
 	t_errors(root, 1);
 	t_errors(root, 2);
+	t_linked(root);
 	t_attributes();
 	t_events(root, 1);
 	t_events(root, 3);

@@ -1555,7 +1555,7 @@ static void test_nvcc(ptxvm_device *d)
 	free(diag);
 	ptxvm_module_free(m);
 	/* ... relocatable code may; it loads, runs, and the call fails loudly */
-	ptxvm_check_opts o = { NULL, 1 };
+	ptxvm_check_opts o = { .compile_only = 1 };
 	m = ptxvm_module_load("nvcc", nvcc_ptx, strlen(nvcc_ptx), &o);
 	ptxvm_program *p = NULL;
 	if (ptxvm_module_errors(m) || ptxvm_program_load(d, m, &p) != PTXVM_SUCCESS) {

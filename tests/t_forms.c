@@ -59,7 +59,7 @@ void test_forms(const char *root)
 		int opc = isa_lookup_op(op, strlen(op));
 		bool arch = strstr(name, ".sm_90a") != NULL;
 		ptxvm_device *d = arch ? d90a : d90;
-		ptxvm_check_opts co = { arch ? "sm_90a" : NULL, 0 };
+		ptxvm_check_opts co = { .arch = arch ? "sm_90a" : NULL };
 		ptxvm_module *m = ptxvm_module_load(name, body, blen, &co);
 		ptxvm_program *pg = NULL;
 		if (opc < 0 || ptxvm_module_errors(m) || ptxvm_program_load(d, m, &pg)) {

@@ -1490,7 +1490,7 @@ static void run_variant(ptxvm_device *d, const V *v)
 	}
 	char arch[16];
 	snprintf(arch, sizeof arch, "sm_%d", v->sm ? v->sm : 90);
-	ptxvm_check_opts co = { arch, 0 };
+	ptxvm_check_opts co = { .arch = arch };
 	ptxvm_module *m = ptxvm_module_load(v->name, text, len, &co);
 	if (ptxvm_module_errors(m)) {
 		char *dg = ptxvm_module_diagnostics(m);

@@ -49,7 +49,7 @@ static int ctx_open_opts(Ctx *c, const char *root, const char *name, const ptxvm
 		return 0;
 	}
 	/* a device of an arch-specific target checks its modules for it */
-	ptxvm_module *m = ptxvm_module_load(path, text, len, o && o->arch ? &(ptxvm_check_opts){ o->arch, 0 } : NULL);
+	ptxvm_module *m = ptxvm_module_load(path, text, len, o && o->arch ? &(ptxvm_check_opts){ .arch = o->arch } : NULL);
 	free(text);
 	c->d = ptxvm_device_create(o);
 	ptxvm_result r = ptxvm_program_load(c->d, m, &c->p);

@@ -358,7 +358,7 @@ static bool run_case(ptxvm_device *dev, const Case *c)
 	n += (size_t)snprintf(p + n, cap - n, "\tret;\n}\n");
 	/* launch */
 	bool ok = false;
-	ptxvm_check_opts co = { "sm_90a", 0 };
+	ptxvm_check_opts co = { .arch = "sm_90a" };
 	ptxvm_module *m = ptxvm_module_load("wgmma", p, n, &co);
 	ptxvm_program *pg = NULL;
 	uint64_t din = 0, dout = 0;
@@ -607,7 +607,7 @@ static int test_refusals(ptxvm_device *dev)
 			 "\tmov.u64 %%rd0, 0;\n%s"
 			 "\twgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%%f0, %%f1, %%f2, %%f3}, %%rd0, %%rd1, 1, 1, 1, 0, 0;\n"
 			 "\tst.shared.f32 [sm], %%f0;\n\tret;\n}\n", body[i]);
-		ptxvm_check_opts co = { "sm_90a", 0 };
+		ptxvm_check_opts co = { .arch = "sm_90a" };
 		ptxvm_module *m = ptxvm_module_load("refuse", p, strlen(p), &co);
 		ptxvm_program *pg = NULL;
 		if (ptxvm_module_errors(m) || ptxvm_program_load(dev, m, &pg)) {

@@ -461,6 +461,13 @@ static void need_definition(Ck *c, const Opnd *o, bool address)
 	}
 	if ((c->opt.compile_only && (f->linkage & L_EXTERN)) || f->has_body || system_function(f->name))
 		return;
+	char nm[256];
+	if (c->opt.provided && (f->linkage & L_EXTERN) && f->name.n < sizeof nm) {
+		memcpy(nm, f->name.p, f->name.n);
+		nm[f->name.n] = 0;
+		if (c->opt.provided(nm))
+			return;
+	}
 	if (c->opt.compile_only)
 		err(c, o->pos, "'%.*s' is neither defined nor declared .extern: only .extern functions are left to the linker",
 		    (int)o->name.n, o->name.p);
@@ -2364,7 +2371,7 @@ size_t ptx_check(Module *m, const CheckOpts *opt)
 	Ck c = { 0 };
 	c.m = m;
 	c.d = &m->diags;
-	c.opt = opt ? *opt : (CheckOpts){ 90, 0, false };
+	c.opt = opt ? *opt : (CheckOpts){ .arch = 90 };
 	if (!c.opt.arch)
 		c.opt.arch = 90;
 	check_header(&c);

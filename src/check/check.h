@@ -11,6 +11,10 @@ typedef struct CheckOpts {
 	bool compile_only;      /* relocatable code (ptxas --compile-only):
 				   functions and .unified symbols defined
 				   elsewhere are valid */
+	bool (*provided)(const char *name);     /* functions the device provides
+				   beyond the system calls, so that a whole
+				   program may call them undefined (the
+				   device runtime, once linked); or NULL */
 } CheckOpts;
 
 /* Checks m, recording diagnostics in m->diags and filling the resolved

@@ -1048,7 +1048,7 @@ int cmd_run(int argc, char **argv)
 			if (!parse_u64(val, &L->shared) || L->shared > (1u << 30))
 				USAGE("bad --shared '%s': expected a byte count", val);
 		} else if (!strcmp(o, "--arch")) {
-			ptxvm_module *t = ptxvm_module_load("arch", "", 0, &(ptxvm_check_opts){ val, 0 });
+			ptxvm_module *t = ptxvm_module_load("arch", "", 0, &(ptxvm_check_opts){ .arch = val });
 			if (!t)
 				USAGE("unknown architecture '%s' (sm_90, sm_90a, ...)", val);
 			ptxvm_module_free(t);
@@ -1117,7 +1117,7 @@ int cmd_run(int argc, char **argv)
 			USAGE("%s%s needs --grid and --block", nl > 1 ? "each launch" : "the launch",
 			      nl > 1 ? " (between --launch options)" : "");
 
-	ptxvm_check_opts co = { arch, rdc };
+	ptxvm_check_opts co = { .arch = arch, .compile_only = rdc };
 	int st = 0;
 	ptxvm_module *m = load(file, &co, &st);
 	if (st == 1)

@@ -171,6 +171,12 @@ void cu_ctx_release_modules(CuCtx *ctx);
  * frees it); and a JIT log buffer of *size bytes given text (*size
  * becomes its length; nothing when buf or size is NULL). */
 CUresult cu_read_file(const char *path, char **out, size_t *outlen);
+/* The process's relocatable device code (nvcc -rdc=true) that goes with
+ * image, an image without PTX: the PTX of the fat binaries in the
+ * __nv_relfatbin section of the loaded file that holds image, linked
+ * (rdc.c).  CUDA_ERROR_NOT_FOUND when that file has no such section; other
+ * errors with a one-line reason in why. */
+int cu_rdc_ptx(const void *image, char **ptx_out, char *why, size_t whylen);
 void cu_put_log(char *buf, size_t *size, const char *text);
 /* module.c: the C API's program of a module (NULL: a stale handle). */
 ptxvm_program *cu_module_program(CUmodule h);

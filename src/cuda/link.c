@@ -15,7 +15,9 @@
  *     before its definition and is dropped after it;
  *   - an .extern symbol no input defines is an undefined reference, unless
  *     it is a system call the device provides (vprintf, malloc ...: the
- *     whole-program check of the result decides, as ptxas would);
+ *     whole-program check of the result decides, as ptxas would) or an
+ *     entry point of the device runtime, which ptxvm provides (so that
+ *     libcudadevrt.a, an input, adds nothing);
  *   - a symbol without linkage that another input names too is renamed in
  *     its input (NAME$link<input>), as it is private to its input;
  *   - .file numbers are renumbered so that each input keeps its files,
@@ -191,8 +193,7 @@ static CUresult add_library(CuLink *l, const char *name, const unsigned char *a,
 {
 	const char *base = strrchr(name, '/');
 	if (strstr(base ? base + 1 : name, "cudadevrt"))
-		return link_fail(l, CUDA_ERROR_NOT_SUPPORTED, "the device runtime (libcudadevrt) cannot be linked: "
-			"ptxvm's kernels call its functions built in, in relocatable modules loaded through the C API");
+		return CUDA_SUCCESS;    /* the device runtime: ptxvm provides its entry points itself */
 	if (len < 8 || memcmp(a, "!<arch>\n", 8))
 		return link_fail(l, CUDA_ERROR_INVALID_IMAGE, "a library input is not an archive (ar)");
 	size_t at = 8, objects = 0;
@@ -575,6 +576,10 @@ static void resolve(Linker *k, const Sym ***unresolved, size_t *nun)
 		if (y->def || y->link != L_EXTERN)
 			continue;
 		if (!def) {
+			char nm0[256];
+			snprintf(nm0, sizeof nm0, "%.*s", nl, nm);
+			if (y->kind == K_FUNC && ptxvm_device_runtime_provides(nm0))
+				continue;       /* the device runtime's: provided by ptxvm */
 			if (y->kind == K_VAR)
 				fail(k, "Undefined reference to '%.*s' in '%s'", nl, nm, in);
 			else {
@@ -691,7 +696,7 @@ CUresult cuLinkComplete(CUlinkState h, void **out, size_t *size)
 		goto done;
 	}
 	/* the whole program: system calls resolve, anything else left is undefined */
-	ptxvm_check_opts o = { .arch = cu_dev.arch };
+	ptxvm_check_opts o = { .arch = cu_dev.arch, .device_runtime = 1 };
 	ptxvm_module *m = ptxvm_module_load("linked.ptx", ptx, strlen(ptx), &o);
 	if (!m) {
 		k.oom = 1;

@@ -40,11 +40,12 @@ void cu_put_log(char *buf, size_t *size, const char *text)
 	*size = n;
 }
 
-/* Loads PTX text into ctx.  err/errsz: the JIT error log, where given. */
+/* Loads PTX text into ctx.  err/errsz: the JIT error log, where given;
+ * devrt: the text was linked with the device runtime (rdc.c). */
 static CUresult load_ptx(CuCtx *ctx, CUmodule *out, const char *name, const char *text, size_t len, char *err,
-			 size_t *errsz)
+			 size_t *errsz, int devrt)
 {
-	ptxvm_check_opts o = { .arch = cu_dev.arch };
+	ptxvm_check_opts o = { .arch = cu_dev.arch, .device_runtime = devrt };
 	ptxvm_module *m = ptxvm_module_load(name, text, len, &o);
 	if (!m)
 		return CUDA_ERROR_OUT_OF_MEMORY;
@@ -83,18 +84,31 @@ static CUresult load_ptx(CuCtx *ctx, CUmodule *out, const char *name, const char
 }
 
 /* An image: PTX text, a fat binary or nvcc's wrapper of one (the best PTX
- * entry for the device, fatbin.c), or an ELF cubin, which ptxvm cannot
- * run (CUDA_ERROR_NO_BINARY_FOR_GPU). */
+ * entry for the device, fatbin.c; for nvlink's SASS-only image of
+ * relocatable device code, its inputs' PTX linked, rdc.c), or an ELF
+ * cubin, which ptxvm cannot run (CUDA_ERROR_NO_BINARY_FOR_GPU). */
 static CUresult load_image(CuCtx *ctx, CUmodule *out, const void *image, char *err, size_t *errsz)
 {
 	char *ptx = NULL, why[256] = "";
+	int devrt = 0;
 	int r = cuda_fatbin_ptx(image, CUDA_FATBIN_UNBOUNDED, cu_dev.arch, &ptx, why, sizeof why);
+	if (r == CUDA_ERROR_NO_BINARY_FOR_GPU) {
+		/* nvlink's image of relocatable device code: its inputs' PTX, linked */
+		char rwhy[sizeof why];
+		int rr = cu_rdc_ptx(image, &ptx, rwhy, sizeof rwhy);
+		if (rr != CUDA_ERROR_NOT_FOUND) {
+			r = rr;
+			devrt = 1;
+			if (r)
+				memcpy(why, rwhy, sizeof why);
+		}
+	}
 	if (r) {
 		cu_warn("cuModuleLoadData: %s", why);
 		cu_put_log(err, errsz, why);
 		return r;
 	}
-	CUresult res = load_ptx(ctx, out, "module.ptx", ptx, strlen(ptx), err, errsz);
+	CUresult res = load_ptx(ctx, out, devrt ? "linked.ptx" : "module.ptx", ptx, strlen(ptx), err, errsz, devrt);
 	free(ptx);
 	return res;
 }
@@ -172,7 +186,7 @@ CUresult cuModuleLoad(CUmodule *out, const char *path)
 	CUresult rr = cu_read_file(path, &buf, &len);
 	if (rr)
 		return rr;
-	CUresult r = len >= 4 ? load_image(c, out, buf, NULL, NULL) : load_ptx(c, out, path, buf, len, NULL, NULL);
+	CUresult r = len >= 4 ? load_image(c, out, buf, NULL, NULL) : load_ptx(c, out, path, buf, len, NULL, NULL, 0);
 	free(buf);
 	return r;
 }

@@ -1093,6 +1093,17 @@ static bool event_valid(const Launch *L, uint64_t e)
 }
 #define STREAM_TAIL 3                   /* cudaStreamTailLaunch */
 
+static int devrt_of(const char *name)
+{
+	const char *n = !strncmp(name, "__cudaCDP2", 10) ? name + 10 : !strncmp(name, "cuda", 4) ? name + 4 : NULL;
+	for (size_t i = 0; n && i < sizeof devrt_fn / sizeof *devrt_fn; i++)
+		if (!strcmp(n, devrt_fn[i].name))
+			return devrt_fn[i].bi;
+	return BI_NONE;
+}
+
+bool exec_devrt_provides(const char *name) { return name && devrt_of(name) != BI_NONE; }
+
 static int builtin_of(const XFunc *f)
 {
 	if (f->ast && f->ast->has_body)
@@ -1107,11 +1118,7 @@ static int builtin_of(const XFunc *f)
 		return BI_ALIGNED_MALLOC;      /* what __nv_aligned_device_malloc compiles to */
 	if (!strcmp(f->name, "free"))
 		return BI_FREE;
-	const char *n = !strncmp(f->name, "__cudaCDP2", 10) ? f->name + 10 : !strncmp(f->name, "cuda", 4) ? f->name + 4 : NULL;
-	for (size_t i = 0; n && i < sizeof devrt_fn / sizeof *devrt_fn; i++)
-		if (!strcmp(n, devrt_fn[i].name))
-			return devrt_fn[i].bi;
-	return BI_NONE;
+	return devrt_of(f->name);
 }
 
 typedef struct StrCtx {

@@ -155,5 +155,7 @@ double exec_now(void);
 
 /* Why an instruction cannot be executed yet, or NULL if it can. */
 const char *exec_unsupported(const XIns *x);
+/* Whether name is a device-runtime function the executor provides. */
+bool exec_devrt_provides(const char *name);
 
 #endif

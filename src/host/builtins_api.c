@@ -1,7 +1,9 @@
-/* builtins_api.c: the public builtin interface (ptxvm.h) over src/builtins,
+/* builtins_api.c: the public builtin interface (ptxvm.h) over src/builtins
+ * (and which device-runtime calls the executor provides),
  * and the sample module of each builtin, made with the builder. */
 #include "host.h"
 #include "../builtins/builtins.h"
+#include "../exec/exec.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -167,3 +169,5 @@ char *ptxvm_builtin_module(const char *s)
 	ptxvm_builder_destroy(b);
 	return text;
 }
+
+int ptxvm_device_runtime_provides(const char *name) { return exec_devrt_provides(name); }

@@ -8,6 +8,7 @@
 #include "../check/check.h"
 #include "../write/write.h"
 #include "host.h"
+#include "../exec/exec.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,7 +60,7 @@ const char *ptxvm_version(void) { return PTXVM_VERSION; }
 ptxvm_module *ptxvm_module_load(const char *filename, const char *text, size_t len,
 				const ptxvm_check_opts *opts)
 {
-	CheckOpts co = { 90, 0, false };
+	CheckOpts co = { .arch = 90 };
 	if (!text && len)
 		return NULL;
 	if (!text)
@@ -73,6 +74,7 @@ ptxvm_module *ptxvm_module_load(const char *filename, const char *text, size_t l
 		co.arch_suffix = suf;
 	}
 	co.compile_only = opts && opts->compile_only;
+	co.provided = opts && opts->device_runtime ? exec_devrt_provides : NULL;
 	ptxvm_module *pm = calloc(1, sizeof *pm);
 	if (!pm)
 		return NULL;

@@ -4,7 +4,9 @@
 # (-cudart shared), and run against ptxvm's BUILD/lib/libcuda.so.1.  A
 # program passes when it exits 0, prints PASS lines and no FAIL line, and
 # its output holds the lines of NAME.expected, in their order, where there
-# is one.
+# is one.  A program's first line "// nvcc-flags: FLAGS" adds nvcc flags
+# and further sources (rdc.cu: -rdc=true and a second file, in a
+# subdirectory so that it is not taken for a program).
 # Binaries are cached in BUILD/cuda-host (rebuilt when a source is newer);
 # builds and runs go in parallel.  Every program runs statically linked;
 # the shared linkage runs for $SHARED (all with CUDA_HOST_FULL=1).
@@ -12,7 +14,7 @@
 # Ends with "cuda-host: N passed, N failed".
 B=${1:-build}
 cd "$(dirname "$0")/../.." || exit 2
-SHARED="vector_add errors printf streams graphs"
+SHARED="vector_add errors printf streams graphs rdc dynamic_parallelism"
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 NVCC=${NVCC:-$(command -v nvcc || echo "$CUDA_HOME/bin/nvcc")}
 ARCH=${ARCH:-sm_90}
@@ -27,10 +29,16 @@ done_() { echo "cuda-host: $pass passed, $fail failed"; [ "$fail" -eq 0 ]; exit 
 if [ "$1" = --one ]; then
 	B=$2 OUT=$2/cuda-host
 	name=$3 link=$4 bin=$OUT/$3.$4 src=tests/cuda-host/$3.cu
-	if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ] || [ tests/cuda-host/check.h -nt "$bin" ]; then
+	# a first line "// nvcc-flags: ..." adds flags and sources (-rdc=true)
+	flags=$(sed -n '1s|^// nvcc-flags: ||p' "$src")
+	stale=""
+	for f in $src tests/cuda-host/check.h $(printf '%s\n' $flags | grep '\.cu$'); do
+		[ "$f" -nt "$bin" ] && stale=1
+	done
+	if [ ! -x "$bin" ] || [ -n "$stale" ]; then
 		rt=""
 		[ "$link" = shared ] && rt="-cudart shared -Xlinker -rpath=$(dirname "$(dirname "$NVCC")")/lib64"
-		if ! "$NVCC" -arch="$ARCH" $rt -o "$bin.tmp" "$src" >"$OUT/$name.$link.build" 2>&1; then
+		if ! "$NVCC" -arch="$ARCH" $rt $flags -o "$bin.tmp" "$src" >"$OUT/$name.$link.build" 2>&1; then
 			echo build >"$OUT/$name.$link.rc"
 			exit 0
 		fi
