@@ -24,7 +24,7 @@ ifneq ($(WERROR),)
 WARN    += -Werror
 endif
 CFLAGS  += -std=gnu11 -D_GNU_SOURCE $(OPT) $(WARN) -fPIC
-LDLIBS  += -lpthread -lm
+LDLIBS  += -lpthread -lm -ldl
 
 # Optional: PNG images in `ptxvm run` (libpng-dev); without it they are refused.
 PNG_LIBS := $(shell pkg-config --libs libpng 2>/dev/null)
@@ -48,8 +48,12 @@ B       ?= build
 
 LIB_SRC := $(wildcard src/util/*.c src/isa/*.c src/front/*.c src/check/*.c \
                       src/write/*.c src/lower/*.c src/mem/*.c src/exec/*.c src/atom/*.c src/host/*.c \
-                      src/sass/*.c src/surf/*.c src/tex/*.c src/builtins/*.c src/tmap/*.c)
+                      src/sass/*.c src/surf/*.c src/tex/*.c src/builtins/*.c src/tmap/*.c src/jit/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/obj/%.o)
+# The compiling tier embeds the interpreter's sources and the list of the
+# library symbols they use (src/jit/jit-embed.sh).
+CORE_OBJ := $(filter-out $(B)/obj/src/jit/%,$(LIB_OBJ))
+LIB_OBJ += $(B)/obj/gen/jit-embed.o
 CLI_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(wildcard src/cli/*.c))
 DEFS    := $(wildcard src/isa/*.def)
 # The CUDA driver library: the driver API over the C API (docs/CUDA.md).
@@ -60,6 +64,17 @@ all: $(B)/ptxvm $(B)/libptxvm.a $(B)/libptxvm.so $(B)/lib/libcuda.so.1 $(B)/lib/
 $(B)/obj/%.o: %.c $(wildcard src/*/*.h src/*/*.inc src/cuda/*.def) include/ptxvm.h $(DEFS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
+
+$(B)/gen/jit-embed.c: $(CORE_OBJ) src/jit/jit-embed.sh
+	@mkdir -p $(dir $@)
+	src/jit/jit-embed.sh "$(CC)" $(B)/gen $(B)/obj/src/exec/exec.o $(CORE_OBJ)
+$(B)/gen/jit-syms.h: $(B)/gen/jit-embed.c
+	@:
+$(B)/obj/gen/jit-embed.o: $(B)/gen/jit-embed.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+$(B)/obj/src/jit/jit.o: $(B)/gen/jit-syms.h
+$(B)/obj/src/jit/jit.o: CFLAGS += -I$(B)/gen
 
 $(B)/libptxvm.a: $(LIB_OBJ)
 	@rm -f $@

@@ -21,6 +21,7 @@
 #include "../lower/prog.h"
 #include "../exec/exec.h"
 #include "../exec/san.h"
+#include "../jit/jit.h"
 #include "../surf/surf.h"
 
 #include <stdatomic.h>
@@ -54,6 +55,7 @@ struct ptxvm_device {
 	size_t nprogs, capprogs;
 	atomic_uint_fast64_t launches;
 	San *san;               /* the runtime checks; NULL: none */
+	bool jit;               /* the compiling tier is on */
 };
 
 struct ptxvm_kernel {
@@ -77,7 +79,10 @@ struct ptxvm_program {
 	size_t nstatics;
 	uint64_t *mapped;       /* variables mapped at their host address too (ptxvm_program_managed) */
 	size_t nmapped;
-	pthread_mutex_t map_lock;       /* guards mapped */
+	pthread_mutex_t map_lock;       /* guards mapped, and the compiled code: */
+	bool jit_tried;
+	Jit *jit;                       /* NULL: the tier could not take the program */
+	JitInfo jit_info;
 };
 
 typedef struct ptxvm_kernel Kernel;
@@ -181,6 +186,8 @@ ptxvm_device *ptxvm_device_create(const ptxvm_device_opts *opts)
 		return NULL;
 	}
 	d->mem.track_init = checks & PTXVM_CHECK_INITCHECK;
+	int jit = opts ? opts->jit : 0;
+	d->jit = jit ? jit > 0 : jit_env() == 1;
 	return d;
 }
 
@@ -551,6 +558,7 @@ static void program_destroy(RegObj *o)
 		mem_free(&d->mem, p->mapped[i], ALLOC_BORROWED);
 	free(p->mapped);
 	pthread_mutex_destroy(&p->map_lock);
+	jit_free(p->jit);
 	if (p->prog)
 		prog_free(p->prog, &d->mem);
 	for (size_t i = 0; i < p->nstatics; i++)
@@ -976,6 +984,36 @@ static ptxvm_result launch_shape(ptxvm_device *d, const Prog *pg, const XFunc *f
 
 static int run_children(ptxvm_device *d, const Program *prog, Launch *P);
 
+/* The compiling tier's runner for kernel f of prog, compiling the program
+ * at its first launch; NULL: the interpreter, the reason in st. */
+static JitRun jit_runner(ptxvm_device *d, const Program *prog, const XFunc *f, ptxvm_launch_stats *st)
+{
+	if (!d->jit)
+		return NULL;
+	if (d->san) {
+		snprintf(st->jit_note, sizeof st->jit_note, "the checks run on the interpreter");
+		return NULL;
+	}
+	Program *p = (Program *)prog;
+	pthread_mutex_lock(&p->map_lock);
+	if (!p->jit_tried) {
+		p->jit_tried = true;
+		p->jit = jit_compile(p->prog, &p->jit_info);
+		st->jit_seconds = p->jit_info.seconds;
+		if (!p->jit && getenv("PTXVM_LOG"))
+			fprintf(stderr, "ptxvm: the compiling tier is off for '%s': %s\n", p->file ? p->file : "?",
+				p->jit_info.why);
+	}
+	st->jit_cache_hit = p->jit_info.hit;
+	const char *why = p->jit_info.why;
+	JitRun run = p->jit ? jit_kernel(p->jit, f, &why) : NULL;
+	pthread_mutex_unlock(&p->map_lock);
+	if (!run)
+		snprintf(st->jit_note, sizeof st->jit_note, "%s", why);
+	st->compiled = run != NULL;
+	return run;
+}
+
 /* Runs grid ch, which a thread of grid P launched, then its own children;
  * a failure becomes P's, naming both kernels. */
 static int run_child(ptxvm_device *d, const Program *prog, Launch *P, const Child *ch)
@@ -1004,6 +1042,8 @@ static int run_child(ptxvm_device *d, const Program *prog, Launch *P, const Chil
 		C.grid_id = atomic_fetch_add(&d->launches, 1) + 1;
 		C.params = ch->params;
 		C.param_bytes = ch->k->param_bytes;
+		ptxvm_launch_stats js = { 0 };
+		C.run = jit_runner(d, prog, ch->k, &js);
 		code = launch_run(&C);
 		pthread_mutex_lock(&P->cdp->lock);
 		P->cdp->pending--;
@@ -1149,6 +1189,8 @@ static ptxvm_result launch_packed(ptxvm_device *d, const ptxvm_kernel *kh, const
 	L.san = d->san;
 	L.params = params;
 	L.param_bytes = (uint32_t)bytes;
+	ptxvm_launch_stats js = { 0 };
+	L.run = jit_runner(d, k->p, k->f, &js);
 	double t0 = exec_now();
 	int code = L.coop && !L.grid_ws ? PTXVM_ERROR_OUT_OF_MEMORY : launch_run(&L);
 	if (dp)
@@ -1169,6 +1211,10 @@ static ptxvm_result launch_packed(ptxvm_device *d, const ptxvm_kernel *kh, const
 		stats->seconds = t1 - t0;
 		stats->workers = L.workers < L.ncta ? L.workers : (unsigned)L.ncta;
 		stats->printf_dropped = L.printf_dropped;
+		stats->compiled = js.compiled;
+		stats->jit_cache_hit = js.jit_cache_hit;
+		stats->jit_seconds = js.jit_seconds;
+		memcpy(stats->jit_note, js.jit_note, sizeof js.jit_note);
 	}
 	r = say(d, (ptxvm_result)code, "%s", L.report ? L.report : "");
 	free(L.report);
