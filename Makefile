@@ -74,7 +74,7 @@ $(B)/obj/gen/jit-embed.o: $(B)/gen/jit-embed.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 $(B)/obj/src/jit/jit.o: $(B)/gen/jit-syms.h
-$(B)/obj/src/jit/jit.o: CFLAGS += -I$(B)/gen
+$(B)/obj/src/jit/jit.o: CFLAGS += -I$(B)/gen -I.
 
 $(B)/libptxvm.a: $(LIB_OBJ)
 	@rm -f $@

@@ -4,6 +4,8 @@
 #   jit-embed.c  the files exec.c is compiled from (as the compiler lists
 #                them), each a C string under its path, and the names of
 #                the library's symbols that exec.o uses, one a line;
+#   jit-incs.h   an #include of each header among the files, which
+#                declare those symbols;
 #   jit-syms.h   the same names as JS(name) lines, for the library's table.
 set -e
 cc=$1 out=$2 exo=$3
@@ -29,6 +31,8 @@ comm -12 "$t/defined" "$t/used" >"$t/syms"
 	sed 's/^/"/; s/$/\\n"/' "$t/syms"
 	echo "\"\";"
 } >"$out/jit-embed.c.tmp"
+grep '\.h$' "$t/files" | sed 's/^/#include "/; s/$/"/' >"$out/jit-incs.h.tmp"
 sed 's/^/JS(/; s/$/)/' "$t/syms" >"$out/jit-syms.h.tmp"
 mv "$out/jit-embed.c.tmp" "$out/jit-embed.c"
+mv "$out/jit-incs.h.tmp" "$out/jit-incs.h"
 mv "$out/jit-syms.h.tmp" "$out/jit-syms.h"

@@ -12,16 +12,9 @@
  * known.  Nothing of an opcode's meaning is written here.
  */
 #include "jit.h"
+#include "jit-incs.h"           /* the headers exec.c includes (jit-embed.sh) */
 #include "../exec/warp.h"
-#include "../exec/fp.h"
-#include "../exec/mma.h"
-#include "../exec/printf.h"
-#include "../exec/san.h"
-#include "../atom/atom.h"
-#include "../surf/surf.h"
-#include "../tex/tex.h"
 #include "../util/util.h"
-#include "../../include/ptxvm.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -93,10 +86,10 @@ static const char *not_compiled(const XIns *x)
 {
 	if (exec_unsupported(x))
 		return "an instruction the interpreter refuses";
-	/* these read the instruction's source statement, which the compiled
-	 * copies do not carry */
-	if (x->op == OPC_mma || x->op == OPC_wmma)
-		return "mma and wmma are left to the interpreter";
+	/* these read the instruction's source statement (x->src in ops.inc),
+	 * which the compiled copies do not carry */
+	if (x->op == OPC_mma || x->op == OPC_wmma || x->op == OPC_wgmma)
+		return "mma, wmma and wgmma are left to the interpreter";
 	if (x->op == OPC_shfl && x->n == 5)
 		return "shfl with a predicate and no membermask is left to the interpreter";
 	return NULL;
