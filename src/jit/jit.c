@@ -98,10 +98,10 @@ static const char *not_compiled(const XIns *x)
 static void emit_ins(Buf *b, const XIns *x)
 {
 	buf_printf(b, "{ .op = %u, .ty = %u, .ty2 = %u, .ty3 = %u, .sp = %u, .rnd = %u, .irnd = %u, .flags = %u, "
-		   ".sub = %u, .sub2 = %u, .vec = %u, .n = %u, .guard = %d, .gneg = %u, .target = %uu, "
-		   ".imm = (int64_t)0x%llxull, .line = %uu, .o = (XOpd *)(const XOpd[]){ ",
+		   ".sub = %u, .sub2 = %u, .vec = %u, .n = %u, .guard = %d, .gneg = %u, .bits = %u, .sg = %u, "
+		   ".target = %uu, .imm = (int64_t)0x%llxull, .line = %uu, .o = (XOpd *)(const XOpd[]){ ",
 		   x->op, x->ty, x->ty2, x->ty3, x->sp, x->rnd, x->irnd, x->flags, x->sub, x->sub2, x->vec, x->n,
-		   (int)x->guard, x->gneg, x->target, (unsigned long long)x->imm, x->line);
+		   (int)x->guard, x->gneg, x->bits, x->sg, x->target, (unsigned long long)x->imm, x->line);
 	for (unsigned i = 0; i < x->n; i++)
 		buf_printf(b, "{ %u, %u, %u, %uu }, ", x->o[i].kind, x->o[i].neg, x->o[i].bytes, x->o[i].idx);
 	if (!x->n)
@@ -183,6 +183,13 @@ static void generate(const Prog *p, Jit *j, Buf *b)
 			buf_printf(b, "\tif (x >= jc_%u && x < jc_%u + %u)\n\t\treturn &fn->code[x - jc_%u];\n", f, f,
 				   p->fn[f].ncode, f);
 	buf_puts(b, "\treturn x;\n}\n");
+	/* the copies, for the library's check that they are the program's */
+	buf_puts(b, "__attribute__((visibility(\"default\"))) const XIns *ptxvm_jit_code(uint32_t f)\n{\n"
+		 "\tswitch (f) {\n");
+	for (uint32_t f = 0; f < p->nfn; f++)
+		if (j->ok[f])
+			buf_printf(b, "\tcase %u: return jc_%u;\n", f, f);
+	buf_puts(b, "\t}\n\treturn 0;\n}\n");
 
 	/* the dispatch */
 	buf_puts(b, "static __attribute__((noinline, cold)) int jit_lost(Ctx *X, Entry *e)\n{\n"
@@ -341,6 +348,33 @@ static bool compile(const char *src, const char *inc, const char *so, const char
 	return true;
 }
 
+/* Whether the compiled copies of the instructions are the program's,
+ * byte for byte but for the pointers: a field of XIns that emit_ins does
+ * not write makes the tier refuse the program, loudly, instead of running
+ * something else. */
+static bool same_code(const Prog *p, const Jit *j, const XIns *(*code)(uint32_t), char *why, size_t wn)
+{
+	for (uint32_t f = 0; code && f < p->nfn; f++) {
+		const XIns *c = j->ok[f] ? code(f) : NULL;
+		for (uint32_t i = 0; c && i < p->fn[f].ncode; i++) {
+			const XIns *x = &p->fn[f].code[i];
+			XIns a, r;
+			memcpy(&a, &c[i], sizeof a);
+			memcpy(&r, x, sizeof r);
+			a.o = r.o = NULL;
+			a.src = r.src = NULL;
+			if (memcmp(&a, &r, sizeof a) || (x->n && memcmp(c[i].o, x->o, x->n * sizeof *x->o))) {
+				snprintf(why, wn, "the compiled copy of instruction %u of '%s' differs from it (a field of "
+					 "XIns that src/jit/jit.c does not write)", i, p->fn[f].name);
+				return false;
+			}
+		}
+	}
+	if (!code)
+		snprintf(why, wn, "the compiled code has no ptxvm_jit_code");
+	return code != NULL;
+}
+
 Jit *jit_compile(const Prog *p, JitInfo *info)
 {
 	double t0 = exec_now();
@@ -413,6 +447,8 @@ Jit *jit_compile(const Prog *p, JitInfo *info)
 		goto fail;
 	}
 	bind(jit_symtab);
+	if (!same_code(p, j, (const XIns *(*)(uint32_t))dlsym(j->dl, "ptxvm_jit_code"), info->why, sizeof info->why))
+		goto fail;
 	buf_free(&b);
 	info->seconds = exec_now() - t0;
 	return j;
