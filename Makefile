@@ -7,6 +7,7 @@
 #   make test-full  the same with the slow sweeps (every builtin module through
 #                   the command line and ptxas, every tests/cuda-host program
 #                   in both runtime linkages)
+#   make test-jit   the kernel groups again on the compiling tier (PTXVM_JIT=1)
 #   make asan       the tests under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make tsan       the concurrent groups (atom, sass, exec, hostile, threads) under ThreadSanitizer
 #   make fuzz       the libFuzzer targets: parse+check, and through to a launch (FUZZ_SECONDS=60 each)
@@ -116,6 +117,17 @@ test: all $(TEST_BIN)
 
 test-full: all $(TEST_BIN)
 	@$(TEST_ENV) tests/run.sh $(B) full
+
+# The kernel groups again on the compiling tier (PTXVM_JIT=1): the same
+# reference results, faults and reports.  Each program they load is
+# compiled once (seconds each with cc -O2) and cached in $(B)/jit-cache.
+JIT_GROUPS ?= kernels surfk texk tma
+test-jit: all $(TEST_BIN)
+	@for g in $(JIT_GROUPS); do \
+		PTXVM_JIT=1 PTXVM_LOG=1 PTXVM_CACHE_DIR=$(B)/jit-cache $(TEST_BIN) . $$g 2>$(B)/jit-$$g.log || \
+			{ cat $(B)/jit-$$g.log; exit 1; }; \
+		if grep "compiling tier is off" $(B)/jit-$$g.log; then echo "FAIL test-jit: $$g: not compiled"; exit 1; fi; \
+	done
 
 asan:
 	$(MAKE) B=build-asan CC=clang OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \

@@ -80,9 +80,11 @@ struct ptxvm_program {
 	uint64_t *mapped;       /* variables mapped at their host address too (ptxvm_program_managed) */
 	size_t nmapped;
 	pthread_mutex_t map_lock;       /* guards mapped, and the compiled code: */
-	bool jit_tried;
-	Jit *jit;                       /* NULL: the tier could not take the program */
-	JitInfo jit_info;
+	struct KernelJit {              /* by function index: each kernel's compiled code */
+		bool tried;
+		Jit *jit;               /* NULL: the tier could not take the kernel */
+		JitInfo info;
+	} *jit;
 };
 
 typedef struct ptxvm_kernel Kernel;
@@ -558,7 +560,9 @@ static void program_destroy(RegObj *o)
 		mem_free(&d->mem, p->mapped[i], ALLOC_BORROWED);
 	free(p->mapped);
 	pthread_mutex_destroy(&p->map_lock);
-	jit_free(p->jit);
+	for (uint32_t i = 0; p->jit && i < p->prog->nfn; i++)
+		jit_free(p->jit[i].jit);
+	free(p->jit);
 	if (p->prog)
 		prog_free(p->prog, &d->mem);
 	for (size_t i = 0; i < p->nstatics; i++)
@@ -984,8 +988,9 @@ static ptxvm_result launch_shape(ptxvm_device *d, const Prog *pg, const XFunc *f
 
 static int run_children(ptxvm_device *d, const Program *prog, Launch *P);
 
-/* The compiling tier's runner for kernel f of prog, compiling the program
- * at its first launch; NULL: the interpreter, the reason in st. */
+/* The compiling tier's runner for kernel f of prog, compiling the kernel
+ * and the functions it may call at its first launch; NULL: the
+ * interpreter, the reason in st. */
 static JitRun jit_runner(ptxvm_device *d, const Program *prog, const XFunc *f, ptxvm_launch_stats *st)
 {
 	if (!d->jit)
@@ -995,18 +1000,25 @@ static JitRun jit_runner(ptxvm_device *d, const Program *prog, const XFunc *f, p
 		return NULL;
 	}
 	Program *p = (Program *)prog;
+	size_t fi = (size_t)(f - p->prog->fn);
 	pthread_mutex_lock(&p->map_lock);
-	if (!p->jit_tried) {
-		p->jit_tried = true;
-		p->jit = jit_compile(p->prog, &p->jit_info);
-		st->jit_seconds = p->jit_info.seconds;
-		if (!p->jit && getenv("PTXVM_LOG"))
-			fprintf(stderr, "ptxvm: the compiling tier is off for '%s': %s\n", p->file ? p->file : "?",
-				p->jit_info.why);
+	if (!p->jit && !(p->jit = calloc(p->prog->nfn, sizeof *p->jit))) {
+		pthread_mutex_unlock(&p->map_lock);
+		snprintf(st->jit_note, sizeof st->jit_note, "out of host memory");
+		return NULL;
 	}
-	st->jit_cache_hit = p->jit_info.hit;
-	const char *why = p->jit_info.why;
-	JitRun run = p->jit ? jit_kernel(p->jit, f, &why) : NULL;
+	struct KernelJit *kj = &p->jit[fi];
+	if (!kj->tried) {
+		kj->tried = true;
+		kj->jit = jit_compile(p->prog, f, &kj->info);
+		st->jit_seconds = kj->info.seconds;
+		if (!kj->jit && getenv("PTXVM_LOG"))
+			fprintf(stderr, "ptxvm: the compiling tier is off for kernel '%s' of '%s': %s\n", f->name,
+				p->file ? p->file : "?", kj->info.why);
+	}
+	st->jit_cache_hit = kj->info.hit;
+	const char *why = kj->info.why;
+	JitRun run = kj->jit ? jit_kernel(kj->jit, f, &why) : NULL;
 	pthread_mutex_unlock(&p->map_lock);
 	if (!run)
 		snprintf(st->jit_note, sizeof st->jit_note, "%s", why);

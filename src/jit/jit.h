@@ -30,9 +30,10 @@ typedef struct JitInfo {
 
 /* The tier's setting from PTXVM_JIT: 1 on, 0 off, -1 not set. */
 int jit_env(void);
-/* Compiles p's functions (or loads them from the cache).  NULL: the tier
- * cannot take the program, the reason in info->why. */
-Jit *jit_compile(const Prog *p, JitInfo *info);
+/* Compiles kernel k of p with the functions it may call, every function
+ * that is no kernel (or loads them from the cache).  NULL: the tier cannot
+ * take them, the reason in info->why. */
+Jit *jit_compile(const Prog *p, const XFunc *k, JitInfo *info);
 /* The runner of kernel k, or NULL with the reason (an instruction the
  * tier does not take). */
 JitRun jit_kernel(const Jit *j, const XFunc *k, const char **why);
