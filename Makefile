@@ -7,6 +7,7 @@
 #   make test-full  the same with the slow sweeps (every builtin module through
 #                   the command line and ptxas, every tests/cuda-host program
 #                   in both runtime linkages)
+#   make test-jit   the kernel groups again on the compiling tier (PTXVM_JIT=1)
 #   make asan       the tests under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make tsan       the concurrent groups (atom, sass, exec, hostile, threads) under ThreadSanitizer
 #   make fuzz       the libFuzzer targets: parse+check, and through to a launch (FUZZ_SECONDS=60 each)
@@ -24,7 +25,7 @@ ifneq ($(WERROR),)
 WARN    += -Werror
 endif
 CFLAGS  += -std=gnu11 -D_GNU_SOURCE $(OPT) $(WARN) -fPIC
-LDLIBS  += -lpthread -lm
+LDLIBS  += -lpthread -lm -ldl
 
 # Optional: PNG images in `ptxvm run` (libpng-dev); without it they are refused.
 PNG_LIBS := $(shell pkg-config --libs libpng 2>/dev/null)
@@ -48,8 +49,12 @@ B       ?= build
 
 LIB_SRC := $(wildcard src/util/*.c src/isa/*.c src/front/*.c src/check/*.c \
                       src/write/*.c src/lower/*.c src/mem/*.c src/exec/*.c src/atom/*.c src/host/*.c \
-                      src/sass/*.c src/surf/*.c src/tex/*.c src/builtins/*.c src/tmap/*.c)
+                      src/sass/*.c src/surf/*.c src/tex/*.c src/builtins/*.c src/tmap/*.c src/jit/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/obj/%.o)
+# The compiling tier embeds the interpreter's sources and the list of the
+# library symbols they use (src/jit/jit-embed.sh).
+CORE_OBJ := $(filter-out $(B)/obj/src/jit/%,$(LIB_OBJ))
+LIB_OBJ += $(B)/obj/gen/jit-embed.o
 CLI_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(wildcard src/cli/*.c))
 DEFS    := $(wildcard src/isa/*.def)
 # The CUDA driver library: the driver API over the C API (docs/CUDA.md).
@@ -60,6 +65,17 @@ all: $(B)/ptxvm $(B)/libptxvm.a $(B)/libptxvm.so $(B)/lib/libcuda.so.1 $(B)/lib/
 $(B)/obj/%.o: %.c $(wildcard src/*/*.h src/*/*.inc src/cuda/*.def src/exec/*.def) include/ptxvm.h $(DEFS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
+
+$(B)/gen/jit-embed.c: $(CORE_OBJ) src/jit/jit-embed.sh
+	@mkdir -p $(dir $@)
+	src/jit/jit-embed.sh "$(CC)" $(B)/gen $(B)/obj/src/exec/exec.o $(CORE_OBJ)
+$(B)/gen/jit-syms.h: $(B)/gen/jit-embed.c
+	@:
+$(B)/obj/gen/jit-embed.o: $(B)/gen/jit-embed.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+$(B)/obj/src/jit/jit.o: $(B)/gen/jit-syms.h
+$(B)/obj/src/jit/jit.o: CFLAGS += -I$(B)/gen -I.
 
 $(B)/libptxvm.a: $(LIB_OBJ)
 	@rm -f $@
@@ -101,6 +117,17 @@ test: all $(TEST_BIN)
 
 test-full: all $(TEST_BIN)
 	@$(TEST_ENV) tests/run.sh $(B) full
+
+# The kernel groups again on the compiling tier (PTXVM_JIT=1): the same
+# reference results, faults and reports.  Each program they load is
+# compiled once (seconds each with cc -O2) and cached in $(B)/jit-cache.
+JIT_GROUPS ?= kernels surfk texk tma
+test-jit: all $(TEST_BIN)
+	@for g in $(JIT_GROUPS); do \
+		PTXVM_JIT=1 PTXVM_LOG=1 PTXVM_CACHE_DIR=$(B)/jit-cache $(TEST_BIN) . $$g 2>$(B)/jit-$$g.log || \
+			{ cat $(B)/jit-$$g.log; exit 1; }; \
+		if grep "compiling tier is off" $(B)/jit-$$g.log; then echo "FAIL test-jit: $$g: not compiled"; exit 1; fi; \
+	done
 
 asan:
 	$(MAKE) B=build-asan CC=clang OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \

@@ -132,6 +132,8 @@ typedef struct ptxvm_device_opts {
 				   A module for an arch-specific target (.target
 				   sm_90a: wgmma, setmaxnreg) loads only onto a
 				   device of that target */
+	int jit;                /* the compiling tier: 1 on, -1 off; 0: PTXVM_JIT (0 or 1)
+				   in the environment, else off (docs/API.md) */
 } ptxvm_device_opts;
 
 /* The runtime checks of compute-sanitizer's tools, reported in its words
@@ -329,6 +331,11 @@ typedef struct ptxvm_launch_stats {
 	double seconds;
 	unsigned workers;
 	uint64_t printf_dropped;        /* device printf calls the full FIFO dropped */
+	/* the compiling tier (ptxvm_device_opts.jit) */
+	int compiled;                   /* 1: the kernel ran compiled; 0: interpreted */
+	int jit_cache_hit;              /* its program's code was in the disk cache */
+	double jit_seconds;             /* this launch generated, compiled or loaded it */
+	char jit_note[200];             /* the tier is on and the kernel was interpreted: why */
 } ptxvm_launch_stats;
 
 /* Runs a kernel to completion.  args[i] points at the value of parameter

@@ -838,6 +838,37 @@ else
 	echo "cli: ptxas not found: the builtin modules are not assembled (set PTXAS=...)"
 fi
 
+section jit
+# The compiling tier (src/jit) runs vadd and oob of the module above with
+# the same results and the same fault report as the interpreter, says it
+# ran compiled, finds its code in the cache the second time, and without a
+# compiler falls back to the interpreter, saying why.
+J="env PTXVM_CACHE_DIR=$B/jit-cache"
+for t in jit no-jit; do
+	expect 0 "run --$t vadd" -- $J "$X" run "$T/vadd.ptx" --kernel vadd --grid 2 --block 64 --$t --stats \
+		--arg buf:400:in="$T/a.bin" --arg buf:400:in="$T/a.bin" --arg buf:400:out="$T/c-$t.bin" \
+		--arg u32:100 --arg f32:2
+	cp "$T/err" "$T/stats-$t"
+	expect 3 "run --$t oob" -- $J "$X" run "$T/vadd.ptx" --kernel oob --grid 1 --block 1 --arg buf:64 --$t
+	cp "$T/err" "$T/oob-$t"
+done
+grep_in "$T/stats-jit" '"compiled": true' "run --jit: compiled"
+grep_in "$T/stats-no-jit" '"compiled": false, "jit_seconds": 0.000000, "jit_cache_hit": false, "jit_note": ""' \
+	"run --no-jit: interpreted"
+expect 0 "run --jit: the interpreter's results" -- cmp "$T/c-jit.bin" "$T/c-no-jit.bin"
+expect 0 "run --jit: the interpreter's fault report" -- cmp "$T/oob-jit" "$T/oob-no-jit"
+grep_in "$T/oob-jit" "CUDA_ERROR_ILLEGAL_ADDRESS: kernel 'oob', CTA (0,0,0), thread (0,0,0), ld.global.u32 at .*vadd.ptx:37:" \
+	"run --jit: the fault names the instruction"
+expect 0 "PTXVM_JIT=1: from the cache" -- env PTXVM_JIT=1 PTXVM_CACHE_DIR="$B/jit-cache" "$X" run "$T/vadd.ptx" \
+	--kernel vadd --grid 2 --block 64 --stats --arg buf:400 --arg buf:400 --arg buf:400 --arg u32:100 --arg f32:2
+grep_in "$T/err" '"compiled": true, "jit_seconds": [0-9.]*, "jit_cache_hit": true' "PTXVM_JIT=1: compiled, a cache hit"
+expect 0 "run --jit without a compiler" -- env PTXVM_CC=/nonexistent/cc PTXVM_CACHE_DIR="$T/jc" PTXVM_LOG=1 \
+	"$X" run "$T/vadd.ptx" --kernel vadd --grid 2 --block 64 --jit --stats --arg buf:400:in="$T/a.bin" \
+	--arg buf:400:in="$T/a.bin" --arg buf:400:out="$T/c-nocc.bin" --arg u32:100 --arg f32:2
+grep_in "$T/err" '"compiled": false.*"jit_note": "no C compiler' "without a compiler: interpreted, saying why"
+grep_in "$T/err" "ptxvm: the compiling tier is off for" "without a compiler: PTXVM_LOG says so"
+expect 0 "without a compiler: the same results" -- cmp "$T/c-nocc.bin" "$T/c-no-jit.bin"
+
 section
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

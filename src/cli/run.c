@@ -3,6 +3,7 @@
  *   ptxvm run FILE.ptx --list
  *   ptxvm run FILE.ptx [--buf NAME:BYTES[:FILES]]... [--global NAME[:FILES]]...
  *             [--workers N] [--timeout S] [--printf-fifo BYTES] [--stats] [--check LIST]
+ *             [--jit | --no-jit]
  *             LAUNCH [--launch LAUNCH]...
  *   LAUNCH:   [--kernel NAME] --grid X[,Y[,Z]] --block X[,Y[,Z]]
  *             [--cluster X[,Y[,Z]]] [--shared BYTES] [--arg SPEC]...
@@ -1008,6 +1009,7 @@ int cmd_run(int argc, char **argv)
 {
 	const char *file = NULL;
 	bool stats = false, list = false;
+	int jit = 0;            /* --jit 1, --no-jit -1: the compiling tier */
 	uint64_t workers = 0, fifo_arg = 0;
 	int rdc = 0;            /* relocatable code (nvcc -rdc=true), as check -c */
 	const char *arch = NULL;        /* the device's target (sm_90: NULL) */
@@ -1087,6 +1089,9 @@ int cmd_run(int argc, char **argv)
 		} else if (!strcmp(o, "--stats")) {
 			stats = true;
 			continue;
+		} else if (!strcmp(o, "--jit") || !strcmp(o, "--no-jit")) {
+			jit = o[2] == 'j' ? 1 : -1;
+			continue;
 		} else if (!strcmp(o, "--list")) {
 			list = true;
 			continue;
@@ -1128,7 +1133,7 @@ int cmd_run(int argc, char **argv)
 		rc = st;
 		goto out;
 	}
-	ptxvm_device_opts dopts = { .workers = (unsigned)workers, .timeout = timeout,
+	ptxvm_device_opts dopts = { .workers = (unsigned)workers, .timeout = timeout, .jit = jit,
 				    .printf_fifo_bytes = (size_t)fifo_arg, .checks = checks, .arch = arch };
 	d = ptxvm_device_create(&dopts);
 	size_t fifo = 0;
@@ -1212,14 +1217,20 @@ int cmd_run(int argc, char **argv)
 		struct rusage ru;
 		if (stats && getrusage(RUSAGE_SELF, &ru))
 			ru.ru_maxrss = 0;
-		if (stats)      /* peak_rss_kb: the process's peak resident set so far */
+		if (stats) {    /* peak_rss_kb: the process's peak resident set so far */
+			for (char *q = s.jit_note; *q; q++)     /* JSON: our own words, and paths */
+				if (*q == '"' || *q == '\\' || (unsigned char)*q < 32)
+					*q = '?';
 			fprintf(stderr,
 				"{\"kernel\": \"%s\", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], "
 				"\"workers\": %u, \"thread_instructions\": %" PRIu64 ", \"warp_instructions\": %" PRIu64
-				", \"seconds\": %.6f, \"printf_dropped\": %" PRIu64 ", \"peak_rss_kb\": %ld}\n",
+				", \"seconds\": %.6f, \"printf_dropped\": %" PRIu64 ", \"peak_rss_kb\": %ld, "
+				"\"compiled\": %s, \"jit_seconds\": %.6f, \"jit_cache_hit\": %s, \"jit_note\": \"%s\"}\n",
 				ptxvm_kernel_name(k), L->grid[0], L->grid[1], L->grid[2], L->block[0], L->block[1],
 				L->block[2], s.workers, s.thread_instructions, s.warp_instructions, s.seconds,
-				s.printf_dropped, (long)ru.ru_maxrss);
+				s.printf_dropped, (long)ru.ru_maxrss, s.compiled ? "true" : "false", s.jit_seconds,
+				s.jit_cache_hit ? "true" : "false", s.jit_note);
+		}
 	}
 	free(ks);
 	if (rc)

@@ -179,6 +179,7 @@ static void stopped(Cta *c, const Warp *w)
 static void run_cluster(Cluster *cl)
 {
 	Launch *L = cl->cta[0].L;
+	int (*run)(Cta *, Warp *, uint64_t) = L->run && !L->chk ? L->run : warp_run;
 	uint32_t started = 0, ready = 0;        /* CTAs set up, warps of the last one */
 	for (; started < cl->n; started++) {
 		Cta *c = &cl->cta[started];
@@ -206,7 +207,7 @@ static void run_cluster(Cluster *cl)
 					continue;
 				}
 				ran = true;
-				int rr = warp_run(c, w, SLICE);
+				int rr = run(c, w, SLICE);
 				if (rr == RUN_FAULT) {
 					stopped(c, w);
 					goto out;

@@ -138,6 +138,12 @@ static void instr_text(const XIns *x, char *buf, size_t n)
 		k += (size_t)snprintf(buf + k, n - k, ".%s", isa_mod_name[in->mods[i]]);
 }
 
+/* The program's instruction that x stands for: the compiling tier runs
+ * constant copies (src/jit), and maps them back for the report. */
+#ifndef EXEC_REAL_INS
+#define EXEC_REAL_INS(p, fn, x) (x)
+#endif
+
 void exec_fault(Cta *c, const Warp *w, const XIns *x, int lane, int code, const char *fmt, ...)
 {
 	Launch *L = c->L;
@@ -157,8 +163,9 @@ void exec_fault(Cta *c, const Warp *w, const XIns *x, int lane, int code, const 
 			buf_printf(&b, ", thread (%u,%u,%u)", t % bx, t / bx % by, t / (bx * by));
 		}
 		if (x) {
-			instr_text(x, ins, sizeof ins);
 			const XFunc *fn = w && w->nfr ? w->fr[w->nfr - 1].fn : L->k;
+			x = EXEC_REAL_INS(L->p, fn, x);
+			instr_text(x, ins, sizeof ins);
 			buf_printf(&b, ", %s at %s:%u", ins, L->p->file, x->line);
 			uint32_t line;
 			const char *src = prog_source(L->p, fn, (uint32_t)(x - fn->code), &line);
@@ -1844,6 +1851,11 @@ static uint64_t read_sreg(Launch *L, unsigned which, bool hi)
 	return 0;
 }
 
+#ifdef EXEC_JIT
+/* compiled: inlined into each instruction's constant, so that its
+ * opcode, type and operand switches fold away */
+static inline __attribute__((always_inline)) int exec_one(Ctx *X, Entry *e, uint32_t m, uint32_t act);
+#endif
 #include "ops.inc"
 
 void warp_bar_red_done(Warp *w, const Barrier *b)
@@ -1859,7 +1871,30 @@ void warp_bar_red_done(Warp *w, const Barrier *b)
 	}
 }
 
-int warp_run(Cta *c, Warp *w, uint64_t budget)
+/* One instruction x of the top entry e (live lanes m): its guard, the
+ * counts, its semantics. */
+static inline __attribute__((always_inline)) int exec_step(Ctx *X, Entry *e, uint32_t m, const XIns *x,
+							   uint64_t *nthr, uint64_t *nwarp)
+{
+	uint32_t act = m;
+	if (x->guard >= 0) {
+		uint32_t g = X->f->p[x->guard];
+		act = m & (x->gneg ? ~g : g);
+	}
+	X->x = x;
+	(*nwarp)++;
+	*nthr += act == FULL ? 32 : popc32(act);
+	return exec_one(X, e, m, act);
+}
+
+/* The compiling tier (src/jit) includes this file with EXEC_STEP naming
+ * its own dispatch, which calls exec_step with each instruction a
+ * constant; the interpreter takes the instruction from the program. */
+#ifndef EXEC_STEP
+#define EXEC_STEP(X, e, m, nthr, nwarp) exec_step(X, e, m, &(X)->f->fn->code[(e)->pc], nthr, nwarp)
+#endif
+
+static inline __attribute__((always_inline)) int warp_loop(Cta *c, Warp *w, uint64_t budget)
 {
 	Ctx X = { .c = c, .w = w };
 	set_base(&X);
@@ -1886,16 +1921,7 @@ int warp_run(Cta *c, Warp *w, uint64_t budget)
 			}
 			continue;
 		}
-		const XIns *x = &X.f->fn->code[e->pc];
-		uint32_t act = m;
-		if (x->guard >= 0) {
-			uint32_t g = X.f->p[x->guard];
-			act = m & (x->gneg ? ~g : g);
-		}
-		X.x = x;
-		nwarp++;
-		nthr += act == FULL ? 32 : popc32(act);
-		int s = exec_one(&X, e, m, act);
+		int s = EXEC_STEP(&X, e, m, &nthr, &nwarp);
 		if (s != RUN_GO) {
 			r = s;
 			break;
@@ -1911,3 +1937,10 @@ int warp_run(Cta *c, Warp *w, uint64_t budget)
 		r = RUN_FAULT;
 	return r;
 }
+
+#ifndef EXEC_JIT
+int warp_run(Cta *c, Warp *w, uint64_t budget)
+{
+	return warp_loop(c, w, budget);
+}
+#endif

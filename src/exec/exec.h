@@ -66,6 +66,9 @@ typedef struct Cdp {
 /* CUdevice_attribute 1 .. DEVICE_ATTR_MAX, what kernels' cudaDeviceGetAttribute asks */
 #define DEVICE_ATTR_MAX 147
 
+struct Cta;
+struct Warp;
+
 typedef struct Launch {
 	const Prog *p;
 	const XFunc *k;
@@ -84,6 +87,11 @@ typedef struct Launch {
 	uint32_t local_bytes;           /* per-thread local memory */
 	unsigned workers;
 	const int *attrs;               /* the device's attributes, [DEVICE_ATTR_MAX + 1] (host/attr.c) */
+
+	/* the compiling tier's runner for this kernel (src/jit); NULL: the
+	   interpreter.  Launches with checks always interpret (san.c needs
+	   the program's own instructions). */
+	int (*run)(struct Cta *c, struct Warp *w, uint64_t budget);
 	bool coop;                      /* cooperative: every CTA on its own worker */
 	uint64_t grid_ws;               /* cooperative: the grid barrier word (%envreg1:%envreg2) */
 	double timeout;                 /* seconds; 0: none */

@@ -21,6 +21,7 @@
 #include "../lower/prog.h"
 #include "../exec/exec.h"
 #include "../exec/san.h"
+#include "../jit/jit.h"
 #include "../surf/surf.h"
 
 #include <stdatomic.h>
@@ -55,6 +56,7 @@ struct ptxvm_device {
 	size_t nprogs, capprogs;
 	atomic_uint_fast64_t launches;
 	San *san;               /* the runtime checks; NULL: none */
+	bool jit;               /* the compiling tier is on */
 };
 
 struct ptxvm_kernel {
@@ -78,7 +80,12 @@ struct ptxvm_program {
 	size_t nstatics;
 	uint64_t *mapped;       /* variables mapped at their host address too (ptxvm_program_managed) */
 	size_t nmapped;
-	pthread_mutex_t map_lock;       /* guards mapped */
+	pthread_mutex_t map_lock;       /* guards mapped, and the compiled code: */
+	struct KernelJit {              /* by function index: each kernel's compiled code */
+		bool tried;
+		Jit *jit;               /* NULL: the tier could not take the kernel */
+		JitInfo info;
+	} *jit;
 };
 
 typedef struct ptxvm_kernel Kernel;
@@ -182,6 +189,8 @@ ptxvm_device *ptxvm_device_create(const ptxvm_device_opts *opts)
 		return NULL;
 	}
 	d->mem.track_init = checks & PTXVM_CHECK_INITCHECK;
+	int jit = opts ? opts->jit : 0;
+	d->jit = jit ? jit > 0 : jit_env() == 1;
 	return d;
 }
 
@@ -568,6 +577,9 @@ static void program_destroy(RegObj *o)
 		mem_free(&d->mem, p->mapped[i], ALLOC_BORROWED);
 	free(p->mapped);
 	pthread_mutex_destroy(&p->map_lock);
+	for (uint32_t i = 0; p->jit && i < p->prog->nfn; i++)
+		jit_free(p->jit[i].jit);
+	free(p->jit);
 	if (p->prog)
 		prog_free(p->prog, &d->mem);
 	for (size_t i = 0; i < p->nstatics; i++)
@@ -993,6 +1005,44 @@ static ptxvm_result launch_shape(ptxvm_device *d, const Prog *pg, const XFunc *f
 
 static int run_children(ptxvm_device *d, const Program *prog, Launch *P);
 
+/* The compiling tier's runner for kernel f of prog, compiling the kernel
+ * and the functions it may call at its first launch; NULL: the
+ * interpreter, the reason in st. */
+static JitRun jit_runner(ptxvm_device *d, const Program *prog, const XFunc *f, ptxvm_launch_stats *st)
+{
+	if (!d->jit)
+		return NULL;
+	if (d->san) {
+		snprintf(st->jit_note, sizeof st->jit_note, "the checks run on the interpreter");
+		return NULL;
+	}
+	Program *p = (Program *)prog;
+	size_t fi = (size_t)(f - p->prog->fn);
+	pthread_mutex_lock(&p->map_lock);
+	if (!p->jit && !(p->jit = calloc(p->prog->nfn, sizeof *p->jit))) {
+		pthread_mutex_unlock(&p->map_lock);
+		snprintf(st->jit_note, sizeof st->jit_note, "out of host memory");
+		return NULL;
+	}
+	struct KernelJit *kj = &p->jit[fi];
+	if (!kj->tried) {
+		kj->tried = true;
+		kj->jit = jit_compile(p->prog, f, &kj->info);
+		st->jit_seconds = kj->info.seconds;
+		if (!kj->jit && getenv("PTXVM_LOG"))
+			fprintf(stderr, "ptxvm: the compiling tier is off for kernel '%s' of '%s': %s\n", f->name,
+				p->file ? p->file : "?", kj->info.why);
+	}
+	st->jit_cache_hit = kj->info.hit;
+	const char *why = kj->info.why;
+	JitRun run = kj->jit ? jit_kernel(kj->jit, f, &why) : NULL;
+	pthread_mutex_unlock(&p->map_lock);
+	if (!run)
+		snprintf(st->jit_note, sizeof st->jit_note, "%s", why);
+	st->compiled = run != NULL;
+	return run;
+}
+
 /* Runs grid ch, which a thread of grid P launched, then its own children;
  * a failure becomes P's, naming both kernels. */
 static int run_child(ptxvm_device *d, const Program *prog, Launch *P, const Child *ch)
@@ -1022,6 +1072,8 @@ static int run_child(ptxvm_device *d, const Program *prog, Launch *P, const Chil
 		C.grid_id = atomic_fetch_add(&d->launches, 1) + 1;
 		C.params = ch->params;
 		C.param_bytes = ch->k->param_bytes;
+		ptxvm_launch_stats js = { 0 };
+		C.run = jit_runner(d, prog, ch->k, &js);
 		code = launch_run(&C);
 		pthread_mutex_lock(&P->cdp->lock);
 		P->cdp->pending--;
@@ -1174,6 +1226,8 @@ static ptxvm_result launch_packed(ptxvm_device *d, const ptxvm_kernel *kh, const
 	L.san = d->san;
 	L.params = params;
 	L.param_bytes = (uint32_t)bytes;
+	ptxvm_launch_stats js = { 0 };
+	L.run = jit_runner(d, k->p, k->f, &js);
 	double t0 = exec_now();
 	int code = L.coop && !L.grid_ws ? PTXVM_ERROR_OUT_OF_MEMORY : launch_run(&L);
 	if (dp)
@@ -1194,6 +1248,10 @@ static ptxvm_result launch_packed(ptxvm_device *d, const ptxvm_kernel *kh, const
 		stats->seconds = t1 - t0;
 		stats->workers = L.workers < L.ncta ? L.workers : (unsigned)L.ncta;
 		stats->printf_dropped = L.printf_dropped;
+		stats->compiled = js.compiled;
+		stats->jit_cache_hit = js.jit_cache_hit;
+		stats->jit_seconds = js.jit_seconds;
+		memcpy(stats->jit_note, js.jit_note, sizeof js.jit_note);
 	}
 	r = say(d, (ptxvm_result)code, "%s", L.report ? L.report : "");
 	free(L.report);

@@ -6,9 +6,10 @@
  *
  * FORM: c (plain C, one thread), omp (plain C, OpenMP, 2 threads), ocl
  * (OpenCL C of suite.cl, on the first OpenCL platform: PoCL where it is
- * installed), ptxvm1 / ptxvm2 (suite.ptx on ptxvm with 1 or 2 workers).
+ * installed), ptxvm1 / ptxvm2 (suite.ptx on ptxvm's interpreter with 1 or
+ * 2 workers), jit1 / jit2 (the same on its compiling tier).
  * Makes the kernel's inputs (deterministic), runs it, writes its output to
- * OUT and prints "SECONDS PEAK_RSS_KB": the seconds of the kernel's
+ * OUT and prints "SECONDS PEAK_RSS_KB COMPILE_SECONDS": the seconds of the kernel's
  * launches alone (inputs made and copied before, outputs read after; for
  * OpenCL, the program built and the launches run once before, so that
  * PoCL's compilation is not counted), and the process's peak resident set.
@@ -223,12 +224,15 @@ static void c_kernel(const Kernel *k, void **B, int nt)
 
 /* ---- ptxvm ---------------------------------------------------------------- */
 
-static double run_ptxvm(const Kernel *k, void **host, unsigned workers)
+/* jit: the compiling tier (1) or the interpreter (-1); *compile: the
+ * seconds it took to generate, compile or load the code, which the time
+ * returned leaves out. */
+static double run_ptxvm(const Kernel *k, void **host, unsigned workers, int jit, double *compile)
 {
 	ptxvm_module *m = ptxvm_module_load_file("tests/bench/suite.ptx", NULL);
 	if (!m || ptxvm_module_errors(m))
 		die("tests/bench/suite.ptx does not load", m ? ptxvm_module_diagnostics(m) : NULL);
-	ptxvm_device_opts o = { .workers = workers, .timeout = 0 };
+	ptxvm_device_opts o = { .workers = workers, .timeout = 0, .jit = jit };
 	ptxvm_device *d = ptxvm_device_create(&o);
 	ptxvm_program *p;
 	if (!d || ptxvm_program_load(d, m, &p))
@@ -258,9 +262,12 @@ static double run_ptxvm(const Kernel *k, void **host, unsigned workers)
 		ptxvm_launch_stats st;
 		double t0 = now();
 		ptxvm_result r = ptxvm_launch(d, kr, &cfg, args, &st);
-		t += now() - t0;
+		t += now() - t0 - st.jit_seconds;
+		*compile += st.jit_seconds;
 		if (r)
 			die("the launch failed", ptxvm_device_message(d));
+		if (jit > 0 && !st.compiled)
+			die("the kernel was not compiled", st.jit_note);
 	}
 	if (k->launches > 1)
 		out = (k->launches & 1) ? 1 : 0;
@@ -371,7 +378,7 @@ int main(int argc, char **argv)
 	}
 #endif
 	if (argc != 4)
-		die("usage: suite c|omp|ocl|ptxvm1|ptxvm2 KERNEL OUT", NULL);
+		die("usage: suite c|omp|ocl|ptxvm1|ptxvm2|jit1|jit2 KERNEL OUT", NULL);
 	const char *form = argv[1];
 	const Kernel *k = NULL;
 	for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++)
@@ -386,14 +393,16 @@ int main(int argc, char **argv)
 			die("out of memory", NULL);
 		fill(host[b], &k->buf[b], (unsigned)b);
 	}
-	double t;
+	double t, compile = 0;
 	int out = k->launches > 1 ? ((k->launches & 1) ? 1 : 0) : k->out;
 	if (!strcmp(form, "c") || !strcmp(form, "omp")) {
 		double t0 = now();
 		c_kernel(k, host, form[0] == 'o' ? 2 : 1);
 		t = now() - t0;
 	} else if (!strcmp(form, "ptxvm1") || !strcmp(form, "ptxvm2")) {
-		t = run_ptxvm(k, host, form[5] == '1' ? 1 : 2);
+		t = run_ptxvm(k, host, form[5] == '1' ? 1 : 2, -1, &compile);
+	} else if (!strcmp(form, "jit1") || !strcmp(form, "jit2")) {
+		t = run_ptxvm(k, host, form[3] == '1' ? 1 : 2, 1, &compile);
 	} else if (!strcmp(form, "ocl")) {
 #ifdef WITH_OPENCL
 		t = run_ocl(k, host);
@@ -408,6 +417,6 @@ int main(int argc, char **argv)
 		die("cannot write the output", argv[3]);
 	struct rusage ru;
 	getrusage(RUSAGE_SELF, &ru);
-	printf("%.6f %ld\n", t, ru.ru_maxrss);
+	printf("%.6f %ld %.6f\n", t, ru.ru_maxrss, compile);
 	return 0;
 }

@@ -1,6 +1,8 @@
 #!/bin/sh
 # suite.sh BUILD: the three-form benchmark.  Each kernel of suite.cu runs as
-# ptxvm on its committed PTX (1 and 2 workers), as plain C (suite.c, built
+# ptxvm on its committed PTX (1 and 2 workers, on the interpreter and on
+# the compiling tier, whose compile time is the first round's: the later
+# ones find the code in a cache of their own), as plain C (suite.c, built
 # here with ${CC:-cc} -O2 -march=native -ffp-contract=off: one thread, and
 # OpenMP with 2 threads) and, where an OpenCL platform is installed (PoCL:
 # Debian's pocl-opencl-icd and ocl-icd-opencl-dev), as the OpenCL C of
@@ -14,6 +16,8 @@ B=${1:-build}
 cd "$(dirname "$0")/../.."
 T=$(mktemp -d /tmp/ptxvm-suite.XXXXXX)
 trap 'rm -rf "$T"' EXIT
+PTXVM_CACHE_DIR=$T/cache
+export PTXVM_CACHE_DIR
 ROUNDS=${ROUNDS:-3}
 KERNELS=${KERNELS:-"vec_add saxpy fma_loop block_reduce histogram histogram_shared matmul stencil5 collatz"}
 
@@ -27,7 +31,7 @@ CMD="${CC:-cc} -O2 -march=native -ffp-contract=off $OMP -o suite tests/bench/sui
 echo "\$ $CMD"
 ${CC:-cc} -O2 -march=native -ffp-contract=off $OMP ${OCL%% *} -o "$T/suite" tests/bench/suite.c "$B/libptxvm.a" \
 	${OCL#* } -lpthread -lm
-FORMS="c ptxvm1 ptxvm2"
+FORMS="c ptxvm1 ptxvm2 jit1 jit2"
 [ -n "$OMP" ] && FORMS="$FORMS omp" || echo "no OpenMP (-fopenmp): the 2-thread C column is empty"
 if [ -n "$OCL" ] && "$T/suite" ocl vec_add "$T/probe.out" >/dev/null 2>"$T/err"; then
 	FORMS="$FORMS ocl"
@@ -43,8 +47,8 @@ median() { sort -n | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : 
 calc() { awk "BEGIN { print ($1) }"; }
 fail=0
 echo "rounds: $ROUNDS, median time of each form, forms rotated; outputs compared with plain C's"
-printf '| kernel | C 1 thread | C OpenMP 2 | PoCL | ptxvm 1 worker | ptxvm 2 | ptxvm 1w / C | ptxvm 1w / PoCL | 2w speedup | peak RSS ptxvm / C |\n'
-printf '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n'
+printf '| kernel | C 1 thread | C OpenMP 2 | PoCL | ptxvm 1 worker | ptxvm 2 | ptxvm 1w / C | ptxvm 1w / PoCL | 2w speedup | compiled 1w | compiled 2w | compiled 1w / C | compiled 1w / PoCL | compiled 2w speedup | compile | peak RSS ptxvm / C |\n'
+printf '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n'
 for k in $KERNELS; do
 	set -- $FORMS
 	n=$#
@@ -63,8 +67,9 @@ for k in $KERNELS; do
 				fail=1
 				continue
 			fi
-			read -r s rss <"$T/res"
+			read -r s rss cs <"$T/res"
 			echo "$s" >>"$T/$k.$f.t"
+			echo "$cs" >>"$T/$k.$f.cs"
 			echo "$rss" >>"$T/$k.$f.rss"
 		done
 		for f in $FORMS; do
@@ -75,7 +80,7 @@ for k in $KERNELS; do
 			fi
 		done
 	done
-	for f in c omp ocl ptxvm1 ptxvm2; do
+	for f in c omp ocl ptxvm1 ptxvm2 jit1 jit2; do
 		if [ -f "$T/$k.$f.t" ]; then
 			eval "t_$f=$(median <"$T/$k.$f.t")"
 			eval "m_$f=$(sort -n "$T/$k.$f.rss" | tail -n 1)"
@@ -86,9 +91,13 @@ for k in $KERNELS; do
 	done
 	sec() { [ -n "$1" ] && printf '%.3f s' "$1" || printf -- '-'; }
 	rat() { [ -n "$1" ] && [ -n "$2" ] && printf '%.1fx' "$(calc "$1 / $2")" || printf -- '-'; }
-	printf '| `%s` | %s | %s | %s | %s | %s | %s | %s | %s | %s / %s MiB |\n' "$k" "$(sec "$t_c")" "$(sec "$t_omp")" \
+	cs=$(cat "$T/$k.jit1.cs" "$T/$k.jit2.cs" 2>/dev/null | sort -n | tail -n 1)
+	printf '| `%s` | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s / %s MiB |\n' "$k" \
+		"$(sec "$t_c")" "$(sec "$t_omp")" \
 		"$(sec "$t_ocl")" "$(sec "$t_ptxvm1")" "$(sec "$t_ptxvm2")" "$(rat "$t_ptxvm1" "$t_c")" \
 		"$(rat "$t_ptxvm1" "$t_ocl")" "$(rat "$t_ptxvm1" "$t_ptxvm2")" \
+		"$(sec "$t_jit1")" "$(sec "$t_jit2")" "$(rat "$t_jit1" "$t_c")" "$(rat "$t_jit1" "$t_ocl")" \
+		"$(rat "$t_jit1" "$t_jit2")" "$(sec "$cs")" \
 		"$(calc "int(${m_ptxvm1:-0} / 1024 + 0.5)")" "$(calc "int(${m_c:-0} / 1024 + 0.5)")"
 done
 if [ $fail != 0 ]; then
