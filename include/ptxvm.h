@@ -310,6 +310,25 @@ typedef struct ptxvm_kernel_attrs {
 	unsigned max_cluster_rank; /* .maxclusterrank, or 0 */
 } ptxvm_kernel_attrs;
 ptxvm_result ptxvm_kernel_attributes(const ptxvm_kernel *k, ptxvm_kernel_attrs *out);
+/* A kernel's attributes, numbered as CUDA's CUfunction_attribute: what
+ * cuFuncGetAttribute and kernels' cudaFuncGetAttributes (the device
+ * runtime) answer, from one table per program.  A host may set four
+ * (cuFuncSetAttribute): the dynamic shared memory a launch may ask for
+ * (0 .. the device's opt-in maximum less the static; without it, what
+ * remains of 48 KiB), the carveout (-1 .. 100), whether clusters may be
+ * larger than 8 CTAs (0, 1), the cluster scheduling policy (0 .. 2).
+ * Setting another is PTXVM_ERROR_INVALID_VALUE, or NOT_SUPPORTED for the
+ * cluster shape. */
+typedef enum ptxvm_kernel_attr {
+	PTXVM_KATTR_MAX_THREADS_PER_BLOCK, PTXVM_KATTR_SHARED_SIZE_BYTES, PTXVM_KATTR_CONST_SIZE_BYTES,
+	PTXVM_KATTR_LOCAL_SIZE_BYTES, PTXVM_KATTR_NUM_REGS, PTXVM_KATTR_PTX_VERSION, PTXVM_KATTR_BINARY_VERSION,
+	PTXVM_KATTR_CACHE_MODE_CA, PTXVM_KATTR_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+	PTXVM_KATTR_PREFERRED_SHARED_MEMORY_CARVEOUT, PTXVM_KATTR_CLUSTER_SIZE_MUST_BE_SET,
+	PTXVM_KATTR_REQUIRED_CLUSTER_WIDTH, PTXVM_KATTR_REQUIRED_CLUSTER_HEIGHT, PTXVM_KATTR_REQUIRED_CLUSTER_DEPTH,
+	PTXVM_KATTR_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, PTXVM_KATTR_CLUSTER_SCHEDULING_POLICY_PREFERENCE,
+} ptxvm_kernel_attr;
+ptxvm_result ptxvm_kernel_get_attribute(const ptxvm_kernel *k, int attr, int *value);
+ptxvm_result ptxvm_kernel_set_attribute(const ptxvm_kernel *k, int attr, int value);
 /* How many CTAs of `block` threads with dyn_shared bytes of dynamic shared
  * memory fit on one multiprocessor at once (cuOccupancyMaxActiveBlocksPer-
  * Multiprocessor's answer), by the device's attributes; 0 if none fits. */

@@ -1025,6 +1025,8 @@ static void t_linked(const char *root)
 	static const struct { const char *name; int yes; } names[] = {
 		{ "__cudaCDP2LaunchDeviceV2", 1 }, { "__cudaCDP2GetParameterBufferV2", 1 }, { "cudaLaunchDevice_ptsz", 1 },
 		{ "cudaGetParameterBuffer", 1 }, { "__cudaCDP2Malloc", 1 }, { "__cudaCDP2StreamCreateWithFlags", 1 },
+		{ "__cudaCDP2FuncGetAttributes", 1 }, { "__cudaCDP2GetErrorString", 1 }, { "cudaGetErrorName", 1 },
+		{ "__cudaCDP2LaunchDeviceV2_ptsz", 1 }, { "cudaGraphLaunch", 0 },
 		{ "__cudaCDP2Bogus", 0 }, { "cudaDeviceSynchronize", 0 }, { "vprintf", 0 }, { "twice", 0 },
 		{ "__cudaCDP2", 0 }, { "", 0 }, { NULL, 0 },
 	};
@@ -1036,8 +1038,84 @@ static void t_linked(const char *root)
 			passed++;
 }
 
+/* tests/cuda/devquery.rdc.cu: kernels' cudaFuncGetAttributes answers
+ * what the C API (and so cuFuncGetAttribute) does, including what the host
+ * set: the fields of cudaFuncAttributes for the kernels' declared resources
+ * (1 KiB of static shared memory in the module, which ptxvm counts for each
+ * of its kernels, docs/API.md; a 160-byte local depot, .maxntid 128,
+ * __cluster_dims__(2, 1, 1)); an address that is no kernel gives
+ * cudaErrorInvalidDeviceFunction (98). */
+static void t_funcattrs(const char *root)
+{
+	ptxvm_device_opts o = { .workers = 2 };
+	ptxvm_device *d = ptxvm_device_create(&o);
+	ptxvm_program *p = open_rdc(root, "devquery.rdc", d);
+	if (!p) {
+		ptxvm_device_destroy(d);
+		return;
+	}
+	const ptxvm_kernel *kp = ptxvm_kernel_find(p, "dq_plain"), *kb = ptxvm_kernel_find(p, "dq_bounded");
+	const ptxvm_kernel *kc = ptxvm_kernel_find(p, "dq_cluster");
+	/* the host's settings, as cuFuncSetAttribute makes them */
+	check(ptxvm_kernel_set_attribute(kp, PTXVM_KATTR_MAX_DYNAMIC_SHARED_SIZE_BYTES, 100000) == PTXVM_SUCCESS &&
+	      ptxvm_kernel_set_attribute(kp, PTXVM_KATTR_PREFERRED_SHARED_MEMORY_CARVEOUT, 50) == PTXVM_SUCCESS &&
+	      ptxvm_kernel_set_attribute(kc, PTXVM_KATTR_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1) == PTXVM_SUCCESS &&
+	      ptxvm_kernel_set_attribute(kc, PTXVM_KATTR_CLUSTER_SCHEDULING_POLICY_PREFERENCE, 2) == PTXVM_SUCCESS,
+	      "a host sets the four attributes CUDA lets it set");
+	/* 227 KiB (sm_90's opt-in maximum) less 1 KiB static is the most */
+	check(ptxvm_kernel_set_attribute(kp, PTXVM_KATTR_MAX_DYNAMIC_SHARED_SIZE_BYTES, 227 * 1024 - 1023) ==
+	      PTXVM_ERROR_INVALID_VALUE &&
+	      ptxvm_kernel_set_attribute(kp, PTXVM_KATTR_PREFERRED_SHARED_MEMORY_CARVEOUT, 101) ==
+	      PTXVM_ERROR_INVALID_VALUE &&
+	      ptxvm_kernel_set_attribute(kp, PTXVM_KATTR_NUM_REGS, 64) == PTXVM_ERROR_INVALID_VALUE &&
+	      ptxvm_kernel_set_attribute(kp, PTXVM_KATTR_REQUIRED_CLUSTER_WIDTH, 2) == PTXVM_ERROR_NOT_SUPPORTED &&
+	      ptxvm_kernel_set_attribute(kp, 16, 0) == PTXVM_ERROR_INVALID_VALUE,
+	      "settings out of range, of read-only attributes or of no attribute are refused");
+	int v = 7;
+	check(ptxvm_kernel_get_attribute(kp, 16, &v) == PTXVM_ERROR_INVALID_VALUE && v == 7 &&
+	      ptxvm_kernel_get_attribute(kp, -1, &v) == PTXVM_ERROR_INVALID_VALUE,
+	      "no attribute 16 or -1");
+	uint64_t dout;
+	static long long got[62];
+	ptxvm_mem_alloc(d, sizeof got, &dout);
+	void *a[] = { &dout };
+	ptxvm_result r = run(d, p, "dq_attrs", 1, 1, a);
+	ptxvm_memcpy_dtoh(d, got, dout, sizeof got);
+	check(r == PTXVM_SUCCESS, "cudaFuncGetAttributes in a kernel runs");
+	/* result, sharedSizeBytes, constSizeBytes, localSizeBytes,
+	 * maxThreadsPerBlock, numRegs, ptxVersion, binaryVersion, cacheModeCA,
+	 * maxDynamicSharedSizeBytes, preferredShmemCarveout,
+	 * clusterDimMustBeSet, requiredCluster{Width,Height,Depth},
+	 * clusterSchedulingPolicyPreference, nonPortableClusterSizeAllowed */
+	static const long long want[3][17] = {
+		{ 0, 1024, 0, 160, 1024, 32, 90, 90, 0, 100000, 50, 0, 0, 0, 0, 0, 0 },
+		{ 0, 1024, 0, 0, 128, 32, 90, 90, 0, 48128, -1, 0, 0, 0, 0, 0, 0 },
+		{ 0, 1024, 0, 0, 1024, 32, 90, 90, 0, 48128, -1, 0, 2, 1, 1, 2, 1 },
+	};
+	/* the same fields as CUfunction_attribute numbers them */
+	static const int attr_of[17] = { -1, 1, 2, 3, 0, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15, 14 };
+	const ptxvm_kernel *ks[3] = { kp, kb, kc };
+	for (int k = 0; r == PTXVM_SUCCESS && k < 3; k++)
+		for (int i = 0; i < 17; i++) {
+			int h = 0;
+			if (i && ptxvm_kernel_get_attribute(ks[k], attr_of[i], &h) != PTXVM_SUCCESS)
+				h = -12345;
+			if (got[20 * k + i] != want[k][i] || (i && h != want[k][i]))
+				fail("devrt: cudaFuncGetAttributes of kernel %d, field %d: %lld in the kernel, %d from the "
+				     "host (expected %lld)", k, i, got[20 * k + i], h, want[k][i]);
+			else
+				passed++;
+		}
+	check(got[60] == 98 && got[61] == 98,
+	      "cudaFuncGetAttributes of an address that is no kernel: cudaErrorInvalidDeviceFunction");
+	ptxvm_mem_free(d, dout);
+	ptxvm_program_unload(p);
+	ptxvm_device_destroy(d);
+}
+
 void test_devrt(const char *root)
 {
+	t_funcattrs(root);
 	t_errors(root, 1);
 	t_errors(root, 2);
 	t_linked(root);

@@ -151,16 +151,11 @@ CUresult cu_enter(CuCtx **ctx);
 /* A call's result from ptxvm: a failure of a running kernel makes ctx
  * sticky-failed and its report goes to stderr.  what names the call. */
 CUresult cu_result(CuCtx *ctx, ptxvm_result r, const char *what);
-/* module.c: a function: its kernel, and the dynamic shared memory it
- * opted in to (0: none). */
+/* module.c: a function: its kernel (whose attributes the C API keeps). */
 typedef struct CuFunc {
 	CuObj obj;
 	struct CuMod *mod;
 	const ptxvm_kernel *k;
-	int max_dynamic_shared;         /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES */
-	int carveout;
-	int nonportable;                /* CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED */
-	int cluster_policy;             /* CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE */
 	struct CuFunc *next;
 } CuFunc;
 /* The function a handle names (a CUfunction or a CUkernel); NULL: stale. */

@@ -24,7 +24,9 @@ static CUresult cluster_allowed(const CuFunc *f, const ptxvm_kernel_attrs *a, co
 {
 	const unsigned *c = cluster ? cluster : a->cluster;
 	uint64_t n = (uint64_t)(c[0] ? c[0] : 1) * (c[1] ? c[1] : 1) * (c[2] ? c[2] : 1);
-	if (n <= 8 || f->nonportable)
+	int nonportable = 0;
+	ptxvm_kernel_get_attribute(f->k, PTXVM_KATTR_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, &nonportable);
+	if (n <= 8 || nonportable)
 		return CUDA_SUCCESS;
 	cu_warn("a cluster of %llu CTAs is larger than the portable 8: the kernel must allow it with "
 		"CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED (cudaFuncAttributeNonPortableClusterSizeAllowed)",
@@ -53,8 +55,9 @@ static CUresult launch(CUfunction h, unsigned gx, unsigned gy, unsigned gz, unsi
 	    gy > 65535 || gz > 65535)
 		return CU_INVALID_CONFIGURATION;
 	/* past 48 KiB of shared memory a kernel must have opted in */
-	int optin = f->max_dynamic_shared;
-	if (shared + a.shared_bytes > 49152 && shared > (unsigned)optin) {
+	int most = 0;
+	ptxvm_kernel_get_attribute(k, PTXVM_KATTR_MAX_DYNAMIC_SHARED_SIZE_BYTES, &most);
+	if (shared > (unsigned)most) {
 		cu_warn("cuLaunchKernel: %u bytes of dynamic shared memory need "
 			"cuFuncSetAttribute(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)", shared);
 		return CUDA_ERROR_INVALID_VALUE;

@@ -256,7 +256,7 @@ static CUresult function_of(CuMod *m, const ptxvm_kernel *k, CUfunction *out)
 	while (f && f->k != k)
 		f = f->next;
 	if (!f && (f = calloc(1, sizeof *f))) {
-		*f = (CuFunc){ .mod = m, .k = k, .carveout = -1, .next = m->funcs };
+		*f = (CuFunc){ .mod = m, .k = k, .next = m->funcs };
 		if (cu_obj_add(f, CU_KIND_FUNCTION)) {
 			m->funcs = f;
 		} else {
@@ -356,24 +356,8 @@ CUresult cuModuleGetLoadingMode(int *mode)
 
 /* ---- functions ---------------------------------------------------------------- */
 
-enum {
-	CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
-	CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, CU_FUNC_ATTRIBUTE_NUM_REGS,
-	CU_FUNC_ATTRIBUTE_PTX_VERSION, CU_FUNC_ATTRIBUTE_BINARY_VERSION, CU_FUNC_ATTRIBUTE_CACHE_MODE_CA,
-	CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
-	CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET, CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH,
-	CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT, CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH,
-	CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE,
-	CU_FUNC_ATTRIBUTE_MAX = 16,
-};
-
-/* The most dynamic shared memory a launch may ask for without opting in:
- * what remains of 48 KiB after the static. */
-static int default_dynamic(const ptxvm_kernel_attrs *a)
-{
-	return a->shared_bytes >= 49152 ? 0 : (int)(49152 - a->shared_bytes);
-}
-
+/* A function's attributes: the C API's table of the kernel, the one
+ * kernels' cudaFuncGetAttributes reads (ptxvm_kernel_get_attribute). */
 CUresult cuFuncGetAttribute(int *v, int attr, CUfunction h)
 {
 	if (cu_ready())
@@ -383,35 +367,7 @@ CUresult cuFuncGetAttribute(int *v, int attr, CUfunction h)
 	CuFunc *f = cu_func(h);
 	if (!f)
 		return CUDA_ERROR_INVALID_HANDLE;
-	ptxvm_kernel_attrs a;
-	if (ptxvm_kernel_attributes(f->k, &a))
-		return CUDA_ERROR_INVALID_HANDLE;
-	switch (attr) {
-	case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *v = (int)a.max_threads; break;
-	case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *v = (int)a.shared_bytes; break;
-	case CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: *v = 0; break;         /* constants live in module variables */
-	case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: *v = (int)a.local_bytes; break;
-	case CU_FUNC_ATTRIBUTE_NUM_REGS: *v = 32; break;                /* no register allocation: a nominal figure */
-	case CU_FUNC_ATTRIBUTE_PTX_VERSION: *v = (int)a.sm; break;      /* CUDA reports the target, 90 */
-	case CU_FUNC_ATTRIBUTE_BINARY_VERSION: *v = (int)(cu_dev.major * 10 + cu_dev.minor); break;
-	case CU_FUNC_ATTRIBUTE_CACHE_MODE_CA: *v = 0; break;
-	case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
-		*v = f->max_dynamic_shared ? f->max_dynamic_shared : default_dynamic(&a);
-		break;
-	case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: *v = f->carveout; break;
-	case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH: *v = (int)a.cluster[0]; break;
-	case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT: *v = (int)a.cluster[1]; break;
-	case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH: *v = (int)a.cluster[2]; break;
-	case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED: *v = f->nonportable; break;
-	case CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE: *v = f->cluster_policy; break;
-	default:
-		if (attr > CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT && attr < CU_FUNC_ATTRIBUTE_MAX) {
-			*v = 0;         /* cluster attributes: no cluster is required or allowed */
-			break;
-		}
-		return CUDA_ERROR_INVALID_VALUE;
-	}
-	return CUDA_SUCCESS;
+	return (CUresult)ptxvm_kernel_get_attribute(f->k, attr, v);
 }
 
 CUresult cuFuncSetAttribute(CUfunction h, int attr, int v)
@@ -421,39 +377,10 @@ CUresult cuFuncSetAttribute(CUfunction h, int attr, int v)
 	CuFunc *f = cu_func(h);
 	if (!f)
 		return CUDA_ERROR_INVALID_HANDLE;
-	ptxvm_kernel_attrs a;
-	if (ptxvm_kernel_attributes(f->k, &a))
-		return CUDA_ERROR_INVALID_HANDLE;
-	int optin = cu_attribute(97);           /* MAX_SHARED_MEMORY_PER_BLOCK_OPTIN */
-	switch (attr) {
-	case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
-		if (v < 0 || (size_t)v + a.shared_bytes > (size_t)optin)
-			return CUDA_ERROR_INVALID_VALUE;
-		f->max_dynamic_shared = v;
-		return CUDA_SUCCESS;
-	case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
-		if (v < -1 || v > 100)
-			return CUDA_ERROR_INVALID_VALUE;
-		f->carveout = v;
-		return CUDA_SUCCESS;
-	case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED:
-		/* clusters of 9 to 16 CTAs, as an H100 allows (cu_cluster_allowed) */
-		if (v != 0 && v != 1)
-			return CUDA_ERROR_INVALID_VALUE;
-		f->nonportable = v;
-		return CUDA_SUCCESS;
-	case CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
-		if (v < 0 || v > 2)     /* default, spread, load balancing: one worker runs a cluster either way */
-			return CUDA_ERROR_INVALID_VALUE;
-		f->cluster_policy = v;
-		return CUDA_SUCCESS;
-	default:
-		if (attr > CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT && attr < CU_FUNC_ATTRIBUTE_MAX) {
-			cu_warn("cuFuncSetAttribute: attribute %d (clusters) is not supported", attr);
-			return CUDA_ERROR_NOT_SUPPORTED;
-		}
-		return CUDA_ERROR_INVALID_VALUE;
-	}
+	ptxvm_result r = ptxvm_kernel_set_attribute(f->k, attr, v);
+	if (r == PTXVM_ERROR_NOT_SUPPORTED)
+		cu_warn("cuFuncSetAttribute: %s", ptxvm_device_message(NULL));
+	return (CUresult)r;
 }
 
 CUresult cuFuncSetCacheConfig(CUfunction h, int cfg)

@@ -1052,6 +1052,7 @@ enum {
 	BI_EVENT_NEW, BI_EVENT_RECORD, BI_EVENT_DEL, BI_STREAM_WAIT, BI_DEVCOUNT, BI_VERSION, BI_LIMIT,
 	BI_CACHECFG, BI_SMEMCFG, BI_CUMALLOC, BI_CUFREE, BI_MEMCPY, BI_MEMSET, BI_MEMCPY2D, BI_MEMSET2D,
 	BI_MEMCPY3D, BI_MEMSET3D, BI_PARAMBUF1, BI_LAUNCH1, BI_OCCUPANCY, BI_ERRNAME, BI_ERRSTR,
+	BI_FUNCATTR,
 };
 
 static const struct { const char *name; int bi; } devrt_fn[] = {
@@ -1073,13 +1074,14 @@ static const struct { const char *name; int bi; } devrt_fn[] = {
 	{ "GetParameterBuffer", BI_PARAMBUF1 }, { "LaunchDevice", BI_LAUNCH1 }, { "LaunchDevice_ptsz", BI_LAUNCH1 },
 	{ "OccupancyMaxActiveBlocksPerMultiprocessor", BI_OCCUPANCY },
 	{ "OccupancyMaxActiveBlocksPerMultiprocessorWithFlags", BI_OCCUPANCY },
-	{ "GetErrorName", BI_ERRNAME }, { "GetErrorString", BI_ERRSTR },
+	{ "GetErrorName", BI_ERRNAME }, { "GetErrorString", BI_ERRSTR }, { "FuncGetAttributes", BI_FUNCATTR },
+	{ "LaunchDeviceV2_ptsz", BI_LAUNCH },
 };
 
 /* cudaError_t values the device runtime returns */
 enum {
 	CE_INVALID_VALUE = 1, CE_MEMORY_ALLOCATION = 2, CE_INVALID_CONFIGURATION = 9, CE_INVALID_DEVICE_POINTER = 17,
-	CE_INVALID_PITCH = 12, CE_INVALID_MEMCPY_DIRECTION = 21, CE_MAX_DEPTH = 65, CE_PENDING_COUNT = 69, CE_UNSUPPORTED_LIMIT = 215,
+	CE_INVALID_PITCH = 12, CE_INVALID_MEMCPY_DIRECTION = 21, CE_INVALID_DEVICE_FUNCTION = 98, CE_MAX_DEPTH = 65, CE_PENDING_COUNT = 69, CE_UNSUPPORTED_LIMIT = 215,
 	CE_INVALID_HANDLE = 400,
 };
 #define RUNTIME_VERSION 13000           /* cudaRuntimeGetVersion: the CUDA ptxvm implements */
@@ -1591,6 +1593,30 @@ static int call_devrt(Ctx *X, int bi, uint32_t act, unsigned nret, unsigned narg
 			/* (cudaError_t) -> the text in read-only device memory */
 			r = L->errtab + exec_errtab_at((int32_t)a0, bi == BI_ERRSTR);
 			break;
+		case BI_FUNCATTR: {
+			/* (cudaFuncAttributes *, kernel address): the host's table of
+			 * the kernel (KAttrs), in the struct's order: sharedSizeBytes,
+			 * constSizeBytes, localSizeBytes (size_t), then ints:
+			 * maxThreadsPerBlock, numRegs, ptxVersion, binaryVersion,
+			 * cacheModeCA, maxDynamicSharedSizeBytes, preferredShmemCarveout,
+			 * clusterDimMustBeSet, requiredCluster{Width,Height,Depth},
+			 * clusterSchedulingPolicyPreference, nonPortableClusterSizeAllowed,
+			 * reserved[16] (zero) */
+			static const uint8_t order[] = { 1, 2, 3, 0, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15, 14 };
+			uint64_t fi = (narg > 1 ? param_arg(X, l, SLOT(nret + 1)) : 0) - MEM_FUNC_BASE;
+			if (fi >= p->nfn || !p->fn[fi].entry || !L->kattr) {
+				r = CE_INVALID_DEVICE_FUNCTION;
+				break;
+			}
+			uint8_t *q = xlate_span(c, X->w, x, l, XS_GENERIC, a0, 144, 8, true);
+			if (!q)
+				return -1;
+			memset(q, 0, 144);
+			for (unsigned i = 0, at = 0; i < KATTR_N; at += i < 3 ? 8 : 4, i++)
+				store_le(q + at, (uint64_t)(int64_t)atomic_load_explicit(&L->kattr[fi].v[order[i]],
+											memory_order_relaxed), i < 3 ? 8 : 4);
+			break;
+		}
 		case BI_CUFREE:
 			/* (pointer): a block of the device heap, or NULL */
 			r = !a0 ? 0 : L->heap && heap_free(L->heap, a0) == HEAP_OK ? 0 : CE_INVALID_DEVICE_POINTER;

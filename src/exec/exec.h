@@ -63,6 +63,16 @@ typedef struct Cdp {
 #define CDP_MAX_DEPTH 24                /* CUDA's nesting limit */
 #define CDP_MAX_PENDING 2048            /* cudaLimitDevRuntimePendingLaunchCount's default */
 
+/* A kernel's attributes, numbered as CUfunction_attribute (0 .. KATTR_N - 1):
+ * what cuFuncGetAttribute and kernels' cudaFuncGetAttributes answer.  The
+ * host fills them when the program loads (ptxvm_kernel_get_attribute);
+ * ptxvm_kernel_set_attribute changes the four a host may set while
+ * launches read them. */
+#define KATTR_N 16
+typedef struct KAttrs {
+	atomic_int v[KATTR_N];
+} KAttrs;
+
 /* CUdevice_attribute 1 .. DEVICE_ATTR_MAX, what kernels' cudaDeviceGetAttribute asks */
 #define DEVICE_ATTR_MAX 147
 
@@ -105,6 +115,7 @@ typedef struct Launch {
 	uint64_t heap_limit;            /* the device's cudaLimitMallocHeapSize */
 	Cdp *cdp;                       /* device launches; NULL if the program makes none */
 	uint64_t errtab;                /* the device's error texts (exec_errtab, read-only); 0: none */
+	KAttrs *kattr;                  /* each function's of p, [p->nfn] (kernels' only filled) */
 	unsigned depth;                 /* 0: launched by the host */
 	Child *kids;                    /* grids this one launched (cdp->lock) */
 	size_t nkids, capkids;

@@ -76,6 +76,7 @@ struct ptxvm_program {
 	Prog *prog;
 	struct ptxvm_kernel *k;
 	size_t nk;
+	KAttrs *kattr;          /* each function's attributes (kernels' only), [prog->nfn] */
 	uint64_t *statics;      /* surface objects of .surfref initializers */
 	size_t nstatics;
 	uint64_t *mapped;       /* variables mapped at their host address too (ptxvm_program_managed) */
@@ -90,6 +91,9 @@ struct ptxvm_program {
 
 typedef struct ptxvm_kernel Kernel;
 typedef struct ptxvm_program Program;
+
+static void kernel_attrs(const Kernel *k, ptxvm_kernel_attrs *out);
+static void kattr_init(const Kernel *k);
 
 static atomic_uint_fast64_t next_serial = 1;
 
@@ -589,6 +593,7 @@ static void program_destroy(RegObj *o)
 	for (size_t i = 0; i < p->nk; i++)
 		free((char *)p->k[i].why);
 	free(p->k);
+	free(p->kattr);
 	if (p->m)
 		ptx_module_free(p->m);
 	free(p->text);
@@ -663,8 +668,9 @@ ptxvm_result ptxvm_program_load(ptxvm_device *d, const ptxvm_module *m, ptxvm_pr
 		return r;
 	}
 	p->k = calloc(pg->nfn + 1, sizeof *p->k);
+	p->kattr = calloc(pg->nfn + 1, sizeof *p->kattr);
 	uint8_t *seen = calloc(pg->nfn + 1, 1);
-	if (!p->k || !seen) {
+	if (!p->k || !p->kattr || !seen) {
 		free(seen);
 		program_destroy(&p->o);
 		return say(d, PTXVM_ERROR_OUT_OF_MEMORY, "out of memory");
@@ -674,6 +680,7 @@ ptxvm_result ptxvm_program_load(ptxvm_device *d, const ptxvm_module *m, ptxvm_pr
 			memset(seen, 0, pg->nfn);
 			char *why = why_not(pg, &pg->fn[i], seen);
 			p->k[p->nk++] = (Kernel){ .o.owner = &p->o, .p = p, .f = &pg->fn[i], .why = why };
+			kattr_init(&p->k[p->nk - 1]);
 		}
 	free(seen);
 	p->handle = reg_add(&p->o, TAG_PROGRAM);
@@ -852,6 +859,75 @@ ptxvm_result ptxvm_kernel_attributes(const ptxvm_kernel *h, ptxvm_kernel_attrs *
 		return say(NULL, k ? PTXVM_ERROR_INVALID_VALUE : PTXVM_ERROR_INVALID_HANDLE,
 			   "ptxvm_kernel_attributes: %s", k ? "NULL argument" : "no kernel");
 	}
+	kernel_attrs(k, out);
+	reg_put(&k->o);
+	return PTXVM_SUCCESS;
+}
+
+/* The index of a kernel's function in its program, its row of kattr. */
+static size_t kernel_fn(const Kernel *k)
+{
+	return (size_t)(k->f - k->p->prog->fn);
+}
+
+ptxvm_result ptxvm_kernel_get_attribute(const ptxvm_kernel *h, int attr, int *value)
+{
+	Kernel *k = kernel_get(h);
+	ptxvm_result r = !k ? PTXVM_ERROR_INVALID_HANDLE : !value || attr < 0 || attr >= KATTR_N ?
+			 PTXVM_ERROR_INVALID_VALUE : PTXVM_SUCCESS;
+	if (!r)
+		*value = atomic_load_explicit(&k->p->kattr[kernel_fn(k)].v[attr], memory_order_relaxed);
+	reg_put(k ? &k->o : NULL);
+	return say(NULL, r, r ? "ptxvm_kernel_get_attribute: %s" : NULL, !k ? "no kernel" : !value ?
+		   "NULL argument" : "no such attribute");
+}
+
+ptxvm_result ptxvm_kernel_set_attribute(const ptxvm_kernel *h, int attr, int v)
+{
+	Kernel *k = kernel_get(h);
+	if (!k)
+		return say(NULL, PTXVM_ERROR_INVALID_HANDLE, "ptxvm_kernel_set_attribute: no kernel");
+	uint64_t fixed = k->p->prog->shared_bytes - XSMEM_RESERVED;
+	int optin = k->p->d->attr[97];          /* MAX_SHARED_MEMORY_PER_BLOCK_OPTIN */
+	const char *bad = NULL;
+	switch (attr) {
+	case PTXVM_KATTR_MAX_DYNAMIC_SHARED_SIZE_BYTES:
+		if (v < 0 || (uint64_t)v + fixed > (uint64_t)optin)
+			bad = "dynamic shared memory beyond what the device allows a CTA";
+		break;
+	case PTXVM_KATTR_PREFERRED_SHARED_MEMORY_CARVEOUT:
+		if (v < -1 || v > 100)
+			bad = "a carveout is a percentage, or -1";
+		break;
+	case PTXVM_KATTR_NON_PORTABLE_CLUSTER_SIZE_ALLOWED:
+		if (v != 0 && v != 1)
+			bad = "the value is 0 or 1";
+		break;
+	case PTXVM_KATTR_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
+		if (v < 0 || v > 2)     /* default, spread, load balancing: one worker runs a cluster either way */
+			bad = "no such policy";
+		break;
+	case PTXVM_KATTR_CLUSTER_SIZE_MUST_BE_SET:
+	case PTXVM_KATTR_REQUIRED_CLUSTER_WIDTH:
+	case PTXVM_KATTR_REQUIRED_CLUSTER_HEIGHT:
+	case PTXVM_KATTR_REQUIRED_CLUSTER_DEPTH:
+		reg_put(&k->o);
+		return say(NULL, PTXVM_ERROR_NOT_SUPPORTED, "ptxvm_kernel_set_attribute: attribute %d: a kernel's "
+			   "cluster shape is set only by .reqnctapercluster or at launch", attr);
+	default:
+		bad = "the attribute is read-only or none";
+		break;
+	}
+	if (!bad)
+		atomic_store_explicit(&k->p->kattr[kernel_fn(k)].v[attr], v, memory_order_relaxed);
+	reg_put(&k->o);
+	return say(NULL, bad ? PTXVM_ERROR_INVALID_VALUE : PTXVM_SUCCESS, bad ? "ptxvm_kernel_set_attribute: "
+		   "attribute %d = %d: %s" : NULL, attr, v, bad);
+}
+
+/* What a launch of k takes (ptxvm_kernel_attributes). */
+static void kernel_attrs(const Kernel *k, ptxvm_kernel_attrs *out)
+{
 	const Func *f = k->f->ast;
 	unsigned cl[3] = { 0, 0, 0 }, maxrank = 0;
 	for (uint32_t i = 0; f && i < f->nperf; i++) {
@@ -872,8 +948,33 @@ ptxvm_result ptxvm_kernel_attributes(const ptxvm_kernel *h, ptxvm_kernel_attrs *
 		.cluster = { cl[0], cl[1], cl[2] },
 		.max_cluster_rank = maxrank,
 	};
-	reg_put(&k->o);
-	return PTXVM_SUCCESS;
+}
+
+/* A kernel's row of its program's attribute table: what a launch of it
+ * takes, and the defaults of what a host may set. */
+static void kattr_init(const Kernel *k)
+{
+	ptxvm_kernel_attrs a;
+	kernel_attrs(k, &a);
+	const int *da = k->p->d->attr;
+	int v[KATTR_N] = {
+		[PTXVM_KATTR_MAX_THREADS_PER_BLOCK] = (int)a.max_threads,
+		[PTXVM_KATTR_SHARED_SIZE_BYTES] = (int)a.shared_bytes,
+		[PTXVM_KATTR_CONST_SIZE_BYTES] = 0,             /* constants live in module variables */
+		[PTXVM_KATTR_LOCAL_SIZE_BYTES] = (int)a.local_bytes,
+		[PTXVM_KATTR_NUM_REGS] = 32,                    /* no register allocation: a nominal figure */
+		[PTXVM_KATTR_PTX_VERSION] = (int)a.sm,          /* CUDA reports the target, 90 */
+		[PTXVM_KATTR_BINARY_VERSION] = da[75] * 10 + da[76],    /* the device's compute capability */
+		/* without opting in, what remains of 48 KiB after the static */
+		[PTXVM_KATTR_MAX_DYNAMIC_SHARED_SIZE_BYTES] = a.shared_bytes >= 49152 ? 0 : 49152 - (int)a.shared_bytes,
+		[PTXVM_KATTR_PREFERRED_SHARED_MEMORY_CARVEOUT] = -1,    /* no preference */
+		[PTXVM_KATTR_REQUIRED_CLUSTER_WIDTH] = (int)a.cluster[0],
+		[PTXVM_KATTR_REQUIRED_CLUSTER_HEIGHT] = (int)a.cluster[1],
+		[PTXVM_KATTR_REQUIRED_CLUSTER_DEPTH] = (int)a.cluster[2],
+	};
+	KAttrs *t = &k->p->kattr[kernel_fn(k)];
+	for (int i = 0; i < KATTR_N; i++)
+		atomic_init(&t->v[i], v[i]);
 }
 
 ptxvm_result ptxvm_kernel_occupancy(const ptxvm_kernel *h, int block, size_t dyn_shared, int *blocks)
@@ -1066,6 +1167,7 @@ static int run_child(ptxvm_device *d, const Program *prog, Launch *P, const Chil
 		C.heap = P->heap;
 		C.cdp = P->cdp;
 		C.errtab = P->errtab;
+		C.kattr = P->kattr;
 		C.depth = P->depth + 1;
 		C.printf_fifo = P->printf_fifo;
 		C.heap_limit = P->heap_limit;
@@ -1194,6 +1296,7 @@ static ptxvm_result launch_packed(ptxvm_device *d, const ptxvm_kernel *kh, const
 			   "texts", k->f->name);
 	}
 	L.errtab = d->errtab;
+	L.kattr = k->p->kattr;
 	L.heap = d->heap_made ? &d->heap : NULL;
 	d->busy++;
 	L.printf_fifo = d->printf_fifo;
