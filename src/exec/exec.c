@@ -1078,11 +1078,11 @@ static const struct { const char *name; int bi; } devrt_fn[] = {
 	{ "LaunchDeviceV2_ptsz", BI_LAUNCH },
 };
 
-/* cudaError_t values the device runtime returns */
+/* cudaError_t: the values the device runtime returns (cudaErrorInvalidValue...) */
 enum {
-	CE_INVALID_VALUE = 1, CE_MEMORY_ALLOCATION = 2, CE_INVALID_CONFIGURATION = 9, CE_INVALID_DEVICE_POINTER = 17,
-	CE_INVALID_PITCH = 12, CE_INVALID_MEMCPY_DIRECTION = 21, CE_INVALID_DEVICE_FUNCTION = 98, CE_MAX_DEPTH = 65, CE_PENDING_COUNT = 69, CE_UNSUPPORTED_LIMIT = 215,
-	CE_INVALID_HANDLE = 400,
+#define X(name, value) name = value,
+#include "cudart_errors.def"
+#undef X
 };
 #define RUNTIME_VERSION 13000           /* cudaRuntimeGetVersion: the CUDA ptxvm implements */
 #define EVENT_DISABLE_TIMING 2          /* cudaEventDisableTiming */
@@ -1330,13 +1330,13 @@ static int call_devrt(Ctx *X, int bi, uint32_t act, unsigned nret, unsigned narg
 			}
 			uint8_t *pb = b ? mem_host(L->mem, pbuf, b->k->param_bytes ? b->k->param_bytes : 1) : NULL;
 			if (!pb)
-				r = CE_INVALID_VALUE;
+				r = cudaErrorInvalidValue;
 			else if (!cdp_shape_ok(b->grid, b->block))
-				r = CE_INVALID_CONFIGURATION;
+				r = cudaErrorInvalidConfiguration;
 			else if (L->depth + 1 >= CDP_MAX_DEPTH)
-				r = CE_MAX_DEPTH;
+				r = cudaErrorLaunchMaxDepthExceeded;
 			else if (cd->pending >= CDP_MAX_PENDING)
-				r = CE_PENDING_COUNT;
+				r = cudaErrorLaunchPendingCountExceeded;
 			if (r && b && v1)
 				b->k = NULL;            /* the buffer stays cudaGetParameterBuffer's */
 			if (!r) {
@@ -1379,7 +1379,7 @@ static int call_devrt(Ctx *X, int bi, uint32_t act, unsigned nret, unsigned narg
 			unsigned n = bi == BI_GETDEVICE ? 4 : 8;
 			uint32_t flags = narg > 1 ? (uint32_t)param_arg(X, l, SLOT(nret + 1)) : 0;
 			if (bi == BI_STREAM_NEW && flags != 1) {
-				r = CE_INVALID_VALUE;
+				r = cudaErrorInvalidValue;
 				break;
 			}
 			uint8_t *q = xlate(c, X->w, x, l, XS_GENERIC, a0, n, true);
@@ -1393,7 +1393,7 @@ static int call_devrt(Ctx *X, int bi, uint32_t act, unsigned nret, unsigned narg
 			unsigned at = narg > 1 ? (uint32_t)param_arg(X, l, SLOT(nret + 1)) : 0;
 			int v;
 			if (!device_attr(L, at, &v)) {
-				r = CE_INVALID_VALUE;   /* as the device runtime answers */
+				r = cudaErrorInvalidValue;   /* as the device runtime answers */
 				break;
 			}
 			uint8_t *q = xlate(c, X->w, x, l, XS_GENERIC, a0, 4, true);
@@ -1408,7 +1408,7 @@ static int call_devrt(Ctx *X, int bi, uint32_t act, unsigned nret, unsigned narg
 			/* (cudaEvent_t *, flags): kernels' events order streams only */
 			uint32_t flags = narg > 1 ? (uint32_t)param_arg(X, l, SLOT(nret + 1)) : 0;
 			if (flags != EVENT_DISABLE_TIMING) {
-				r = CE_INVALID_VALUE;
+				r = cudaErrorInvalidValue;
 				break;
 			}
 			uint8_t *q = xlate(c, X->w, x, l, XS_GENERIC, a0, 8, true);
@@ -1422,11 +1422,11 @@ static int call_devrt(Ctx *X, int bi, uint32_t act, unsigned nret, unsigned narg
 			/* (event, stream{, flags}), (stream, event, flags): flags 0 */
 			uint64_t ev = bi == BI_EVENT_RECORD ? a0 : narg > 1 ? param_arg(X, l, SLOT(nret + 1)) : 0;
 			uint32_t flags = narg > 2 ? (uint32_t)param_arg(X, l, SLOT(nret + 2)) : 0;
-			r = !event_valid(L, ev) ? CE_INVALID_HANDLE : flags ? CE_INVALID_VALUE : 0;
+			r = !event_valid(L, ev) ? cudaErrorInvalidResourceHandle : flags ? cudaErrorInvalidValue : 0;
 			break;
 		}
 		case BI_EVENT_DEL:
-			r = event_valid(L, a0) ? 0 : CE_INVALID_HANDLE;
+			r = event_valid(L, a0) ? 0 : cudaErrorInvalidResourceHandle;
 			break;
 		case BI_DEVCOUNT:
 		case BI_VERSION:
@@ -1449,7 +1449,7 @@ static int call_devrt(Ctx *X, int bi, uint32_t act, unsigned nret, unsigned narg
 			case 1: v = L->printf_fifo ? L->printf_fifo : 1u << 20; break;  /* PrintfFifoSize */
 			case 2: v = L->heap_limit; break;                               /* MallocHeapSize */
 			case 4: v = CDP_MAX_PENDING; break;                     /* DevRuntimePendingLaunchCount */
-			default: v = 0, r = CE_UNSUPPORTED_LIMIT; break;
+			default: v = 0, r = cudaErrorUnsupportedLimit; break;
 			}
 			if (r)
 				break;
@@ -1467,7 +1467,7 @@ static int call_devrt(Ctx *X, int bi, uint32_t act, unsigned nret, unsigned narg
 			if (!q)
 				return -1;
 			store_le(q, b, 8);
-			r = b ? 0 : CE_MEMORY_ALLOCATION;
+			r = b ? 0 : cudaErrorMemoryAllocation;
 			break;
 		}
 		case BI_MEMCPY:
@@ -1499,13 +1499,13 @@ static int call_devrt(Ctx *X, int bi, uint32_t act, unsigned nret, unsigned narg
 				kind = cp ? (uint32_t)arg[6] : 3;
 				si = cp ? 7 : 5;
 				if (k.dpitch < k.bytes || (cp && k.spitch < k.bytes))
-					r = CE_INVALID_PITCH;
+					r = cudaErrorInvalidPitchValue;
 			} else if (bi == BI_MEMSET3D) {
 				/* cudaPitchedPtr {ptr, pitch, xsize, ysize}, cudaExtent {width, height, depth} */
 				const uint8_t *pp = narg > 2 ? param_bytes(X, l, SLOT(nret), 32) : NULL;
 				const uint8_t *ep = narg > 2 ? param_bytes(X, l, SLOT(nret + 2), 24) : NULL;
 				if (!pp || !ep) {
-					r = CE_INVALID_VALUE;
+					r = cudaErrorInvalidValue;
 					break;
 				}
 				uint64_t f[7];
@@ -1515,9 +1515,9 @@ static int call_devrt(Ctx *X, int bi, uint32_t act, unsigned nret, unsigned narg
 				k.bytes = f[4], k.rows = f[5], k.planes = f[6];
 				si = 3;
 				if (k.dpitch < k.bytes)
-					r = CE_INVALID_PITCH;
+					r = cudaErrorInvalidPitchValue;
 				else if (k.planes > 1 && (f[3] < k.rows || (f[3] && k.dslice / f[3] != f[1])))
-					r = CE_INVALID_VALUE;   /* planes that overlap (a run that never ends) */
+					r = cudaErrorInvalidValue;   /* planes that overlap (a run that never ends) */
 			} else {
 				/* cudaMemcpy3DParms: srcArray, srcPos {x, y, z}, srcPtr {ptr, pitch,
 				 * xsize, ysize}, dstArray, dstPos, dstPtr, extent {w, h, d}, kind */
@@ -1527,7 +1527,7 @@ static int call_devrt(Ctx *X, int bi, uint32_t act, unsigned nret, unsigned narg
 				uint64_t f[20];
 				memcpy(f, pp, 160);
 				if (f[0] || f[8]) {     /* CUDA arrays: none in kernels */
-					r = CE_INVALID_VALUE;
+					r = cudaErrorInvalidValue;
 					break;
 				}
 				k.src = f[4] + f[3] * f[5] * f[7] + f[2] * f[5] + f[1], k.spitch = f[5], k.sslice = f[5] * f[7];
@@ -1537,13 +1537,13 @@ static int call_devrt(Ctx *X, int bi, uint32_t act, unsigned nret, unsigned narg
 				kind = (uint32_t)f[19];
 				si = 1;
 				if (k.dpitch < k.bytes || k.spitch < k.bytes)
-					r = CE_INVALID_PITCH;
+					r = cudaErrorInvalidPitchValue;
 				else if (k.planes > 1 && (f[7] < k.rows || f[15] < k.rows || (f[7] && k.sslice / f[7] != f[5]) ||
 							  (f[15] && k.dslice / f[15] != f[13])))
-					r = CE_INVALID_VALUE;   /* planes that overlap (a run that never ends) */
+					r = cudaErrorInvalidValue;   /* planes that overlap (a run that never ends) */
 			}
 			if (!r && kind != 3 && kind != 4)       /* cudaMemcpyDeviceToDevice, cudaMemcpyDefault */
-				r = CE_INVALID_MEMCPY_DIRECTION;
+				r = cudaErrorInvalidMemcpyDirection;
 			if (r)
 				break;
 			k.tail = (si < narg ? param_arg(X, l, SLOT(nret + si)) : 0) == STREAM_TAIL;
@@ -1577,7 +1577,7 @@ static int call_devrt(Ctx *X, int bi, uint32_t act, unsigned nret, unsigned narg
 				return -1;
 			}
 			if (flags > 1 || !L->attrs) {   /* cudaOccupancyDefault, ...DisableCachingOverride */
-				r = CE_INVALID_VALUE;
+				r = cudaErrorInvalidValue;
 				break;
 			}
 			uint8_t *q = xlate(c, X->w, x, l, XS_GENERIC, a0, 4, true);
@@ -1605,7 +1605,7 @@ static int call_devrt(Ctx *X, int bi, uint32_t act, unsigned nret, unsigned narg
 			static const uint8_t order[] = { 1, 2, 3, 0, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15, 14 };
 			uint64_t fi = (narg > 1 ? param_arg(X, l, SLOT(nret + 1)) : 0) - MEM_FUNC_BASE;
 			if (fi >= p->nfn || !p->fn[fi].entry || !L->kattr) {
-				r = CE_INVALID_DEVICE_FUNCTION;
+				r = cudaErrorInvalidDeviceFunction;
 				break;
 			}
 			uint8_t *q = xlate_span(c, X->w, x, l, XS_GENERIC, a0, 144, 8, true);
@@ -1619,7 +1619,7 @@ static int call_devrt(Ctx *X, int bi, uint32_t act, unsigned nret, unsigned narg
 		}
 		case BI_CUFREE:
 			/* (pointer): a block of the device heap, or NULL */
-			r = !a0 ? 0 : L->heap && heap_free(L->heap, a0) == HEAP_OK ? 0 : CE_INVALID_DEVICE_POINTER;
+			r = !a0 ? 0 : L->heap && heap_free(L->heap, a0) == HEAP_OK ? 0 : cudaErrorInvalidDevicePointer;
 			break;
 		}
 		/* returns a pointer, never an error */
