@@ -453,6 +453,16 @@ static void modules(void)
 	CHECK(got == 0x5eed, "dynamic shared memory read back 0x%x", got);
 	EXPECT(cuFuncSetAttribute(dyn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 1 << 20),
 	       CUDA_ERROR_INVALID_VALUE);
+	/* the attribute bounds every launch, also below 48 KiB */
+	OK(cuFuncSetAttribute(dyn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 1024));
+	EXPECT(cuLaunchKernel(dyn, 1, 1, 1, 1, 1, 1, 2048, NULL, dargs, NULL), CUDA_ERROR_INVALID_VALUE);
+	OK(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, dyn));
+	CHECK(v == -1, "carveout %d before any is set", v);
+	OK(cuFuncSetAttribute(dyn, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, 25));
+	OK(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, dyn));
+	CHECK(v == 25, "carveout %d after setting 25", v);
+	EXPECT(cuFuncSetAttribute(dyn, CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH, 2), CUDA_ERROR_NOT_SUPPORTED);
+	EXPECT(cuFuncGetAttribute(&v, (CUfunction_attribute)99, dyn), CUDA_ERROR_INVALID_VALUE);
 	OK(cuMemFree(dx));
 	OK(cuMemFree(dy));
 	OK(cuMemFree(dz));
