@@ -195,6 +195,15 @@ static void generate(const Prog *p, const XFunc *k, Jit *j, Buf *b)
 			buf_printf(b, "\tcase %u: return jc_%u;\n", f, f);
 	buf_puts(b, "\t}\n\treturn 0;\n}\n");
 
+	/* each instruction a function of its own, so that the compiler's work
+	 * (time and memory) grows with the instruction count, not with its
+	 * square as in one function */
+	for (uint32_t f = 0; f < p->nfn; f++)
+		for (uint32_t i = 0; j->ok[f] && i < p->fn[f].ncode; i++)
+			buf_printf(b, "static __attribute__((noinline)) int ji_%u_%u(Ctx *X, Entry *e, uint32_t m, "
+				   "uint64_t *nthr, uint64_t *nwarp)\n{\n\treturn exec_step(X, e, m, &jc_%u[%u], nthr, "
+				   "nwarp);\n}\n", f, i, f, i);
+
 	/* the dispatch */
 	buf_puts(b, "static __attribute__((noinline, cold)) int jit_lost(Ctx *X, Entry *e)\n{\n"
 		 "\texec_fault(X->c, X->w, NULL, -1, PTXVM_ERROR_ILLEGAL_INSTRUCTION,\n"
@@ -208,7 +217,7 @@ static void generate(const Prog *p, const XFunc *k, Jit *j, Buf *b)
 			continue;
 		buf_printf(b, "\tcase %u:\n\t\tswitch (e->pc) {\n", f);
 		for (uint32_t i = 0; i < p->fn[f].ncode; i++)
-			buf_printf(b, "\t\tcase %u: return exec_step(X, e, m, &jc_%u[%u], nthr, nwarp);\n", i, f, i);
+			buf_printf(b, "\t\tcase %u: return ji_%u_%u(X, e, m, nthr, nwarp);\n", i, f, i);
 		buf_puts(b, "\t\t}\n\t\tbreak;\n");
 	}
 	buf_puts(b, "\t}\n\treturn jit_lost(X, e);\n}\n"
@@ -409,6 +418,20 @@ Jit *jit_compile(const Prog *p, const XFunc *k, JitInfo *info)
 	hash_add(hk, b.p, b.len);
 	hash_hex(hk, kh);
 
+	/* the compiler takes about 0.1 s an instruction: a bound on what a
+	 * launch waits for */
+	uint64_t nins = 0, max = 2000;
+	const char *mx = getenv("PTXVM_JIT_MAX_INS");
+	if (mx && *mx)
+		max = strtoull(mx, NULL, 10);
+	for (uint32_t f = 0; f < p->nfn; f++)
+		nins += j->ok[f] ? p->fn[f].ncode : 0;
+	if (nins > max) {
+		snprintf(info->why, sizeof info->why, "%llu instructions with the functions it may call: more than the "
+			 "compiling tier takes (PTXVM_JIT_MAX_INS, %llu)", (unsigned long long)nins,
+			 (unsigned long long)max);
+		goto fail;
+	}
 	char dir[4096], inc[4200], so[4400], path[4400], log[4400];
 	if (!cache_dir(dir, sizeof dir, info->why, sizeof info->why))
 		goto fail;
