@@ -118,7 +118,11 @@ int cu_rdc_ptx(const void *image, char **ptx_out, char *why, size_t whylen)
 		memcpy(&magic, sec + at, 4);
 		memcpy(&hs, sec + at + 6, 2);
 		memcpy(&fs, sec + at + 8, 8);
-		if (magic != 0xBA55ED50u || hs < 16 || fs > len - at - hs) {
+		if (!magic) {           /* padding between them */
+			at += 8;
+			continue;
+		}
+		if (magic != 0xBA55ED50u || hs < 16 || hs > len - at || fs > len - at - hs) {
 			snprintf(why, whylen, "%s: __nv_relfatbin is damaged at offset %zu", f.path, at);
 			r = CUDA_ERROR_INVALID_IMAGE;
 			break;
