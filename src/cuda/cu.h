@@ -172,6 +172,9 @@ CUresult cu_read_file(const char *path, char **out, size_t *outlen);
  * (rdc.c).  CUDA_ERROR_NOT_FOUND when that file has no such section; other
  * errors with a one-line reason in why. */
 int cu_rdc_ptx(const void *image, char **ptx_out, char *why, size_t whylen);
+/* link.c: whether image is cuLinkComplete's output of a live link (PTX
+ * linked with the device runtime). */
+int cu_link_output(const void *image);
 void cu_put_log(char *buf, size_t *size, const char *text);
 /* module.c: the C API's program of a module (NULL: a stale handle). */
 ptxvm_program *cu_module_program(CUmodule h);

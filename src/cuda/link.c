@@ -55,9 +55,49 @@ typedef struct CuLink {
 	size_t loglen;
 } CuLink;
 
+/* The outputs of live links: cuModuleLoadData loads them as whole
+ * programs linked with the device runtime, as the driver's linker output
+ * is (cu_link_output). */
+static pthread_mutex_t outputs_lock = PTHREAD_MUTEX_INITIALIZER;
+static const void **outputs;
+static size_t noutputs;
+
+static void output_set(const char *old, const char *now)
+{
+	pthread_mutex_lock(&outputs_lock);
+	size_t i = 0;
+	while (old && i < noutputs && outputs[i] != old)
+		i++;
+	if (old && i < noutputs) {
+		if (now)
+			outputs[i] = now;
+		else
+			outputs[i] = outputs[--noutputs];
+	} else if (now) {
+		const void **g = realloc(outputs, (noutputs + 1) * sizeof *g);
+		if (g) {
+			outputs = g;
+			outputs[noutputs++] = now;
+		}
+	}
+	pthread_mutex_unlock(&outputs_lock);
+}
+
+int cu_link_output(const void *image)
+{
+	pthread_mutex_lock(&outputs_lock);
+	size_t i = 0;
+	while (i < noutputs && outputs[i] != image)
+		i++;
+	pthread_mutex_unlock(&outputs_lock);
+	return i < noutputs;
+}
+
 static void link_drop(void *rec)
 {
 	CuLink *l = rec;
+	if (l->out)
+		output_set(l->out, NULL);
 	for (size_t i = 0; i < l->nin; i++) {
 		free(l->in[i].name);
 		free(l->in[i].text);
@@ -192,10 +232,10 @@ static CUresult add_object(CuLink *l, const char *name, const void *obj, size_t 
 static CUresult add_library(CuLink *l, const char *name, const unsigned char *a, size_t len)
 {
 	const char *base = strrchr(name, '/');
-	if (strstr(base ? base + 1 : name, "cudadevrt"))
-		return CUDA_SUCCESS;    /* the device runtime: ptxvm provides its entry points itself */
 	if (len < 8 || memcmp(a, "!<arch>\n", 8))
 		return link_fail(l, CUDA_ERROR_INVALID_IMAGE, "a library input is not an archive (ar)");
+	if (strstr(base ? base + 1 : name, "cudadevrt"))
+		return CUDA_SUCCESS;    /* the device runtime: ptxvm provides its entry points itself */
 	size_t at = 8, objects = 0;
 	while (at + 60 <= len) {
 		const unsigned char *h = a + at;
@@ -727,6 +767,7 @@ done:
 			return CUDA_ERROR_OUT_OF_MEMORY;
 		return CUDA_ERROR_UNKNOWN;
 	}
+	output_set(l->out, ptx);
 	free(l->out);
 	l->out = ptx;
 	if (l->info && l->infosz) {

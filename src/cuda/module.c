@@ -90,7 +90,7 @@ static CUresult load_ptx(CuCtx *ctx, CUmodule *out, const char *name, const char
 static CUresult load_image(CuCtx *ctx, CUmodule *out, const void *image, char *err, size_t *errsz)
 {
 	char *ptx = NULL, why[256] = "";
-	int devrt = 0;
+	int devrt = cu_link_output(image);
 	int r = cuda_fatbin_ptx(image, CUDA_FATBIN_UNBOUNDED, cu_dev.arch, &ptx, why, sizeof why);
 	if (r == CUDA_ERROR_NO_BINARY_FOR_GPU) {
 		/* nvlink's image of relocatable device code: its inputs' PTX, linked */

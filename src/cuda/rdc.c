@@ -51,34 +51,45 @@ static int find_object(struct dl_phdr_info *info, size_t size, void *arg)
 	return 0;
 }
 
+/* n bytes of the file f at offset off into a new buffer; NULL: cannot. */
+static void *read_at(FILE *f, uint64_t off, uint64_t n)
+{
+	void *b = n && n < (1u << 30) ? malloc(n) : NULL;
+	if (b && (fseeko(f, (off_t)off, SEEK_SET) || fread(b, 1, n, f) != n)) {
+		free(b);
+		b = NULL;
+	}
+	return b;
+}
+
 /* The __nv_relfatbin section of the object at path, loaded at base: its
- * address in memory and size; 0 when there is none. */
+ * address in memory and size; 0 when there is none.  Only the file's
+ * headers are read: the section itself is in memory. */
 static int relfatbin(const char *path, uintptr_t base, const unsigned char **at, size_t *len)
 {
-	char *buf;
-	size_t n;
-	if (cu_read_file(path, &buf, &n))
+	FILE *f = fopen(path, "rb");
+	if (!f)
 		return 0;
+	ElfW(Ehdr) eh;
+	ElfW(Shdr) *sh = NULL;
+	char *names = NULL;
 	int ok = 0;
-	const ElfW(Ehdr) *eh = (const void *)buf;
-	if (n >= sizeof *eh && !memcmp(eh->e_ident, ELFMAG, SELFMAG) && eh->e_ident[EI_CLASS] == ELFCLASS64 &&
-	    eh->e_shentsize == sizeof(ElfW(Shdr)) && eh->e_shoff < n && eh->e_shnum &&
-	    eh->e_shnum <= (n - eh->e_shoff) / sizeof(ElfW(Shdr)) && eh->e_shstrndx < eh->e_shnum) {
-		const ElfW(Shdr) *sh = (const void *)(buf + eh->e_shoff);
-		const ElfW(Shdr) *str = &sh[eh->e_shstrndx];
-		for (unsigned i = 0; i < eh->e_shnum && str->sh_offset < n && str->sh_size <= n - str->sh_offset; i++) {
-			if (sh[i].sh_name >= str->sh_size || !(sh[i].sh_flags & SHF_ALLOC) || !sh[i].sh_addr)
-				continue;
-			const char *nm = buf + str->sh_offset + sh[i].sh_name;
-			if (strnlen(nm, str->sh_size - sh[i].sh_name) == 14 && !memcmp(nm, "__nv_relfatbin", 14)) {
+	if (fread(&eh, sizeof eh, 1, f) == 1 && !memcmp(eh.e_ident, ELFMAG, SELFMAG) &&
+	    eh.e_ident[EI_CLASS] == ELFCLASS64 && eh.e_shentsize == sizeof(ElfW(Shdr)) && eh.e_shnum &&
+	    eh.e_shstrndx < eh.e_shnum && (sh = read_at(f, eh.e_shoff, (uint64_t)eh.e_shnum * sizeof *sh)) &&
+	    (names = read_at(f, sh[eh.e_shstrndx].sh_offset, sh[eh.e_shstrndx].sh_size))) {
+		uint64_t nsz = sh[eh.e_shstrndx].sh_size;
+		for (unsigned i = 0; i < eh.e_shnum && !ok; i++)
+			if (sh[i].sh_name < nsz && nsz - sh[i].sh_name > 14 && !memcmp(names + sh[i].sh_name, "__nv_relfatbin", 15) &&
+			    (sh[i].sh_flags & SHF_ALLOC) && sh[i].sh_addr) {
 				*at = (const unsigned char *)(base + sh[i].sh_addr);
 				*len = sh[i].sh_size;
 				ok = 1;
-				break;
 			}
-		}
 	}
-	free(buf);
+	free(names);
+	free(sh);
+	fclose(f);
 	return ok;
 }
 
@@ -107,7 +118,11 @@ int cu_rdc_ptx(const void *image, char **ptx_out, char *why, size_t whylen)
 		memcpy(&magic, sec + at, 4);
 		memcpy(&hs, sec + at + 6, 2);
 		memcpy(&fs, sec + at + 8, 8);
-		if (magic != 0xBA55ED50u || hs < 16 || fs > len - at - hs) {
+		if (!magic) {           /* padding between them */
+			at += 8;
+			continue;
+		}
+		if (magic != 0xBA55ED50u || hs < 16 || hs > len - at || fs > len - at - hs) {
 			snprintf(why, whylen, "%s: __nv_relfatbin is damaged at offset %zu", f.path, at);
 			r = CUDA_ERROR_INVALID_IMAGE;
 			break;

@@ -1063,6 +1063,54 @@ static void several_inputs(void)
 		      out[0], out[1], out[2], out[3]);
 		OK(cuLinkDestroy(l));
 	}
+	/* kernels that launch grids, linked with libcudadevrt.a, which adds
+	 * nothing (ptxvm provides the device runtime): cdp_mid<<<2, 1>>>(a, 0)
+	 * launches cdp_add<<<2, 32>>>(a, 1 + block) from each block, so each
+	 * of 64 elements gets 1 + 2 */
+	{
+		CUlinkState l;
+		void *img = NULL;
+		size_t sz;
+		int out[64] = { 0 };
+		static const char empty_ar[] = "!<arch>\n";
+		OK(cuLinkCreate(4, opt, val, &l));
+		OK(cuLinkAddFile(l, CU_JIT_INPUT_PTX, "tests/ptx/cdp.rdc.ptx", 0, NULL, NULL));
+		OK(cuLinkAddData(l, CU_JIT_INPUT_LIBRARY, (void *)empty_ar, 8, "/usr/local/cuda/lib64/libcudadevrt.a", 0,
+				 NULL, NULL));
+		OK(cuLinkComplete(l, &img, &sz));
+		CUmodule m;
+		CUfunction f;
+		CUdeviceptr d;
+		if (img && cuModuleLoadData(&m, img) == CUDA_SUCCESS) {
+			OK(cuModuleGetFunction(&f, m, "cdp_mid"));
+			OK(cuMemAlloc(&d, sizeof out));
+			OK(cuMemsetD8(d, 0, sizeof out));
+			int depth = 0;
+			void *args[] = { &d, &depth };
+			OK(cuLaunchKernel(f, 2, 1, 1, 1, 1, 1, 0, NULL, args, NULL));
+			OK(cuMemcpyDtoH(out, d, sizeof out));
+			OK(cuMemFree(d));
+			OK(cuModuleUnload(m));
+		} else {
+			CHECK(0, "the link's output, which calls the device runtime, does not load");
+		}
+		CHECK(out[0] == 3 && out[63] == 3, "device launches linked with libcudadevrt: %d %d, want 3 3", out[0],
+		      out[63]);
+		OK(cuLinkDestroy(l));
+		/* the same PTX, not linked, is a whole program with unresolved calls */
+		char *text;
+		size_t tl;
+		FILE *fp = fopen("tests/ptx/cdp.rdc.ptx", "rb");
+		text = fp ? malloc(1 << 20) : NULL;
+		tl = text ? fread(text, 1, (1 << 20) - 1, fp) : 0;
+		if (fp)
+			fclose(fp);
+		if (text) {
+			text[tl] = 0;
+			EXPECT(cuModuleLoadData(&m, text), CUDA_ERROR_INVALID_PTX);
+			free(text);
+		}
+	}
 	/* host objects of nvcc -dc: an object and an archive (run.sh makes
 	 * them from the same sources where nvcc is) */
 	const char *objs = getenv("PTXVM_TEST_OBJECTS");
