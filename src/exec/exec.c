@@ -46,13 +46,15 @@
  * run several lanes at once without checking the slots for overlap. */
 #if defined(__clang__)
 #define LANES_IVDEP     /* clang's equivalent warns where it cannot vectorise */
+#define LANES_UNROLL    /* clang unrolls such loops itself */
 #else
 #define LANES_IVDEP _Pragma("GCC ivdep")
+#define LANES_UNROLL _Pragma("GCC unroll 4")
 #endif
 #define LANES_EW(m, ...) do { \
 	uint32_t _m = (m); \
 	if (_m == FULL) { \
-		LANES_IVDEP \
+		LANES_IVDEP LANES_UNROLL \
 		for (unsigned l = 0; l < 32; l++) { __VA_ARGS__; } \
 	} else { \
 		while (_m) { \
@@ -916,6 +918,7 @@ static inline __attribute__((always_inline)) uint32_t icmp_lanes_w(uint16_t cmp,
 	 * dependency (the comparison reads no state, inactive lanes drop out) */
 #define ICMP_LOOP(expr) do { \
 		if (act == FULL) { \
+			LANES_UNROLL \
 			for (unsigned l = 0; l < 32; l++) { \
 				uint64_t u = zx(A[l], bits), v = zx(B[l], bits); \
 				int64_t x = sx(A[l], bits), y = sx(B[l], bits); \
