@@ -141,7 +141,8 @@ TSAN_GROUPS ?= atom sass exec hostile threads devrt san
 tsan:
 	$(MAKE) B=build-tsan CC=clang OPT="-O1 -g -fsanitize=thread" LDFLAGS=-fsanitize=thread build-tsan/tests/runner
 	@for g in $(TSAN_GROUPS); do \
-		echo "tsan: $$g"; TSAN_OPTIONS="halt_on_error=1 $(TSAN_OPTIONS)" build-tsan/tests/runner . $$g || exit 1; \
+		echo "tsan: $$g"; TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/tests/tsan.supp $(TSAN_OPTIONS)" \
+			build-tsan/tests/runner . $$g || exit 1; \
 	done
 
 # libFuzzer, two targets, FUZZ_SECONDS each: fuzz-check (parser, checker,

@@ -428,6 +428,10 @@ static inline uint8_t *xlate(Cta *c, Warp *w, const XIns *x, unsigned l, unsigne
 	return xlate_span(c, w, x, l, sp, a, n, n, wr);
 }
 
+/* Every plain ld/st of guest memory goes through load_le and store_le: a
+ * race between the guest's threads on them is the guest's (undefined in PTX
+ * as in C, docs/EXECUTION.md), so ThreadSanitizer is told to pass over
+ * these two (tests/tsan.supp) and over nothing else of the executor. */
 static inline uint64_t load_le(const uint8_t *p, unsigned n)
 {
 	switch (n) {
