@@ -147,9 +147,13 @@ static size_t ref_tile(const Ten *x, const uint32_t *b, const uint32_t *es, cons
 	return k * x->esize;
 }
 
-static const char *load_kernel(int global) { return global ? "tma_load_global" : "tma_load"; }
+static const char *load_kernel(int global)
+{
+	return global == 2 ? "tma_load_const" : global ? "tma_load_global" : "tma_load";
+}
 
-/* Runs tma_load (or tma_load_global) and compares with the model. */
+/* Runs tma_load with the map a parameter (global 0), in global memory (1)
+ * or in constant memory (2), and compares with the model. */
 static void t_load(T *t, const char *what, unsigned dtype, const Ten *x, const uint32_t *box, const uint32_t *es,
 		   unsigned sw, int nan, const int *c, int global)
 {
@@ -169,7 +173,12 @@ static void t_load(T *t, const char *what, unsigned dtype, const Ten *x, const u
 		bytes *= i == 0 ? box[0] : (box[i] + es[i] - 1) / es[i];
 	bytes *= x->esize;
 	void *args[] = { global ? (void *)&dmap : (void *)map, &rank, co, &bytes, &dout, &dsa };
-	r = launch(t, load_kernel(global), 1, 64, args);
+	uint64_t cmap = 0;
+	size_t cbytes = 0;
+	if (global == 2 && (ptxvm_program_global(t->p, "const_map", &cmap, &cbytes) || cbytes != 128 ||
+			    ptxvm_memcpy_htod(t->d, cmap, map, 128)))
+		check(0, "%s: const_map: %s", what, ptxvm_device_message(t->d));
+	r = launch(t, load_kernel(global), 1, 64, global == 2 ? args + 1 : args);
 	check(r == PTXVM_SUCCESS, "%s: launch: %s: %s", what, ptxvm_result_name(r), ptxvm_device_message(t->d));
 	if (r == PTXVM_SUCCESS) {
 		uint32_t sa = 0;
@@ -207,6 +216,7 @@ static void t_loads(T *t)
 	t_load(t, "2d f32 corner, NaN fill", 7, &x, b2, e1, 0, 1, (const int[]){ 32, -2 }, 0);
 	t_load(t, "2d f32 32B swizzle", 7, &x, b2, e1, 1, 0, (const int[]){ 30, 17 }, 0);
 	t_load(t, "2d f32 from a map in global memory", 7, &x, b2, e1, 0, 0, (const int[]){ 1, 2 }, 1);
+	t_load(t, "2d f32 from a map in constant memory", 7, &x, b2, e1, 1, 1, (const int[]){ 33, 19 }, 2);
 	ten_free(t, &x);
 	/* 3-d u16 with element strides 2 and 3 (dimension 0's is ignored), 128B swizzle */
 	ten_make(t, &x, 3, 2, (const uint64_t[]){ 20, 9, 7 }, 16);

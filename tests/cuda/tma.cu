@@ -292,3 +292,12 @@ extern "C" __global__ void __cluster_dims__(2, 1, 1) bulk_reduce_cluster(unsigne
         out[r * 64 + i] = mine[i];
     cl.sync();
 }
+
+// The programming guide's third way to pass a map: __constant__ memory
+// (cudaMemcpyToSymbol), reached by its generic address.
+__constant__ CUtensorMap const_map;
+
+extern "C" __global__ void tma_load_const(int rank, Coords c, unsigned bytes, unsigned char *out, unsigned *saddr)
+{
+    load_box(&const_map, rank, c.c, bytes, out, saddr);
+}
