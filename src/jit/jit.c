@@ -45,7 +45,7 @@ static void *const jit_symtab[] = {
 
 /* The generator writes every field of these; a field added to either must
  * be added to emit_ins too. */
-_Static_assert(sizeof(XIns) == 64 && offsetof(XIns, line) == 56, "XIns changed: update emit_ins");
+_Static_assert(sizeof(XIns) == 56 && offsetof(XIns, src) == 48, "XIns changed: update emit_ins");
 _Static_assert(sizeof(XOpd) == 8 && offsetof(XOpd, idx) == 4, "XOpd changed: update emit_ins");
 
 struct Jit {

@@ -38,9 +38,9 @@ enum {
 typedef struct XOpd {
 	uint8_t kind;
 	uint8_t neg;            /* predicate source written !p */
-	uint8_t bytes;          /* register width (0 for constants) */
+	uint16_t bytes;         /* register width (0 for constants) */
 	uint32_t idx;
-} XOpd;
+} XOpd;                         /* no padding: see XIns */
 
 /* Memory spaces after lowering. */
 enum {
@@ -109,13 +109,20 @@ typedef struct XIns {
 	uint8_t gneg;           /* @!p */
 	uint8_t bits, sg;       /* ty's width in bits (64 past the table) and signedness, for
 				   the executor's lane loops */
+	uint8_t spare;          /* zero */
 	uint32_t target;        /* branch target, barrier id; call: the function
 				   (irnd 1, direct) or the XSig (indirect) */
+	uint32_t line;          /* PTX line */
 	int64_t imm;            /* memory offset; video: selectors (lower.c, video_fields) */
 	XOpd *o;
 	const Instr *src;       /* for reports */
-	uint32_t line;          /* PTX line */
 } XIns;
+/* XIns and XOpd have no padding: every byte is a field that initialisers
+ * zero, so the compiling tier can compare its copies of a program's
+ * instructions byte for byte (src/jit/jit.c, same_code), whatever the
+ * compiler leaves in padding. */
+_Static_assert(sizeof(XOpd) == 8, "XOpd has padding");
+_Static_assert(sizeof(XIns) == 56, "XIns has padding");
 
 /* A formal parameter or return value of a function (or of a prototype,
  * without a place). */
