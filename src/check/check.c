@@ -1904,7 +1904,7 @@ static void check_rules(Ck *c, const Instr *in, const Match *mt)
 		if (sel && sel->kind == OK_INT && wgmma_decode(in->mods, in->nmods, &s) &&
 		    sel->ival > mma_sp_selmax(&s))
 			err(c, sel->pos, "sp-sel must be %s for this type", mma_sp_selmax(&s) ? "0 or 1" : "0");
-		for (int k = 4 + sp, areg = in->opnd[1].kind == OK_VEC; k < in->nopnd; k++) {
+		for (int k = 4 + sp, areg = in->nopnd > 1 && in->opnd[1].kind == OK_VEC; k < in->nopnd; k++) {
 			const Opnd *o = &in->opnd[k];
 			int64_t v = (int64_t)o->ival;
 			if (o->kind != OK_INT)
