@@ -1918,6 +1918,22 @@ static void check_rules(Ck *c, const Instr *in, const Match *mt)
 	if (in->opc == OPC_wgmma && has_mod(in, MOD_wait_group) && in->nopnd == 1 && in->opnd[0].kind == OK_INT &&
 	    (int64_t)in->opnd[0].ival < 0)
 		err(c, in->opnd[0].pos, "wgmma.wait_group takes a count of pending groups, not negative");
+	/* tensormap.replace: the field's range (ptxas's), the dimension ordinal 0..4 (global_stride's too:
+	 * ptxas takes 4); element types 13-15 (sm_100's packed types) from PTX ISA 8.7 */
+	if (in->opc == OPC_tensormap && in->nopnd >= 2 && in->opnd[1].kind == OK_INT) {
+		static const struct { unsigned mod; int64_t max; } lim[] = {
+			{ MOD_elemtype, 15 }, { MOD_interleave_layout, 2 }, { MOD_swizzle_mode, 3 }, { MOD_fill_mode, 1 },
+			{ MOD_box_dim, 4 }, { MOD_global_dim, 4 }, { MOD_element_stride, 4 }, { MOD_global_stride, 4 },
+		};
+		int64_t v = (int64_t)in->opnd[1].ival;
+		for (size_t i = 0; i < NELEM(lim); i++)
+			if (has_mod(in, lim[i].mod) && (v < 0 || v > lim[i].max))
+				err(c, in->opnd[1].pos, "tensormap.replace.%s takes a value from 0 to %d here",
+				    isa_mod_name[lim[i].mod], (int)lim[i].max);
+		if (has_mod(in, MOD_elemtype) && v >= 13 && v <= 15 && c->m->ptx < 87)
+			err(c, in->opnd[1].pos, "tensormap.replace.elemtype %d (a packed type) requires PTX ISA 8.7",
+			    (int)v);
+	}
 	if (in->opc == OPC_setmaxnreg && in->nopnd == 1 && in->opnd[0].kind == OK_INT &&
 	    (in->opnd[0].ival < 24 || in->opnd[0].ival > 256 || in->opnd[0].ival % 8))
 		err(c, in->opnd[0].pos, "setmaxnreg takes a register count from 24 to 256, a multiple of 8");
