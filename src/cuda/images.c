@@ -663,81 +663,82 @@ CUresult cuTexRefSetFormat(CUtexref h, int fmt, int n)
 	return CUDA_SUCCESS;
 }
 
-CUresult cuTexRefSetAddressMode(CUtexref h, int dim, int mode)
+/* The sampling state's fields, set (when ok: the value is valid) and got
+ * by their place in CUDA_TEXTURE_DESC; the value's size must be the
+ * field's. */
+static CUresult texref_set(CUtexref h, bool ok, size_t off, const void *v, size_t n, const char *what)
 {
 	TEXREF_CALL(r, h);
-	if (dim < 0 || dim > 2 || mode < 0 || mode > 3)
+	if (!ok)
 		return CUDA_ERROR_INVALID_VALUE;
 	CUDA_TEXTURE_DESC was = r->tex;
-	r->tex.addressMode[dim] = mode;
-	return retexture(c, r, &was, "cuTexRefSetAddressMode");
+	memcpy((char *)&r->tex + off, v, n);
+	return retexture(c, r, &was, what);
+}
+
+static CUresult texref_get(void *out, CUtexref h, bool ok, size_t off, size_t n)
+{
+	TEXREF_CALL(r, h);
+	if (!out || !ok)
+		return CUDA_ERROR_INVALID_VALUE;
+	memcpy(out, (const char *)&r->tex + off, n);
+	return CUDA_SUCCESS;
+}
+
+#define TEX_FIELD_SIZE(field, v) \
+	(sizeof(v) * sizeof(char[sizeof(v) == sizeof(((CUDA_TEXTURE_DESC *)0)->field) ? 1 : -1]))
+#define TEXREF_SET(h, ok, field, v) \
+	texref_set(h, ok, offsetof(CUDA_TEXTURE_DESC, field), &(v), TEX_FIELD_SIZE(field, v), __func__)
+#define TEXREF_GET(out, h, ok, field) \
+	texref_get(out, h, ok, offsetof(CUDA_TEXTURE_DESC, field), TEX_FIELD_SIZE(field, *(out)))
+
+CUresult cuTexRefSetAddressMode(CUtexref h, int dim, int mode)
+{
+	bool ok = dim >= 0 && dim <= 2 && mode >= 0 && mode <= 3;
+	return TEXREF_SET(h, ok, addressMode[ok ? dim : 0], mode);
 }
 
 CUresult cuTexRefSetFilterMode(CUtexref h, int mode)
 {
-	TEXREF_CALL(r, h);
-	if (mode < 0 || mode > 1)
-		return CUDA_ERROR_INVALID_VALUE;
-	CUDA_TEXTURE_DESC was = r->tex;
-	r->tex.filterMode = mode;
-	return retexture(c, r, &was, "cuTexRefSetFilterMode");
+	return TEXREF_SET(h, mode >= 0 && mode <= 1, filterMode, mode);
 }
 
 CUresult cuTexRefSetMipmapFilterMode(CUtexref h, int mode)
 {
-	TEXREF_CALL(r, h);
-	if (mode < 0 || mode > 1)
-		return CUDA_ERROR_INVALID_VALUE;
-	CUDA_TEXTURE_DESC was = r->tex;
-	r->tex.mipmapFilterMode = mode;
-	return retexture(c, r, &was, "cuTexRefSetMipmapFilterMode");
+	return TEXREF_SET(h, mode >= 0 && mode <= 1, mipmapFilterMode, mode);
 }
 
 CUresult cuTexRefSetMipmapLevelBias(CUtexref h, float bias)
 {
-	TEXREF_CALL(r, h);
-	CUDA_TEXTURE_DESC was = r->tex;
-	r->tex.mipmapLevelBias = bias;
-	return retexture(c, r, &was, "cuTexRefSetMipmapLevelBias");
+	return TEXREF_SET(h, true, mipmapLevelBias, bias);
 }
 
 CUresult cuTexRefSetMipmapLevelClamp(CUtexref h, float lo, float hi)
 {
-	TEXREF_CALL(r, h);
-	CUDA_TEXTURE_DESC was = r->tex;
-	r->tex.minMipmapLevelClamp = lo;
-	r->tex.maxMipmapLevelClamp = hi;
-	return retexture(c, r, &was, "cuTexRefSetMipmapLevelClamp");
+	float v[2] = { lo, hi };        /* minMipmapLevelClamp, then maxMipmapLevelClamp */
+	_Static_assert(offsetof(CUDA_TEXTURE_DESC, maxMipmapLevelClamp) ==
+		       offsetof(CUDA_TEXTURE_DESC, minMipmapLevelClamp) + sizeof(float), "clamps are adjacent");
+	return texref_set(h, true, offsetof(CUDA_TEXTURE_DESC, minMipmapLevelClamp), v, sizeof v, __func__);
 }
 
 CUresult cuTexRefSetMaxAnisotropy(CUtexref h, unsigned n)
 {
-	TEXREF_CALL(r, h);
-	CUDA_TEXTURE_DESC was = r->tex;
-	r->tex.maxAnisotropy = n;
-	return retexture(c, r, &was, "cuTexRefSetMaxAnisotropy");
+	return TEXREF_SET(h, true, maxAnisotropy, n);
 }
 
 CUresult cuTexRefSetBorderColor(CUtexref h, float *color)
 {
-	TEXREF_CALL(r, h);
-	if (!color)
-		return CUDA_ERROR_INVALID_VALUE;
-	CUDA_TEXTURE_DESC was = r->tex;
-	memcpy(r->tex.borderColor, color, sizeof r->tex.borderColor);
-	return retexture(c, r, &was, "cuTexRefSetBorderColor");
+	float v[4] = { 0 };
+	if (color)
+		memcpy(v, color, sizeof v);
+	return TEXREF_SET(h, color != NULL, borderColor, v);
 }
 
 CUresult cuTexRefSetFlags(CUtexref h, unsigned flags)
 {
-	TEXREF_CALL(r, h);
 	unsigned allowed = CU_TRSF_READ_AS_INTEGER | CU_TRSF_NORMALIZED_COORDINATES | CU_TRSF_SRGB |
 			 CU_TRSF_DISABLE_TRILINEAR_OPTIMIZATION | CU_TRSF_SEAMLESS_CUBEMAP;
-	if (flags & ~allowed)
-		return CUDA_ERROR_INVALID_VALUE;
-	CUDA_TEXTURE_DESC was = r->tex;
-	r->tex.flags = flags;
-	return retexture(c, r, &was, "cuTexRefSetFlags");
+	return TEXREF_SET(h, !(flags & ~allowed), flags, flags);
 }
 
 CUresult cuTexRefGetAddress_v2(CUdeviceptr *out, CUtexref h)
@@ -775,20 +776,13 @@ CUresult cuTexRefGetMipmappedArray(void **out, CUtexref h)
 
 CUresult cuTexRefGetAddressMode(int *out, CUtexref h, int dim)
 {
-	TEXREF_CALL(r, h);
-	if (!out || dim < 0 || dim > 2)
-		return CUDA_ERROR_INVALID_VALUE;
-	*out = r->tex.addressMode[dim];
-	return CUDA_SUCCESS;
+	bool ok = dim >= 0 && dim <= 2;
+	return TEXREF_GET(out, h, ok, addressMode[ok ? dim : 0]);
 }
 
 CUresult cuTexRefGetFilterMode(int *out, CUtexref h)
 {
-	TEXREF_CALL(r, h);
-	if (!out)
-		return CUDA_ERROR_INVALID_VALUE;
-	*out = r->tex.filterMode;
-	return CUDA_SUCCESS;
+	return TEXREF_GET(out, h, true, filterMode);
 }
 
 CUresult cuTexRefGetFormat(int *fmt, int *n, CUtexref h)
@@ -811,20 +805,12 @@ CUresult cuTexRefGetFormat(int *fmt, int *n, CUtexref h)
 
 CUresult cuTexRefGetMipmapFilterMode(int *out, CUtexref h)
 {
-	TEXREF_CALL(r, h);
-	if (!out)
-		return CUDA_ERROR_INVALID_VALUE;
-	*out = r->tex.mipmapFilterMode;
-	return CUDA_SUCCESS;
+	return TEXREF_GET(out, h, true, mipmapFilterMode);
 }
 
 CUresult cuTexRefGetMipmapLevelBias(float *out, CUtexref h)
 {
-	TEXREF_CALL(r, h);
-	if (!out)
-		return CUDA_ERROR_INVALID_VALUE;
-	*out = r->tex.mipmapLevelBias;
-	return CUDA_SUCCESS;
+	return TEXREF_GET(out, h, true, mipmapLevelBias);
 }
 
 CUresult cuTexRefGetMipmapLevelClamp(float *lo, float *hi, CUtexref h)
@@ -839,29 +825,17 @@ CUresult cuTexRefGetMipmapLevelClamp(float *lo, float *hi, CUtexref h)
 
 CUresult cuTexRefGetMaxAnisotropy(int *out, CUtexref h)
 {
-	TEXREF_CALL(r, h);
-	if (!out)
-		return CUDA_ERROR_INVALID_VALUE;
-	*out = (int)r->tex.maxAnisotropy;
-	return CUDA_SUCCESS;
+	return TEXREF_GET(out, h, true, maxAnisotropy);       /* at most 16: an int holds it */
 }
 
 CUresult cuTexRefGetBorderColor(float *out, CUtexref h)
 {
-	TEXREF_CALL(r, h);
-	if (!out)
-		return CUDA_ERROR_INVALID_VALUE;
-	memcpy(out, r->tex.borderColor, sizeof r->tex.borderColor);
-	return CUDA_SUCCESS;
+	return texref_get(out, h, true, offsetof(CUDA_TEXTURE_DESC, borderColor), 4 * sizeof *out);
 }
 
 CUresult cuTexRefGetFlags(unsigned *out, CUtexref h)
 {
-	TEXREF_CALL(r, h);
-	if (!out)
-		return CUDA_ERROR_INVALID_VALUE;
-	*out = r->tex.flags;
-	return CUDA_SUCCESS;
+	return TEXREF_GET(out, h, true, flags);
 }
 
 /* ---- surface references ---- */
