@@ -658,17 +658,22 @@ CUresult cuGraphDestroy(CUgraph h)
 	return CUDA_SUCCESS;
 }
 
-/* The graph's nodes, or how many it has (nodes NULL); *n is the room in
- * nodes, and gets the count. */
+/* A list of nodes as the driver answers one: into out (NULL: the count
+ * alone), whose room *room is, the rest of out NULL; *room gets the count. */
+static void list_out(CUgraphNode *out, size_t *room, CUgraphNode const *v, size_t n)
+{
+	for (size_t i = 0; out && i < *room; i++)
+		out[i] = i < n ? v[i] : NULL;
+	*room = n;
+}
+
 CUresult cuGraphGetNodes(CUgraph h, CUgraphNode *nodes, size_t *n)
 {
 	CTX_CALL(c);
 	CuGraph *g = graph_of(h);
 	if (!g || !n)
 		return CUDA_ERROR_INVALID_VALUE;
-	for (size_t i = 0; nodes && i < *n; i++)
-		nodes[i] = i < g->n ? g->v[i] : NULL;
-	*n = g->n;
+	list_out(nodes, n, g->v, g->n);
 	return CUDA_SUCCESS;
 }
 
@@ -709,9 +714,7 @@ CUresult cuGraphNodeGetDependencies(CUgraphNode h, CUgraphNode *deps, size_t *co
 	CuNode *n = node_of(h);
 	if (!n || !count)
 		return CUDA_ERROR_INVALID_VALUE;
-	for (size_t i = 0; deps && i < *count; i++)
-		deps[i] = i < n->ndeps ? n->deps[i] : NULL;
-	*count = n->ndeps;
+	list_out(deps, count, n->deps, n->ndeps);
 	return CUDA_SUCCESS;
 }
 

@@ -5,26 +5,14 @@ cuda.core objects run on the same driver.  Each case is checked against
 NumPy.  Run by tests/pyclients/run.sh; prints "cuda-python: N passed, N
 failed"."""
 import ctypes
-import sys
-import traceback
 
 import numpy as np
 from cuda.bindings import driver as cu, nvrtc, runtime as rt
 
-passed = failed = 0
+from suite import Suite
 
-
-def case(fn):
-    global passed, failed
-    try:
-        fn()
-        passed += 1
-        print(f"PASS cuda-python: {fn.__name__}")
-    except Exception:
-        failed += 1
-        print(f"FAIL cuda-python: {fn.__name__}")
-        traceback.print_exc(limit=3, file=sys.stdout)
-    return fn
+suite = Suite("cuda-python")
+case = suite.case
 
 
 def ck(r):
@@ -392,5 +380,4 @@ def cuda_core_graph_definition():
 
 
 ck(cu.cuDevicePrimaryCtxRelease(dev))
-print(f"cuda-python: {passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+suite.done()

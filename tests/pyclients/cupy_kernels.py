@@ -3,26 +3,14 @@ kernels a user writes (ElementwiseKernel, ReductionKernel, RawKernel,
 RawModule), each checked against NumPy.  Run by tests/pyclients/run.sh,
 which sets CUPY_COMPILE_WITH_PTX=1 and CUPY_ACCELERATORS= (docs/CUDA.md).
 Prints "cupy: N passed, N failed"."""
-import sys
-import traceback
 
 import numpy as np
 import cupy as cp
 
-passed = failed = 0
+from suite import Suite
 
-
-def case(fn):
-    global passed, failed
-    try:
-        fn()
-        passed += 1
-        print(f"PASS cupy: {fn.__name__}")
-    except Exception:
-        failed += 1
-        print(f"FAIL cupy: {fn.__name__}")
-        traceback.print_exc(limit=3, file=sys.stdout)
-    return fn
+suite = Suite("cupy")
+case = suite.case
 
 
 rng = np.random.default_rng(12)
@@ -238,11 +226,8 @@ def prebuilt_kernels():
     except Exception as e:
         print(f"SKIP cupy: prebuilt kernels (sort, CUB, cuBLAS, random) cannot load: {type(e).__name__}: {e}")
         return
-    global passed, failed
-    passed, failed = passed + ok, failed + (not ok)
-    print("PASS cupy: prebuilt kernels (cupy.sort)" if ok else "FAIL cupy: cupy.sort ran, and sorted wrongly")
+    suite.result(ok, "prebuilt kernels (cupy.sort)" if ok else "cupy.sort ran, and sorted wrongly")
 
 
 prebuilt_kernels()
-print(f"cupy: {passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+suite.done()
