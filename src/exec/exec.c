@@ -26,10 +26,12 @@
 
 #define FULL 0xffffffffu
 
-/* Runs body for each lane l of mask m (lane order). */
-#define LANES(m, ...) do { \
+/* Runs body for each lane l of mask m (lane order); hint, pragmas for the
+ * full warp's loop. */
+#define LANES_HINTED(m, hint, ...) do { \
 	uint32_t _m = (m); \
 	if (_m == FULL) { \
+		hint \
 		for (unsigned l = 0; l < 32; l++) { __VA_ARGS__; } \
 	} else { \
 		while (_m) { \
@@ -39,6 +41,7 @@
 		} \
 	} \
 } while (0)
+#define LANES(m, ...) LANES_HINTED(m, , __VA_ARGS__)
 
 /* LANES for a body that reads and writes lane l alone (of slots, which
  * are disjoint or the same, never overlapping otherwise): the full warp's
@@ -51,19 +54,7 @@
 #define LANES_IVDEP _Pragma("GCC ivdep")
 #define LANES_UNROLL _Pragma("GCC unroll 4")
 #endif
-#define LANES_EW(m, ...) do { \
-	uint32_t _m = (m); \
-	if (_m == FULL) { \
-		LANES_IVDEP LANES_UNROLL \
-		for (unsigned l = 0; l < 32; l++) { __VA_ARGS__; } \
-	} else { \
-		while (_m) { \
-			unsigned l = (unsigned)__builtin_ctz(_m); \
-			_m &= _m - 1; \
-			__VA_ARGS__; \
-		} \
-	} \
-} while (0)
+#define LANES_EW(m, ...) LANES_HINTED(m, LANES_IVDEP LANES_UNROLL, __VA_ARGS__)
 
 /* Width and kind of each type, from types.def as isa_type has them, but
  * constants of this file: the interpreter asks for them at every
