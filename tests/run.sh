@@ -15,11 +15,11 @@ status=0
 pass=0
 fail=0
 t0=$(date +%s.%N)
-for t in "$B/tests/runner ." "tests/cli.sh $B" "tests/hw/run.sh $B" "tests/cuda-driver/run.sh $B" "tests/cuda-host/run.sh $B"; do
+for t in "$B/tests/runner ." "tests/cli.sh $B" "tests/hw/run.sh $B" "tests/hw/printf.sh $B" "tests/cuda-driver/run.sh $B" "tests/cuda-host/run.sh $B"; do
 	# the output as it comes, less the program's summary, which is added up
-	{ $t 2>&1; echo $? >"$T/rc"; } | tee "$T/out" | grep --line-buffered -v '^\(runner\|cli\|hw\|cuda-driver\|cuda-host\): [0-9]'
+	{ $t 2>&1; echo $? >"$T/rc"; } | tee "$T/out" | grep --line-buffered -v '^\(runner\|cli\|hw\|hw-printf\|cuda-driver\|cuda-host\): [0-9]'
 	[ "$(cat "$T/rc")" -eq 0 ] || status=1
-	line=$(grep -E '^(runner|cli|hw|cuda-driver|cuda-host): [0-9]+ passed, [0-9]+ failed' "$T/out" | tail -n 1)
+	line=$(grep -E '^(runner|cli|hw|hw-printf|cuda-driver|cuda-host): [0-9]+ passed, [0-9]+ failed' "$T/out" | tail -n 1)
 	if [ -z "$line" ]; then
 		echo "FAIL $t printed no summary"
 		fail=$((fail + 1))

@@ -33,10 +33,25 @@ static void check(CUresult r, const char *what, int line)
 		return;
 	const char *name = NULL;
 	cuGetErrorName(r, &name);
+	/* on stdout too: a call the GPU refuses is part of what is recorded */
+	printf("error probe.c:%d: %s: %s (%d)\n", line, what, name ? name : "?", (int)r);
 	fprintf(stderr, "probe.c:%d: %s: %s (%d)\n", line, what, name ? name : "?", (int)r);
 	exit(1);
 }
 #define CK(call) check((call), #call, __LINE__)
+
+/* cuModuleLoadData, with the JIT's log on stdout when it refuses the PTX */
+static CUresult load(CUmodule *m, const char *ptx)
+{
+	static char log[4096];
+	CUjit_option o[] = { CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES };
+	void *v[] = { log, (void *)(uintptr_t)sizeof log };
+	log[0] = 0;
+	CUresult r = cuModuleLoadDataEx(m, ptx, 2, o, v);
+	if (r && log[0])
+		printf("error jit: %s\n", log);
+	return r;
+}
 
 static uint32_t bits(float f)
 {
@@ -120,7 +135,7 @@ static CUfunction kernel_of(const Variant *v)
 		exit(1);
 	}
 	snprintf(cache[n].key, sizeof cache[n].key, "%s", key);
-	CK(cuModuleLoadData(&cache[n].m, ptx));
+	CK(load(&cache[n].m, ptx));
 	CK(cuModuleGetFunction(&cache[n].f, cache[n].m, "k"));
 	return cache[n++].f;
 }
@@ -647,7 +662,7 @@ static void g_txq(void)
 		"ret;\n}\n";
 	CUmodule m;
 	CUfunction f;
-	CK(cuModuleLoadData(&m, ptx));
+	CK(load(&m, ptx));
 	CK(cuModuleGetFunction(&f, m, "q"));
 	CUdeviceptr d;
 	CK(cuMemAlloc(&d, 64));
@@ -727,38 +742,29 @@ static void g_half(void)
 	tex_free(&T);
 }
 
+static const struct { const char *name; void (*run)(void); } groups[] = {
+	{ "alpha", g_alpha }, { "bilinear", g_bilinear }, { "formats", g_formats }, { "address", g_address },
+	{ "cube", g_cube }, { "layers", g_layers }, { "mip", g_mip }, { "gather", g_gather },
+	{ "fetch", g_fetch }, { "txq", g_txq }, { "depth", g_depth }, { "half", g_half },
+};
+
+/* probe [GROUP]: every group, or one; probe --groups: their names */
 int main(int argc, char **argv)
 {
 	const char *only = argc > 1 ? argv[1] : NULL;
 	CUdevice dev;
+	if (only && !strcmp(only, "--groups")) {
+		for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++)
+			printf("%s\n", groups[i].name);
+		return 0;
+	}
 	CK(cuInit(0));
 	CK(cuDeviceGet(&dev, 0));
 	CK(cuDevicePrimaryCtxRetain(&ctx, dev));
 	CK(cuCtxSetCurrent(ctx));
-	if (want(only, "alpha"))
-		g_alpha();
-	if (want(only, "bilinear"))
-		g_bilinear();
-	if (want(only, "formats"))
-		g_formats();
-	if (want(only, "address"))
-		g_address();
-	if (want(only, "cube"))
-		g_cube();
-	if (want(only, "layers"))
-		g_layers();
-	if (want(only, "mip"))
-		g_mip();
-	if (want(only, "gather"))
-		g_gather();
-	if (want(only, "fetch"))
-		g_fetch();
-	if (want(only, "txq"))
-		g_txq();
-	if (want(only, "depth"))
-		g_depth();
-	if (want(only, "half"))
-		g_half();
+	for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++)
+		if (want(only, groups[i].name))
+			groups[i].run();
 	CK(cuDevicePrimaryCtxRelease(dev));
 	return 0;
 }

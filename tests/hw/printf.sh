@@ -1,0 +1,75 @@
+#!/bin/sh
+# printf.sh BUILD: device printf's ground truth.  Builds tests/hw/printf.cu
+# with nvcc, runs each of its modes on ptxvm's BUILD/lib/libcuda.so.1 and
+# compares the output, byte for byte, with every golden file recorded on a
+# GPU (tests/hw/golden/*.printf.txt).  Says why when it cannot.  Ends with
+# "hw-printf: N passed, N failed".
+#
+# printf.sh --record NAME: on a machine with an NVIDIA GPU, runs the modes on
+# its own driver and writes tests/hw/golden/NAME.printf.txt.
+B=build
+RECORD=
+if [ "$1" = --record ]; then
+	RECORD=$2
+	[ -n "$RECORD" ] || { echo "usage: tests/hw/printf.sh --record NAME" >&2; exit 2; }
+else
+	B=${1:-build}
+fi
+cd "$(dirname "$0")/../.." || exit 2
+CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+NVCC=${NVCC:-$(command -v nvcc || echo "$CUDA_HOME/bin/nvcc")}
+MODES="formats|fifo_4096|fifo_1024"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+done_() { echo "hw-printf: $pass passed, $fail failed"; [ "$fail" -eq 0 ]; exit $?; }
+
+# every mode in its own process, each preceded by "== MODE"
+run_all() {
+	for m in $(echo "$MODES" | tr '|' ' '); do
+		echo "== $m"
+		# shellcheck disable=SC2046
+		timeout 60 "$T/printf" $(echo "$m" | tr _ ' ') 2>&1 || echo "exit status $?"
+	done
+}
+
+if [ ! -x "$NVCC" ]; then
+	echo "hw-printf: skipped: nvcc not found (set NVCC or CUDA_HOME): tests/hw/printf.cu cannot be built"
+	[ -z "$RECORD" ] || exit 1
+	done_
+fi
+if ! "$NVCC" -arch=sm_90 -diag-suppress 181 -o "$T/printf" tests/hw/printf.cu >"$T/err" 2>&1; then
+	echo "FAIL hw-printf: nvcc cannot build tests/hw/printf.cu:"
+	sed 's/^/    /' "$T/err" | head -5
+	fail=$((fail + 1))
+	[ -z "$RECORD" ] || exit 1
+	done_
+fi
+if [ -n "$RECORD" ]; then
+	mkdir -p tests/hw/golden
+	run_all >"tests/hw/golden/$RECORD.printf.txt"
+	echo "hw-printf: recorded tests/hw/golden/$RECORD.printf.txt ($(wc -l <"tests/hw/golden/$RECORD.printf.txt") lines)"
+	exit 0
+fi
+
+golden=$(ls tests/hw/golden/*.printf.txt 2>/dev/null)
+if [ -z "$golden" ]; then
+	echo "hw-printf: no golden file recorded yet (tests/hw/golden/*.printf.txt; record one on a GPU: tests/hw/README.md): nothing compared"
+	done_
+fi
+if [ ! -f "$B/lib/libcuda.so.1" ]; then
+	echo "hw-printf: skipped: ptxvm's libcuda.so.1 is not built ($B/lib/libcuda.so.1): the program cannot run on ptxvm"
+	done_
+fi
+LD_LIBRARY_PATH=$(cd "$B/lib" && pwd) run_all >"$T/out"
+for g in $golden; do
+	if cmp -s "$g" "$T/out"; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL hw-printf: ptxvm differs from $g:"
+		diff "$g" "$T/out" | head -n 12 | sed 's/^/    /'
+	fi
+done
+done_

@@ -1,0 +1,34 @@
+#!/bin/sh
+# record.sh NAME [LOGDIR]: what a machine with an NVIDIA GPU records for
+# ptxvm, in one go (tests/hw/README.md, "Recording on a GPU"):
+#   - the probes' golden files: tests/hw/golden/NAME.* (run.sh --record,
+#     printf.sh --record), to be committed;
+#   - LOGDIR/cuda-host.log and cuda-host.tar.gz: tests/cuda-host's programs
+#     run on the GPU's own driver (CUDA_HOST_NATIVE=1), which shows that
+#     what they check is what the hardware does;
+#   - LOGDIR/python.log: the Python clients' cases on the GPU (the two that
+#     assert ptxvm's device name fail there by design).
+# LOGDIR defaults to build/hw-NAME.  Needs nvcc, cc and the NVIDIA driver.
+NAME=$1
+[ -n "$NAME" ] || { echo "usage: tests/hw/record.sh NAME [LOGDIR]" >&2; exit 2; }
+cd "$(dirname "$0")/../.." || exit 2
+LOG=${2:-build/hw-$NAME}
+mkdir -p "$LOG"
+st=0
+{
+	date -u
+	nvidia-smi 2>&1 | head -n 20
+} >"$LOG/machine.log"
+tests/hw/run.sh --record "$NAME" || st=1
+tests/hw/printf.sh --record "$NAME" || st=1
+CUDA_HOST_NATIVE=1 JOBS=${JOBS:-$(nproc)} tests/cuda-host/run.sh build/hw-native >"$LOG/cuda-host.log" 2>&1
+tail -n 1 "$LOG/cuda-host.log"
+tar -czf "$LOG/cuda-host.tar.gz" --exclude='*.static' --exclude='*.shared' -C build/hw-native cuda-host
+{
+	for t in tests/pyclients/cuda_bindings.py tests/pyclients/cupy_kernels.py tests/numba/kernels.py; do
+		echo "== $t"
+		PYTHONUNBUFFERED=1 timeout 300 python3 "$t" 2>&1 | tail -n 60
+	done
+} >"$LOG/python.log"
+grep -E '^(== |[a-z-]+: [0-9]+ passed)' "$LOG/python.log"
+exit $st
