@@ -121,7 +121,7 @@ typedef struct ptxvm_device_opts {
 				   the kernel's own local variables at most 512 KiB, else
 				   launches fail with PTXVM_ERROR_LAUNCH_OUT_OF_RESOURCES */
 	void *printf_stream;    /* FILE * for device printf; NULL: stdout */
-	size_t printf_fifo_bytes;  /* device printf FIFO; 0: 1 MiB (CUDA's default) */
+	size_t printf_fifo_bytes;  /* device printf FIFO; 0: 8,650,752 bytes (an H200's default) */
 	unsigned checks;        /* PTXVM_CHECK_* (docs/CHECKS.md); 0: those PTXVM_CHECK
 				   names in the environment, if any */
 	void *check_stream;     /* FILE * for the checks' reports; NULL: stderr */

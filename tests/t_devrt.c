@@ -687,7 +687,7 @@ static void t_events(const char *root, unsigned workers)
 		1, 1,                                   /* create without cudaEventDisableTiming; last error */
 		400, 400,                               /* record of no event; last error */
 		0, 1, 0, 13000,                         /* one device; runtime 13.0 */
-		0, 8 << 20, 1 << 20, 16384, 2048,       /* heap, printf FIFO, stack, pending launches */
+		0, 8 << 20, 8650752, 16384, 2048,      /* heap, printf FIFO (an H200's), stack, pending launches */
 		215, 215,                               /* cudaLimitDevRuntimeSyncDepth: none in CUDA 12+ */
 		0, 0,                                   /* cudaFuncCachePreferNone */
 		0, 1, 42, 0,                            /* cudaMalloc: an aligned block that works; cudaFree */

@@ -210,8 +210,8 @@ static void test_fifo(const char *root)
 	/* the limit's interface */
 	size_t v = 0;
 	ptxvm_device *d = ptxvm_device_create(NULL);
-	check(ptxvm_device_get_limit(d, PTXVM_LIMIT_PRINTF_FIFO_SIZE, &v) == PTXVM_SUCCESS && v == 1048576,
-	      "fifo: the default limit is %zu, not 1 MiB", v);
+	check(ptxvm_device_get_limit(d, PTXVM_LIMIT_PRINTF_FIFO_SIZE, &v) == PTXVM_SUCCESS && v == 8650752,
+	      "fifo: the default limit is %zu, not an H200's 8,650,752 bytes", v);
 	check(ptxvm_device_set_limit(d, PTXVM_LIMIT_PRINTF_FIFO_SIZE, 0) == PTXVM_ERROR_INVALID_VALUE &&
 	      strstr(ptxvm_device_message(d), "at least 1 byte"), "fifo: a FIFO of 0 bytes: %s",
 	      ptxvm_device_message(d));

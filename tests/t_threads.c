@@ -433,7 +433,7 @@ static void *churn(void *arg)
 			size_t fifo = 0;
 			ptxvm_result r = ptxvm_device_set_limit(c->d, PTXVM_LIMIT_PRINTF_FIFO_SIZE, 4096);
 			if (r != PTXVM_ERROR_INVALID_VALUE || !strstr(ptxvm_device_message(c->d), "cannot change size") ||
-			    ptxvm_device_get_limit(c->d, PTXVM_LIMIT_PRINTF_FIFO_SIZE, &fifo) || fifo != 1u << 20)
+			    ptxvm_device_get_limit(c->d, PTXVM_LIMIT_PRINTF_FIFO_SIZE, &fifo) || fifo != 8650752)
 				note(c, "limits: %s, %zu bytes: %s", ptxvm_result_name(r), fifo, ptxvm_device_message(c->d));
 			break;
 		}

@@ -89,7 +89,7 @@ static const struct { const char *cmd, *text; } helps[] = {
 	  "  --launch                   starts the next launch; they run in order\n"
 	  "  --workers N                host threads running CTAs (default: one per core)\n"
 	  "  --timeout SECONDS          the launch may run 60 s unless --timeout says (0: no limit)\n"
-	  "  --printf-fifo BYTES        device printf output kept per launch (default 1 MiB)\n"
+	  "  --printf-fifo BYTES        device printf output kept per launch (default 8,650,752, as on an H200)\n"
 	  "  -c                         relocatable code (nvcc -rdc=true): its kernels may\n"
 	  "                             launch grids through the device runtime\n"
 	  "  --stats                    a JSON line per launch on stderr\n"

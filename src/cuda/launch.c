@@ -10,12 +10,6 @@
 #define CU_LAUNCH_PARAM_BUFFER_SIZE ((void *)2)
 #define CU_LAUNCH_PARAM_END_AS_INT ((void *)0)
 
-/* A block or grid beyond the limits.  cuda.h names no CUresult for it; 9
- * is the value NVIDIA's runtime turns into cudaErrorInvalidConfiguration,
- * as it does for a real driver's answer (docs/CUDA.md: to confirm on
- * hardware). */
-enum { CU_INVALID_CONFIGURATION = 9 };
-
 /* CUDA's rule for cluster sizes: more than 8 CTAs (the portable size), up
  * to the 16 an H100 has, only for a kernel that opted in with
  * CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED.  The shape is the
@@ -53,7 +47,7 @@ static CUresult launch(CUfunction h, unsigned gx, unsigned gy, unsigned gz, unsi
 		return CUDA_ERROR_INVALID_HANDLE;
 	if ((uint64_t)bx * by * bz > a.max_threads || bx > 1024 || by > 1024 || bz > 64 || gx > 0x7fffffffu ||
 	    gy > 65535 || gz > 65535)
-		return CU_INVALID_CONFIGURATION;
+		return CUDA_ERROR_INVALID_VALUE;        /* as an H200's driver answers */
 	/* past 48 KiB of shared memory a kernel must have opted in */
 	int most = 0;
 	ptxvm_kernel_get_attribute(k, PTXVM_KATTR_MAX_DYNAMIC_SHARED_SIZE_BYTES, &most);

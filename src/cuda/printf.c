@@ -74,11 +74,6 @@ void cu_printf_launched(void)
 		cu_printf_flush();
 }
 
-/* The guide says the FIFO is not flushed when the program exits; ptxvm
- * flushes it then rather than lose output that a GPU's teardown may or may
- * not print (to confirm on hardware). */
-static void at_exit(void) { cu_printf_flush(); }
-
 void *cu_printf_stream(void)
 {
 	const char *b = getenv("CUDA_LAUNCH_BLOCKING");
@@ -87,6 +82,5 @@ void *cu_printf_stream(void)
 	if (!stream)
 		return NULL;
 	setvbuf(stream, NULL, _IONBF, 0);       /* each launch's text reaches keep whole */
-	atexit(at_exit);
 	return stream;
 }

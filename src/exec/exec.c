@@ -1444,7 +1444,7 @@ static int call_devrt(Ctx *X, int bi, uint32_t act, unsigned nret, unsigned narg
 			uint64_t v;
 			switch (lim) {
 			case 0: v = L->stack_bytes; break;                              /* StackSize */
-			case 1: v = L->printf_fifo ? L->printf_fifo : 1u << 20; break;  /* PrintfFifoSize */
+			case 1: v = L->printf_fifo ? L->printf_fifo : FIFO_DEFAULT_BYTES; break;  /* PrintfFifoSize */
 			case 2: v = L->heap_limit; break;                               /* MallocHeapSize */
 			case 4: v = CDP_MAX_PENDING; break;                     /* DevRuntimePendingLaunchCount */
 			default: v = 0, r = cudaErrorUnsupportedLimit; break;

@@ -106,7 +106,7 @@ typedef struct Launch {
 	uint64_t grid_ws;               /* cooperative: the grid barrier word (%envreg1:%envreg2) */
 	double timeout;                 /* seconds; 0: none */
 	FILE *out;                      /* device printf */
-	size_t printf_fifo;             /* its FIFO's bytes; 0: CUDA's 1 MiB */
+	size_t printf_fifo;             /* its FIFO's bytes; 0: FIFO_DEFAULT_BYTES */
 	struct San *san;                /* the device's checks (san.h); NULL: none */
 	const SurfView *surf;           /* the device's image objects: arrays, surfaces,
 					   textures, samplers (pinned) */

@@ -25,14 +25,14 @@ int main()
 
 	fill<<<1, 2048>>>(d, 64, 1);
 	cudaError_t e = cudaGetLastError();
-	expect(e == cudaErrorInvalidConfiguration, "2048 threads per block: %s", cudaGetErrorName(e));
+	expect(e == cudaErrorInvalidValue, "2048 threads per block: %s", cudaGetErrorName(e));
 	expect(cudaGetLastError() == cudaSuccess, "cudaGetLastError cleared the launch error");
 	fill<<<dim3(1, 1, 1), dim3(1, 1, 128)>>>(d, 64, 1);
 	e = cudaGetLastError();
-	expect(e == cudaErrorInvalidConfiguration, "blockDim.z 128: %s", cudaGetErrorName(e));
+	expect(e == cudaErrorInvalidValue, "blockDim.z 128: %s", cudaGetErrorName(e));
 	fill<<<dim3(1, 70000), 32>>>(d, 64, 1);
 	e = cudaGetLastError();
-	expect(e == cudaErrorInvalidConfiguration, "gridDim.y 70000: %s", cudaGetErrorName(e));
+	expect(e == cudaErrorInvalidValue, "gridDim.y 70000: %s", cudaGetErrorName(e));
 
 	// the context is still good
 	fill<<<1, 64>>>(d, 64, 7);

@@ -157,8 +157,9 @@ int main()
 	rd.resType = cudaResourceTypeArray;
 	rd.res.array.array = a;
 	cudaSurfaceObject_t s;
-	expect(cudaCreateSurfaceObject(&s, &rd) == cudaErrorInvalidValue,
-	       "a surface object over an array without cudaArraySurfaceLoadStore: cudaErrorInvalidValue");
+	cudaError_t e = cudaCreateSurfaceObject(&s, &rd);
+	expect(e == cudaErrorInvalidValue,
+	       "a surface object over an array without cudaArraySurfaceLoadStore: %s", cudaGetErrorName(e));
 	CK(cudaFreeArray(a));
 	return finish();
 }
