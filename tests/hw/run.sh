@@ -1,13 +1,17 @@
 #!/bin/sh
-# run.sh BUILD: texture ground truth.  Builds tests/hw/probe.c (CUDA driver
-# API) against ptxvm's libcuda.so.1 and compares its output, byte for byte,
-# with every golden file recorded on a GPU under tests/hw/golden/.  Says so
+# run.sh BUILD: hardware ground truth.  Builds tests/hw/probe.c (texture
+# fetches) and tests/hw/isa.c (instruction results), both CUDA driver API,
+# against ptxvm's libcuda.so.1 and compares their output, byte for byte,
+# with every golden file recorded on a GPU under tests/hw/golden/: NAME.txt
+# for the texture probe, NAME.isa.txt for the instruction probe.  Says so
 # when it cannot (no cuda.h, no ptxvm libcuda, no golden file) instead of
 # passing silently.  Ends with "hw: N passed, N failed".
 #
-# run.sh --record NAME: on a machine with an NVIDIA GPU, builds the probe
-# against NVIDIA's libcuda and writes tests/hw/golden/NAME.txt (the output)
-# and NAME.info (the GPU, the driver, the toolkit).  tests/hw/README.md.
+# run.sh --record NAME: on a machine with an NVIDIA GPU, builds both probes
+# against NVIDIA's libcuda and writes tests/hw/golden/NAME.txt and
+# NAME.isa.txt (the outputs), NAME.isa.log (what the GPU's JIT said of the
+# PTX it refused, if anything) and NAME.info (the GPU, the driver, the
+# toolkit).  tests/hw/README.md.
 B=build
 RECORD=
 if [ "$1" = --record ]; then
@@ -31,73 +35,106 @@ probe_all() {
 	done
 }
 done_() { echo "hw: $pass passed, $fail failed"; [ "$fail" -eq 0 ]; exit $?; }
+# the probes: source, golden file suffix (texture goldens are the *.txt of
+# no other probe: not *.isa.txt, nor printf.sh's *.printf.txt)
+PROBES="probe:txt isa:isa.txt"
+goldens() {
+	if [ "$1" = txt ]; then
+		ls tests/hw/golden/*.txt 2>/dev/null | grep -v -E '\.(isa|printf)\.txt$'
+	else
+		ls tests/hw/golden/*."$1" 2>/dev/null
+	fi
+}
 
 if [ ! -f "$CUDA_HOME/include/cuda.h" ]; then
-	echo "hw: skipped: no cuda.h under $CUDA_HOME/include (the probe is written against the CUDA driver API; set CUDA_HOME)"
+	echo "hw: skipped: no cuda.h under $CUDA_HOME/include (the probes are written against the CUDA driver API; set CUDA_HOME)"
 	[ -z "$RECORD" ] || exit 1
 	done_
 fi
 
 if [ -n "$RECORD" ]; then
 	mkdir -p tests/hw/golden
-	$CC -std=gnu11 -O2 -I"$CUDA_HOME/include" -o "$T/probe" tests/hw/probe.c -lcuda -lm || exit 1
-	CUDA_MODULE_LOADING=EAGER probe_all "$T/probe" >"tests/hw/golden/$RECORD.txt"
-	grep '^error' "tests/hw/golden/$RECORD.txt" >&2
+	st=0
+	for p in $PROBES; do
+		src=${p%%:*} suf=${p#*:}
+		out=tests/hw/golden/$RECORD.$suf
+		if ! $CC -std=gnu11 -O2 -I"$CUDA_HOME/include" -o "$T/$src" "tests/hw/$src.c" -lcuda -lm; then
+			echo "hw: tests/hw/$src.c does not build on this machine" >&2
+			st=1
+			continue
+		fi
+		: >"$T/stderr"
+		CUDA_MODULE_LOADING=EAGER probe_all "$T/$src" >"$out"
+		grep '^error' "$out" >&2
+		[ "$src" = isa ] && [ -s "$T/stderr" ] && cp "$T/stderr" "tests/hw/golden/$RECORD.isa.log"
+		echo "hw: recorded $out ($(wc -l <"$out") lines)"
+	done
 	{
 		echo "recorded: $(date -u +%Y-%m-%dT%H:%MZ)"
 		nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader 2>/dev/null | sed 's/^/gpu: /'
 		"$CUDA_HOME/bin/nvcc" --version 2>/dev/null | sed -n 's/.*release \(.*\),.*/toolkit: \1/p'
-		echo "lines: $(wc -l <"tests/hw/golden/$RECORD.txt")"
+		echo "lines: $(wc -l <"tests/hw/golden/$RECORD.txt" 2>/dev/null)"
+		echo "isa lines: $(wc -l <"tests/hw/golden/$RECORD.isa.txt" 2>/dev/null)"
 	} >"tests/hw/golden/$RECORD.info"
-	echo "hw: recorded tests/hw/golden/$RECORD.txt ($(wc -l <"tests/hw/golden/$RECORD.txt") fetches)"
-	exit 0
+	exit $st
 fi
 
-# the probe compiles against this cuda.h (it cannot run without a libcuda)
-if $CC -std=gnu11 -Wall -Wextra -Werror -I"$CUDA_HOME/include" -fsyntax-only tests/hw/probe.c 2>"$T/err"; then
-	pass=$((pass + 1))
-else
-	echo "FAIL hw: the probe does not compile against $CUDA_HOME/include/cuda.h:"
-	sed 's/^/    /' "$T/err" | head -5
-	fail=$((fail + 1))
-fi
+# the probes compile against this cuda.h (they cannot run without a libcuda)
+for p in $PROBES; do
+	src=${p%%:*}
+	if $CC -std=gnu11 -Wall -Wextra -Werror -I"$CUDA_HOME/include" -fsyntax-only "tests/hw/$src.c" 2>"$T/err"; then
+		pass=$((pass + 1))
+	else
+		echo "FAIL hw: tests/hw/$src.c does not compile against $CUDA_HOME/include/cuda.h:"
+		sed 's/^/    /' "$T/err" | head -5
+		fail=$((fail + 1))
+	fi
+done
 
 # ptxvm's libcuda.so.1 (src/cuda)
 LIB=
 for d in "$B" "$B/cuda" "$B/lib"; do
 	[ -f "$d/libcuda.so.1" ] && LIB=$d && break
 done
-golden=$(ls tests/hw/golden/*.txt 2>/dev/null)
-if [ -z "$golden" ]; then
-	echo "hw: no golden file recorded yet under tests/hw/golden (record one on a GPU: tests/hw/README.md): nothing compared"
-fi
-if [ -z "$LIB" ]; then
-	echo "hw: skipped: ptxvm's libcuda.so.1 is not built ($B/libcuda.so.1): the probe cannot run on ptxvm"
-	done_
-fi
-if ! $CC -std=gnu11 -O2 -I"$CUDA_HOME/include" -o "$T/probe" tests/hw/probe.c -L"$LIB" -l:libcuda.so.1 -lm $HOST_LDFLAGS \
-	-Wl,-rpath,"$(cd "$LIB" && pwd)" 2>"$T/err"; then
-	echo "FAIL hw: the probe does not build against $LIB/libcuda.so.1:"
-	sed 's/^/    /' "$T/err" | head -5
-	fail=$((fail + 1))
-	done_
-fi
-probe_all "$T/probe" >"$T/out"
-if grep -q '^error' "$T/out"; then
-	echo "FAIL hw: the probe failed on ptxvm: $(grep '^error' "$T/out" | head -n 1)"
-	fail=$((fail + 1))
-else
-	pass=$((pass + 1))
-fi
-for g in $golden; do
-	if cmp -s "$g" "$T/out"; then
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1))
-		line=$(cmp "$g" "$T/out" 2>&1 | sed -n 's/.* line \([0-9]*\).*/\1/p')
-		echo "FAIL hw: ptxvm differs from $g from line ${line:-?} ($(wc -l <"$T/out") lines, $(wc -l <"$g") recorded):"
-		echo "    GPU:   $(sed -n "${line:-1}p" "$g")"
-		echo "    ptxvm: $(sed -n "${line:-1}p" "$T/out")"
+for p in $PROBES; do
+	src=${p%%:*} suf=${p#*:}
+	golden=$(goldens "$suf")
+	if [ -z "$golden" ]; then
+		echo "hw: no golden *.$suf of tests/hw/$src.c recorded yet under tests/hw/golden (record one on a GPU: tests/hw/README.md): nothing compared"
 	fi
+	if [ -z "$LIB" ]; then
+		echo "hw: skipped: ptxvm's libcuda.so.1 is not built ($B/libcuda.so.1): tests/hw/$src.c cannot run on ptxvm"
+		continue
+	fi
+	if ! $CC -std=gnu11 -O2 -I"$CUDA_HOME/include" -o "$T/$src" "tests/hw/$src.c" -L"$LIB" -l:libcuda.so.1 -lm $HOST_LDFLAGS \
+		-Wl,-rpath,"$(cd "$LIB" && pwd)" 2>"$T/err"; then
+		echo "FAIL hw: tests/hw/$src.c does not build against $LIB/libcuda.so.1:"
+		sed 's/^/    /' "$T/err" | head -5
+		fail=$((fail + 1))
+		continue
+	fi
+	probe_all "$T/$src" >"$T/out"
+	# the texture probe stops at a refused call; the instruction probe
+	# records refusals case by case, as the GPU's own refusals are recorded
+	if [ "$src" = probe ] && grep -q '^error' "$T/out"; then
+		echo "FAIL hw: the probe failed on ptxvm: $(grep '^error' "$T/out" | head -n 1)"
+		fail=$((fail + 1))
+	elif [ ! -s "$T/out" ]; then
+		echo "FAIL hw: tests/hw/$src.c printed nothing on ptxvm: $(head -n 1 "$T/stderr")"
+		fail=$((fail + 1))
+	else
+		pass=$((pass + 1))
+	fi
+	for g in $golden; do
+		if cmp -s "$g" "$T/out"; then
+			pass=$((pass + 1))
+		else
+			fail=$((fail + 1))
+			line=$(cmp "$g" "$T/out" 2>&1 | sed -n 's/.* line \([0-9]*\).*/\1/p')
+			echo "FAIL hw: ptxvm differs from $g from line ${line:-?} ($(wc -l <"$T/out") lines, $(wc -l <"$g") recorded; $(diff "$g" "$T/out" | grep -c '^<') lines differ):"
+			echo "    GPU:   $(sed -n "${line:-1}p" "$g")"
+			echo "    ptxvm: $(sed -n "${line:-1}p" "$T/out")"
+		fi
+	done
 done
 done_

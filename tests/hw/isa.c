@@ -1,0 +1,688 @@
+/* isa.c: instruction ground truth.  The results that the PTX manual leaves
+ * open and docs/FLOAT.md, docs/ATOM.md and docs/EXECUTION.md mark "to
+ * confirm on hardware" -- NaN results and payloads, signed zeros in
+ * min/max, .sat and .ftz, float to integer saturation, f8/tf32/packed
+ * conversions, fma.oob, float atomics, the order and precision of mma
+ * sums, integer division by zero -- computed by small kernels made through
+ * the CUDA driver API alone (cuda.h) and printed one line per result.
+ *
+ * Built against NVIDIA's libcuda on a machine with a GPU, its output is a
+ * golden file (tests/hw/golden/NAME.isa.txt); built against ptxvm's
+ * libcuda.so.1 it must print the same bytes.  tests/hw/run.sh builds it and
+ * compares; tests/hw/README.md says how to record.
+ *
+ *   isa [GROUP]        every group, or one (f32 f16 bf16 f64 cvt fp8 tf32
+ *                      oob int atom mma)
+ *
+ * Each line: GROUP CASE INPUTS : RESULTS, in hex at the width of their
+ * type.  A module that does not load or a launch that fails prints
+ * "GROUP CASE : error NAME" and the probe goes on with the next one.
+ */
+#include <cuda.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *errname(CUresult r)
+{
+	const char *name = NULL;
+	cuGetErrorName(r, &name);
+	return name ? name : "?";
+}
+
+/* ---- one instruction over a list of inputs ----------------------------------
+ * A thread reads three 64-bit inputs a, b, c, which the kernel also gives
+ * as 16-bit (%ha ..), 32-bit (%ia .., %fa ..) and 64-bit (%da ..)
+ * registers; the instruction under test writes the result %?o (and a
+ * second one %?p), whose letter the Op names: h b16, i b32, f f32,
+ * d f64, l b64.  %g is an 8-byte global scratch word and %s a shared one,
+ * both the thread's own. */
+
+typedef struct Op {
+	const char *name;   /* the case, usually the instruction */
+	int nin;            /* inputs used: 1..3 */
+	char in, out, out2; /* widths: h i f d l; out2 0 for none */
+	const char *ptx;
+} Op;
+
+static int digits(char k) { return k == 'h' ? 4 : k == 'i' || k == 'f' ? 8 : 16; }
+
+static const char *const move_out[] = {
+	/* h */ "cvt.u64.u16 %o, %ho;",
+	/* i */ "cvt.u64.u32 %o, %io;",
+	/* f */ "mov.b32 %io, %fo; cvt.u64.u32 %o, %io;",
+	/* d */ "mov.b64 %o, %do;",
+	/* l */ "",
+};
+static const char *const move_out2[] = {
+	"cvt.u64.u16 %p, %hp;", "cvt.u64.u32 %p, %ip;", "mov.b32 %ip, %fp; cvt.u64.u32 %p, %ip;", "mov.b64 %p, %dp;", "",
+};
+static int kind(char k) { return k == 'h' ? 0 : k == 'i' ? 1 : k == 'f' ? 2 : k == 'd' ? 3 : 4; }
+
+/* Runs op over n input triples (3n words), writing 2n results; 0 or the
+ * error. */
+static CUresult run_op(const Op *op, const uint64_t *in, unsigned n, uint64_t *out)
+{
+	/* PTX 7.8 is sm_90's first; these forms came with 8.1 */
+	const char *ver = strstr(op->ptx, ".oob") || strstr(op->ptx, "satfinite.tf32") ||
+				  strstr(op->ptx, "satfinite.bf16x2") ? "8.1" : "7.8";
+	char ptx[8192];
+	snprintf(ptx, sizeof ptx,
+		 ".version %s\n.target sm_90\n.address_size 64\n"
+		 ".visible .entry k(.param .u64 in, .param .u64 out, .param .u32 n)\n{\n"
+		 ".reg .b64 %%a, %%b, %%c, %%o, %%p, %%g, %%s, %%rd<8>;\n"
+		 ".reg .b32 %%ia, %%ib, %%ic, %%io, %%ip, %%r<8>;\n"
+		 ".reg .b16 %%ha, %%hb, %%hc, %%ho, %%hp;\n"
+		 ".reg .f32 %%fa, %%fb, %%fc, %%fo, %%fp;\n"
+		 ".reg .f64 %%da, %%db, %%dc, %%do, %%dp;\n"
+		 ".reg .pred %%q<4>;\n"
+		 ".shared .align 8 .b64 sh[128];\n"
+		 "ld.param.u64 %%rd1, [in]; ld.param.u64 %%rd2, [out]; ld.param.u32 %%r1, [n];\n"
+		 "mov.u32 %%r2, %%ctaid.x; mov.u32 %%r3, %%ntid.x; mov.u32 %%r4, %%tid.x; mad.lo.u32 %%r5, %%r2, %%r3, %%r4;\n"
+		 "setp.ge.u32 %%q1, %%r5, %%r1; @%%q1 bra DONE;\n"
+		 "mul.wide.u32 %%rd3, %%r5, 24; add.u64 %%rd4, %%rd1, %%rd3; add.u64 %%rd5, %%rd2, %%rd3;\n"
+		 "ld.global.u64 %%a, [%%rd4]; ld.global.u64 %%b, [%%rd4+8]; ld.global.u64 %%c, [%%rd4+16];\n"
+		 "cvt.u32.u64 %%ia, %%a; cvt.u32.u64 %%ib, %%b; cvt.u32.u64 %%ic, %%c;\n"
+		 "cvt.u16.u64 %%ha, %%a; cvt.u16.u64 %%hb, %%b; cvt.u16.u64 %%hc, %%c;\n"
+		 "mov.b32 %%fa, %%ia; mov.b32 %%fb, %%ib; mov.b32 %%fc, %%ic;\n"
+		 "mov.b64 %%da, %%a; mov.b64 %%db, %%b; mov.b64 %%dc, %%c;\n"
+		 "mov.u64 %%o, 0; mov.u64 %%p, 0; mov.u32 %%io, 0; mov.u32 %%ip, 0; mov.u16 %%ho, 0; mov.u16 %%hp, 0;\n"
+		 "mov.f32 %%fo, 0f00000000; mov.f32 %%fp, 0f00000000; mov.f64 %%do, 0d0000000000000000; mov.f64 %%dp, 0d0000000000000000;\n"
+		 "add.u64 %%g, %%rd5, 16;\n"
+		 "mov.u64 %%rd6, sh; mul.wide.u32 %%rd7, %%r4, 8; add.u64 %%s, %%rd6, %%rd7;\n"
+		 "%s\n"
+		 "%s %s\n"
+		 "st.global.u64 [%%rd5], %%o; st.global.u64 [%%rd5+8], %%p;\n"
+		 "DONE:\nret;\n}\n",
+		 ver, op->ptx, move_out[kind(op->out)], op->out2 ? move_out2[kind(op->out2)] : "");
+	CUmodule m;
+	CUfunction f;
+	CUdeviceptr din = 0, dout = 0;
+	CUresult r = cuModuleLoadData(&m, ptx);
+	if (r)
+		return r;
+	if (!(r = cuModuleGetFunction(&f, m, "k")) && !(r = cuMemAlloc(&din, (size_t)n * 24)) &&
+	    !(r = cuMemAlloc(&dout, (size_t)n * 24)) && !(r = cuMemcpyHtoD(din, in, (size_t)n * 24))) {
+		void *args[] = { &din, &dout, &n };
+		if (!(r = cuLaunchKernel(f, (n + 127) / 128, 1, 1, 128, 1, 1, 0, NULL, args, NULL)) &&
+		    !(r = cuCtxSynchronize())) {
+			uint64_t *o3 = malloc((size_t)n * 24);
+			if (!(r = cuMemcpyDtoH(o3, dout, (size_t)n * 24)))
+				for (unsigned i = 0; i < n; i++)
+					out[2 * i] = o3[3 * i], out[2 * i + 1] = o3[3 * i + 1];
+			free(o3);
+		}
+	}
+	if (din)
+		cuMemFree(din);
+	if (dout)
+		cuMemFree(dout);
+	cuModuleUnload(m);
+	return r;
+}
+
+/* Runs op on every combination of a from A, b from B, c from C (the sets
+ * unused by its inputs are ignored) and prints a line per combination. */
+static void sweep(const char *group, const Op *op, const uint64_t *A, int na, const uint64_t *B, int nb,
+		  const uint64_t *C, int nc)
+{
+	if (op->nin < 2)
+		nb = 1;
+	if (op->nin < 3)
+		nc = 1;
+	unsigned n = (unsigned)(na * nb * nc), i = 0;
+	uint64_t *in = calloc((size_t)n * 3, 8), *out = calloc((size_t)n * 2, 8);
+	for (int x = 0; x < na; x++)
+		for (int y = 0; y < nb; y++)
+			for (int z = 0; z < nc; z++, i++) {
+				in[3 * i] = A[x];
+				in[3 * i + 1] = op->nin > 1 ? B[y] : 0;
+				in[3 * i + 2] = op->nin > 2 ? C[z] : 0;
+			}
+	CUresult r = run_op(op, in, n, out);
+	if (r)
+		printf("%s %s : error %s\n", group, op->name, errname(r));
+	else
+		for (i = 0; i < n; i++) {
+			int w = digits(op->in);
+			printf("%s %s", group, op->name);
+			for (int k = 0; k < op->nin; k++)
+				printf(" %0*llx", w, (unsigned long long)in[3 * i + k]);
+			printf(" : %0*llx", digits(op->out), (unsigned long long)out[2 * i]);
+			if (op->out2)
+				printf(" %0*llx", digits(op->out2), (unsigned long long)out[2 * i + 1]);
+			printf("\n");
+		}
+	free(in);
+	free(out);
+}
+
+#define N(a) ((int)(sizeof(a) / sizeof(a)[0]))
+
+/* Special values of each type: zeros, one, -1.5, the smallest subnormals,
+ * the smallest normal, the largest finite, infinities, the canonical-looking
+ * NaNs, NaNs with payloads and a signalling NaN. */
+static const uint64_t F32[] = { 0x00000000, 0x80000000, 0x3f800000, 0xbfc00000, 0x00000001, 0x807fffff,
+				0x00800000, 0x3f7fffff, 0x7f7fffff, 0xff7fffff, 0x7f800000, 0xff800000,
+				0x7fc00000, 0x7fffffff, 0xffc00001, 0x7f800001 };
+static const uint64_t F16[] = { 0x0000, 0x8000, 0x3c00, 0xbe00, 0x0001, 0x83ff, 0x0400, 0x3bff,
+				0x7bff, 0xfbff, 0x7c00, 0xfc00, 0x7e00, 0x7fff, 0xfe01, 0x7c01 };
+static const uint64_t BF16[] = { 0x0000, 0x8000, 0x3f80, 0xbfc0, 0x0001, 0x807f, 0x0080, 0x3f7f,
+				 0x7f7f, 0xff7f, 0x7f80, 0xff80, 0x7fc0, 0x7fff, 0xffc1, 0x7f81 };
+static const uint64_t F64[] = { 0, 0x8000000000000000, 0x3ff0000000000000, 0xbff8000000000000, 1,
+				0x800fffffffffffff, 0x0010000000000000, 0x3fefffffffffffff, 0x7fefffffffffffff,
+				0xffefffffffffffff, 0x7ff0000000000000, 0xfff0000000000000, 0x7ff8000000000000,
+				0x7fffffffffffffff, 0xfff8000000000001, 0x7ff0000000000001 };
+/* Addends of the fused multiply-adds. */
+static const uint64_t F32C[] = { 0x80000000, 0x7fffffff, 0xff800000 };
+static const uint64_t F16C[] = { 0x8000, 0x7fff, 0xfc00 };
+static const uint64_t BF16C[] = { 0x8000, 0x7fff, 0xff80 };
+static const uint64_t F64C[] = { 0x8000000000000000, 0x7fffffffffffffff, 0xfff0000000000000 };
+
+static int want(const char *only, const char *g) { return !only || !strcmp(only, g); }
+
+static void each(const char *group, const Op *ops, int n, const uint64_t *S, int ns, const uint64_t *C, int nc)
+{
+	for (int i = 0; i < n; i++)
+		sweep(group, &ops[i], S, ns, S, ns, C, nc);
+}
+
+/* Arithmetic, min/max, .sat and .ftz on special values (FLOAT.md 1-3, 6-8). */
+static void g_f32(void)
+{
+	static const Op ops[] = {
+		{ "add.rn.f32", 2, 'f', 'f', 0, "add.rn.f32 %fo, %fa, %fb;" },
+		{ "mul.rn.f32", 2, 'f', 'f', 0, "mul.rn.f32 %fo, %fa, %fb;" },
+		{ "mul.rn.ftz.f32", 2, 'f', 'f', 0, "mul.rn.ftz.f32 %fo, %fa, %fb;" },
+		{ "div.rn.f32", 2, 'f', 'f', 0, "div.rn.f32 %fo, %fa, %fb;" },
+		{ "add.rn.sat.f32", 2, 'f', 'f', 0, "add.rn.sat.f32 %fo, %fa, %fb;" },
+		{ "min.f32", 2, 'f', 'f', 0, "min.f32 %fo, %fa, %fb;" },
+		{ "max.f32", 2, 'f', 'f', 0, "max.f32 %fo, %fa, %fb;" },
+		{ "min.NaN.f32", 2, 'f', 'f', 0, "min.NaN.f32 %fo, %fa, %fb;" },
+		{ "max.NaN.f32", 2, 'f', 'f', 0, "max.NaN.f32 %fo, %fa, %fb;" },
+		{ "fma.rn.f32", 3, 'f', 'f', 0, "fma.rn.f32 %fo, %fa, %fb, %fc;" },
+		{ "sqrt.rn.f32", 1, 'f', 'f', 0, "sqrt.rn.f32 %fo, %fa;" },
+		{ "rcp.rn.f32", 1, 'f', 'f', 0, "rcp.rn.f32 %fo, %fa;" },
+		{ "neg.f32", 1, 'f', 'f', 0, "neg.f32 %fo, %fa;" },
+		{ "abs.f32", 1, 'f', 'f', 0, "abs.f32 %fo, %fa;" },
+		{ "cvt.sat.f32.f32", 1, 'f', 'f', 0, "cvt.sat.f32.f32 %fo, %fa;" },
+		{ "cvt.rni.f32.f32", 1, 'f', 'f', 0, "cvt.rni.f32.f32 %fo, %fa;" },
+	};
+	each("f32", ops, N(ops), F32, N(F32), F32C, N(F32C));
+}
+
+static void g_f16(void)
+{
+	static const Op ops[] = {
+		{ "add.rn.f16", 2, 'h', 'h', 0, "add.rn.f16 %ho, %ha, %hb;" },
+		{ "mul.rn.f16", 2, 'h', 'h', 0, "mul.rn.f16 %ho, %ha, %hb;" },
+		{ "add.rn.sat.f16", 2, 'h', 'h', 0, "add.rn.sat.f16 %ho, %ha, %hb;" },
+		{ "fma.rn.f16", 3, 'h', 'h', 0, "fma.rn.f16 %ho, %ha, %hb, %hc;" },
+		{ "min.f16", 2, 'h', 'h', 0, "min.f16 %ho, %ha, %hb;" },
+		{ "max.f16", 2, 'h', 'h', 0, "max.f16 %ho, %ha, %hb;" },
+		{ "min.NaN.f16", 2, 'h', 'h', 0, "min.NaN.f16 %ho, %ha, %hb;" },
+		{ "max.NaN.f16", 2, 'h', 'h', 0, "max.NaN.f16 %ho, %ha, %hb;" },
+		{ "neg.f16", 1, 'h', 'h', 0, "neg.f16 %ho, %ha;" },
+		{ "abs.f16", 1, 'h', 'h', 0, "abs.f16 %ho, %ha;" },
+		{ "cvt.f32.f16", 1, 'h', 'f', 0, "cvt.f32.f16 %fo, %ha;" },
+		{ "cvt.rzi.s32.f16", 1, 'h', 'i', 0, "cvt.rzi.s32.f16 %io, %ha;" },
+		/* f16x2: the pair (a, b) is {b, a} in the register */
+		{ "add.rn.f16x2", 2, 'h', 'i', 0, "mov.b32 %r6, {%ha, %hb}; add.rn.f16x2 %io, %r6, %r6;" },
+		{ "max.f16x2", 2, 'h', 'i', 0, "mov.b32 %r6, {%ha, %hb}; mov.b32 %r7, {%hb, %ha}; max.f16x2 %io, %r6, %r7;" },
+	};
+	each("f16", ops, N(ops), F16, N(F16), F16C, N(F16C));
+}
+
+static void g_bf16(void)
+{
+	static const Op ops[] = {
+		{ "add.rn.bf16", 2, 'h', 'h', 0, "add.rn.bf16 %ho, %ha, %hb;" },
+		{ "mul.rn.bf16", 2, 'h', 'h', 0, "mul.rn.bf16 %ho, %ha, %hb;" },
+		{ "fma.rn.bf16", 3, 'h', 'h', 0, "fma.rn.bf16 %ho, %ha, %hb, %hc;" },
+		{ "min.bf16", 2, 'h', 'h', 0, "min.bf16 %ho, %ha, %hb;" },
+		{ "max.bf16", 2, 'h', 'h', 0, "max.bf16 %ho, %ha, %hb;" },
+		{ "min.NaN.bf16", 2, 'h', 'h', 0, "min.NaN.bf16 %ho, %ha, %hb;" },
+		{ "neg.bf16", 1, 'h', 'h', 0, "neg.bf16 %ho, %ha;" },
+		{ "cvt.f32.bf16", 1, 'h', 'f', 0, "cvt.f32.bf16 %fo, %ha;" },
+	};
+	each("bf16", ops, N(ops), BF16, N(BF16), BF16C, N(BF16C));
+}
+
+static void g_f64(void)
+{
+	static const Op ops[] = {
+		{ "add.rn.f64", 2, 'd', 'd', 0, "add.rn.f64 %do, %da, %db;" },
+		{ "mul.rn.f64", 2, 'd', 'd', 0, "mul.rn.f64 %do, %da, %db;" },
+		{ "div.rn.f64", 2, 'd', 'd', 0, "div.rn.f64 %do, %da, %db;" },
+		{ "fma.rn.f64", 3, 'd', 'd', 0, "fma.rn.f64 %do, %da, %db, %dc;" },
+		{ "min.f64", 2, 'd', 'd', 0, "min.f64 %do, %da, %db;" },
+		{ "max.f64", 2, 'd', 'd', 0, "max.f64 %do, %da, %db;" },
+		{ "sqrt.rn.f64", 1, 'd', 'd', 0, "sqrt.rn.f64 %do, %da;" },
+		{ "rcp.rn.f64", 1, 'd', 'd', 0, "rcp.rn.f64 %do, %da;" },
+		{ "cvt.sat.f64.f64", 1, 'd', 'd', 0, "cvt.sat.f64.f64 %do, %da;" },
+	};
+	each("f64", ops, N(ops), F64, N(F64), F64C, N(F64C));
+}
+
+/* Conversions between float types and to integers (FLOAT.md 1, 9, 11). */
+static void g_cvt(void)
+{
+	static const Op f32[] = {
+		{ "cvt.rn.f16.f32", 1, 'f', 'h', 0, "cvt.rn.f16.f32 %ho, %fa;" },
+		{ "cvt.rz.f16.f32", 1, 'f', 'h', 0, "cvt.rz.f16.f32 %ho, %fa;" },
+		{ "cvt.rn.bf16.f32", 1, 'f', 'h', 0, "cvt.rn.bf16.f32 %ho, %fa;" },
+		{ "cvt.rn.sat.f16.f32", 1, 'f', 'h', 0, "cvt.rn.sat.f16.f32 %ho, %fa;" },
+		{ "cvt.f64.f32", 1, 'f', 'd', 0, "cvt.f64.f32 %do, %fa;" },
+		{ "cvt.rzi.s32.f32", 1, 'f', 'i', 0, "cvt.rzi.s32.f32 %io, %fa;" },
+		{ "cvt.rzi.u32.f32", 1, 'f', 'i', 0, "cvt.rzi.u32.f32 %io, %fa;" },
+		{ "cvt.rni.s64.f32", 1, 'f', 'l', 0, "cvt.rni.s64.f32 %o, %fa;" },
+		{ "cvt.rni.u64.f32", 1, 'f', 'l', 0, "cvt.rni.u64.f32 %o, %fa;" },
+		{ "cvt.rni.s16.f32", 1, 'f', 'h', 0, "cvt.rni.s16.f32 %ho, %fa;" },
+		{ "cvt.rni.u8.f32", 1, 'f', 'i', 0, "cvt.rni.u8.f32 %io, %fa;" },
+		{ "cvt.rn.f16x2.f32", 2, 'f', 'i', 0, "cvt.rn.f16x2.f32 %io, %fa, %fb;" },
+		{ "cvt.rn.relu.f16x2.f32", 2, 'f', 'i', 0, "cvt.rn.relu.f16x2.f32 %io, %fa, %fb;" },
+		{ "cvt.rn.bf16x2.f32", 2, 'f', 'i', 0, "cvt.rn.bf16x2.f32 %io, %fa, %fb;" },
+		{ "cvt.rn.satfinite.bf16x2.f32", 2, 'f', 'i', 0, "cvt.rn.satfinite.bf16x2.f32 %io, %fa, %fb;" },
+	};
+	static const Op f64[] = {
+		{ "cvt.rn.f32.f64", 1, 'd', 'f', 0, "cvt.rn.f32.f64 %fo, %da;" },
+		{ "cvt.rn.f16.f64", 1, 'd', 'h', 0, "cvt.rn.f16.f64 %ho, %da;" },
+		{ "cvt.rzi.s64.f64", 1, 'd', 'l', 0, "cvt.rzi.s64.f64 %o, %da;" },
+		{ "cvt.rzi.u32.f64", 1, 'd', 'i', 0, "cvt.rzi.u32.f64 %io, %da;" },
+	};
+	/* integers to integers and to floats */
+	static const uint64_t I[] = { 0, 1, 0x7f, 0x80, 0xff, 0x7fff, 0x8000, 0xffff, 0x7fffffff, 0x80000000,
+				      0xffffffff, 0x7fffffffffffffff, 0x8000000000000000, 0xffffffffffffffff };
+	static const Op ints[] = {
+		{ "cvt.sat.s8.s32", 1, 'l', 'i', 0, "cvt.sat.s8.s32 %io, %ia;" },
+		{ "cvt.s8.s32", 1, 'l', 'i', 0, "cvt.s8.s32 %io, %ia;" },
+		{ "cvt.sat.u16.s64", 1, 'l', 'h', 0, "cvt.sat.u16.s64 %ho, %a;" },
+		{ "cvt.sat.s32.u64", 1, 'l', 'i', 0, "cvt.sat.s32.u64 %io, %a;" },
+		{ "cvt.rn.sat.f32.s32", 1, 'l', 'f', 0, "cvt.rn.sat.f32.s32 %fo, %ia;" },
+		{ "cvt.rn.f16.s64", 1, 'l', 'h', 0, "cvt.rn.f16.s64 %ho, %a;" },
+		{ "cvt.pack.sat.s8.s32.b32", 2, 'l', 'i', 0, "cvt.pack.sat.s8.s32.b32 %io, %ia, %ib, 0;" },
+		{ "cvt.pack.sat.u8.s32.b32", 2, 'l', 'i', 0, "cvt.pack.sat.u8.s32.b32 %io, %ia, %ib, 0x11223344;" },
+		{ "cvt.pack.sat.u16.s32", 2, 'l', 'i', 0, "cvt.pack.sat.u16.s32 %io, %ia, %ib;" },
+	};
+	each("cvt", f32, N(f32), F32, N(F32), NULL, 0);
+	each("cvt", f64, N(f64), F64, N(F64), NULL, 0);
+	each("cvt", ints, N(ints), I, N(I), NULL, 0);
+}
+
+/* e4m3 and e5m2 (FLOAT.md 16): every boundary of both formats from f32,
+ * f16x2 pairs, and back. */
+static void g_fp8(void)
+{
+	static const uint64_t S[] = {
+		0x00000000, 0x80000000, 0x3f800000, 0xbf800000, 0x7f800000, 0xff800000, 0x7fffffff, 0xffc00001,
+		0x43e00000, /* 448: e4m3 max */ 0x43e80000, /* 464: tie 448/480 */ 0x43f00000, /* 480 */
+		0x43f80000, 0x44000000, 0x47600000, /* 57344: e5m2 max */ 0x47700000, /* 61440: tie */
+		0x47800000, /* 65536 */ 0x3b000000, /* 2^-9: e4m3 min sub */ 0x3a800000, /* 2^-10: tie to 0 */
+		0x3ac00000, /* 1.5*2^-10 */ 0x37800000, /* 2^-16: e5m2 min sub */ 0x37000000, 0x37400000,
+		0x3f880000, /* 1.0625: e4m3 tie */ 0x3f980000, 0x3f900000, 0x3fa00000, 0x00000001, 0xbb000000,
+	};
+	static const Op ops[] = {
+		{ "cvt.rn.satfinite.e4m3x2.f32", 2, 'f', 'h', 0, "cvt.rn.satfinite.e4m3x2.f32 %ho, %fa, %fb;" },
+		{ "cvt.rn.satfinite.relu.e4m3x2.f32", 2, 'f', 'h', 0, "cvt.rn.satfinite.relu.e4m3x2.f32 %ho, %fa, %fb;" },
+		{ "cvt.rn.satfinite.e5m2x2.f32", 2, 'f', 'h', 0, "cvt.rn.satfinite.e5m2x2.f32 %ho, %fa, %fb;" },
+		{ "cvt.rn.satfinite.relu.e5m2x2.f32", 2, 'f', 'h', 0, "cvt.rn.satfinite.relu.e5m2x2.f32 %ho, %fa, %fb;" },
+	};
+	for (int i = 0; i < N(ops); i++) {
+		/* a against a few b: each a once in each byte */
+		static const uint64_t B[] = { 0x3f800000, 0x7fffffff, 0xc3f80000 };
+		sweep("fp8", &ops[i], S, N(S), B, N(B), NULL, 0);
+	}
+	/* f16x2 sources: a sparse sweep of every bit position, and dense runs
+	 * over e4m3's and e5m2's largest values and ties and their smallest
+	 * subnormals; each f16 with its negation in the other half */
+	static uint64_t H[2048];
+	int nh = 0;
+	for (int i = 0; i < 512; i++)
+		H[nh++] = (uint64_t)(i * 128 + (i * 7 & 127));
+	for (int v = 0x5ef0; v < 0x5f90; v++)
+		H[nh++] = (uint64_t)v;
+	for (int v = 0x7af0; v < 0x7c02; v++)
+		H[nh++] = (uint64_t)v;
+	for (int v = 0x13f0; v < 0x1c10; v += 8)
+		H[nh++] = (uint64_t)v;
+	for (int v = 0; v < 0x400; v += 4)
+		H[nh++] = (uint64_t)v;
+	for (int i = 0; i < nh; i++)
+		H[i] |= (H[i] ^ 0x8000) << 16;
+	static const Op hops[] = {
+		{ "cvt.rn.satfinite.e4m3x2.f16x2", 1, 'i', 'h', 0, "cvt.rn.satfinite.e4m3x2.f16x2 %ho, %ia;" },
+		{ "cvt.rn.satfinite.relu.e4m3x2.f16x2", 1, 'i', 'h', 0, "cvt.rn.satfinite.relu.e4m3x2.f16x2 %ho, %ia;" },
+		{ "cvt.rn.satfinite.e5m2x2.f16x2", 1, 'i', 'h', 0, "cvt.rn.satfinite.e5m2x2.f16x2 %ho, %ia;" },
+	};
+	for (int i = 0; i < N(hops); i++)
+		sweep("fp8", &hops[i], H, nh, NULL, 0, NULL, 0);
+	/* back: every pair of codes whose second is the first's negation */
+	static uint64_t E[256];
+	for (int i = 0; i < 256; i++)
+		E[i] = (uint64_t)i | (uint64_t)(i ^ 0x80) << 8;
+	static const Op back[] = {
+		{ "cvt.rn.f16x2.e4m3x2", 1, 'h', 'i', 0, "cvt.rn.f16x2.e4m3x2 %io, %ha;" },
+		{ "cvt.rn.relu.f16x2.e4m3x2", 1, 'h', 'i', 0, "cvt.rn.relu.f16x2.e4m3x2 %io, %ha;" },
+		{ "cvt.rn.f16x2.e5m2x2", 1, 'h', 'i', 0, "cvt.rn.f16x2.e5m2x2 %io, %ha;" },
+	};
+	for (int i = 0; i < N(back); i++)
+		sweep("fp8", &back[i], E, N(E), NULL, 0, NULL, 0);
+}
+
+/* tf32 (FLOAT.md 15): the register's layout, ties, overflow, subnormals. */
+static void g_tf32(void)
+{
+	static const uint64_t S[] = {
+		0x00000000, 0x80000000, 0x3f800000, 0x3f801000, /* tie, even below */ 0x3f803000, /* tie, odd below */
+		0x3f800fff, 0x3f801001, 0xbf801000, 0x7f7fffff, 0x7f7fefff, 0x7f7ff000, 0xff7fffff, 0x7f800000,
+		0xff800000, 0x7fffffff, 0x7fc00000, 0xffc00001, 0x7f800001, 0x00000001, 0x00001000, 0x00003000,
+		0x007fffff, 0x80001fff, 0x00800000, 0x3fffffff, 0x3effffff,
+	};
+	static const Op ops[] = {
+		{ "cvt.rna.tf32.f32", 1, 'f', 'i', 0, "cvt.rna.tf32.f32 %io, %fa;" },
+		{ "cvt.rna.satfinite.tf32.f32", 1, 'f', 'i', 0, "cvt.rna.satfinite.tf32.f32 %io, %fa;" },
+		{ "cvt.rn.tf32.f32", 1, 'f', 'i', 0, "cvt.rn.tf32.f32 %io, %fa;" },
+		{ "cvt.rn.relu.tf32.f32", 1, 'f', 'i', 0, "cvt.rn.relu.tf32.f32 %io, %fa;" },
+		{ "cvt.rz.tf32.f32", 1, 'f', 'i', 0, "cvt.rz.tf32.f32 %io, %fa;" },
+	};
+	each("tf32", ops, N(ops), S, N(S), NULL, 0);
+}
+
+/* fma.oob (FLOAT.md 17): which NaN pattern counts as out of bounds. */
+static void g_oob(void)
+{
+	static const uint64_t S[] = { 0x3c00, 0x0000, 0x7ff7, 0xfff7, 0x7fff, 0x7e00, 0x7c01, 0x7c00, 0xffff, 0x7ff6 };
+	static const uint64_t SB[] = { 0x3f80, 0x0000, 0x7ff7, 0xfff7, 0x7fff, 0x7fc0, 0x7f81, 0x7f80, 0xffff, 0x7ff6 };
+	static const Op ops[] = {
+		{ "fma.rn.oob.f16", 3, 'h', 'h', 0, "fma.rn.oob.f16 %ho, %ha, %hb, %hc;" },
+		{ "fma.rn.oob.relu.f16", 3, 'h', 'h', 0, "fma.rn.oob.relu.f16 %ho, %ha, %hb, %hc;" },
+	};
+	static const Op bops[] = {
+		{ "fma.rn.oob.bf16", 3, 'h', 'h', 0, "fma.rn.oob.bf16 %ho, %ha, %hb, %hc;" },
+	};
+	static const uint64_t C[] = { 0x3c00, 0x7fff }, CB[] = { 0x3f80, 0x7fff };
+	each("oob", ops, N(ops), S, N(S), C, N(C));
+	each("oob", bops, N(bops), SB, N(SB), CB, N(CB));
+}
+
+/* Integer division by zero and INT_MIN / -1 (EXECUTION.md's table), and the
+ * clamped video instructions. */
+static void g_int(void)
+{
+	static const uint64_t S[] = { 0, 1, 7, 0xfffffff9, 0x7fffffff, 0x80000000, 0xffffffff };
+	static const uint64_t L[] = { 0, 1, 7, 0xfffffffffffffff9, 0x7fffffffffffffff, 0x8000000000000000,
+				      0xffffffffffffffff };
+	static const Op ops[] = {
+		{ "div.s32", 2, 'i', 'i', 0, "div.s32 %io, %ia, %ib;" },
+		{ "rem.s32", 2, 'i', 'i', 0, "rem.s32 %io, %ia, %ib;" },
+		{ "div.u32", 2, 'i', 'i', 0, "div.u32 %io, %ia, %ib;" },
+		{ "rem.u32", 2, 'i', 'i', 0, "rem.u32 %io, %ia, %ib;" },
+		{ "vshl.u32.u32.u32.sat.clamp", 2, 'i', 'i', 0, "vshl.u32.u32.u32.sat.clamp %io, %ia, %ib;" },
+		{ "vmad.s32.s32.s32.sat", 3, 'i', 'i', 0, "vmad.s32.s32.s32.sat %io, %ia, %ib, %ic;" },
+	};
+	static const Op lops[] = {
+		{ "div.s64", 2, 'l', 'l', 0, "div.s64 %o, %a, %b;" },
+		{ "rem.s64", 2, 'l', 'l', 0, "rem.s64 %o, %a, %b;" },
+		{ "div.u64", 2, 'l', 'l', 0, "div.u64 %o, %a, %b;" },
+		{ "rem.u64", 2, 'l', 'l', 0, "rem.u64 %o, %a, %b;" },
+	};
+	static const uint64_t C[] = { 0, 0x80000000 };
+	each("int", ops, N(ops), S, N(S), C, N(C));
+	each("int", lops, N(lops), L, N(L), NULL, 0);
+}
+
+/* Float atomics (ATOM.md, atom_rmw): a word holding a gets b; prints the
+ * old value and the word after. */
+static void g_atom(void)
+{
+	static const Op f32[] = {
+		{ "atom.global.add.f32", 2, 'f', 'f', 'i',
+		  "st.global.b32 [%g], %ia; atom.global.add.f32 %fo, [%g], %fb; ld.global.b32 %ip, [%g];" },
+		{ "atom.shared.add.f32", 2, 'f', 'f', 'i',
+		  "st.shared.b32 [%s], %ia; atom.shared.add.f32 %fo, [%s], %fb; ld.shared.b32 %ip, [%s];" },
+	};
+	static const Op f16[] = {
+		{ "atom.global.add.noftz.f16", 2, 'h', 'h', 'h',
+		  "st.global.b16 [%g], %ha; atom.global.add.noftz.f16 %ho, [%g], %hb; ld.global.b16 %hp, [%g];" },
+		{ "atom.shared.add.noftz.f16", 2, 'h', 'h', 'h',
+		  "st.shared.b16 [%s], %ha; atom.shared.add.noftz.f16 %ho, [%s], %hb; ld.shared.b16 %hp, [%s];" },
+		{ "atom.global.add.noftz.f16x2", 2, 'h', 'i', 'i',
+		  "mov.b32 %r6, {%ha, %hb}; st.global.b32 [%g], %r6; mov.b32 %r7, {%hb, %ha};"
+		  "atom.global.add.noftz.f16x2 %io, [%g], %r7; ld.global.b32 %ip, [%g];" },
+	};
+	static const Op bf16[] = {
+		{ "atom.global.add.noftz.bf16", 2, 'h', 'h', 'h',
+		  "st.global.b16 [%g], %ha; atom.global.add.noftz.bf16 %ho, [%g], %hb; ld.global.b16 %hp, [%g];" },
+		{ "atom.global.add.noftz.bf16x2", 2, 'h', 'i', 'i',
+		  "mov.b32 %r6, {%ha, %hb}; st.global.b32 [%g], %r6; mov.b32 %r7, {%hb, %ha};"
+		  "atom.global.add.noftz.bf16x2 %io, [%g], %r7; ld.global.b32 %ip, [%g];" },
+	};
+	static const Op f64[] = {
+		{ "atom.global.add.f64", 2, 'd', 'd', 'd',
+		  "st.global.b64 [%g], %a; atom.global.add.f64 %do, [%g], %db; ld.global.f64 %dp, [%g];" },
+	};
+	each("atom", f32, N(f32), F32, N(F32), NULL, 0);
+	each("atom", f16, N(f16), F16, N(F16), NULL, 0);
+	each("atom", bf16, N(bf16), BF16, N(BF16), NULL, 0);
+	each("atom", f64, N(f64), F64, N(F64), NULL, 0);
+}
+
+/* ---- mma ------------------------------------------------------------------------
+ * mma.sync.aligned.m16n8k16.row.col with f16 or bf16 A and B, f32 or f16
+ * C and D (FLOAT.md 19).  Matrices are given whole; the fragments follow
+ * the manual's figures: groupID g = lane / 4, t = lane % 4; A: a0,a1 row g
+ * cols 2t, 2t+1; a2,a3 row g+8; a4..a7 as a0..a3 with cols + 8; B: b0,b1
+ * rows 2t, 2t+1 col g, b2,b3 rows + 8; C, D: c0,c1 row g cols 2t, 2t+1;
+ * c2,c3 row g+8.  Prints D per lane. */
+
+typedef struct Mma {
+	uint16_t a[16][16], b[16][8];
+	uint32_t c[16][8]; /* f32 bits, or an f16 in the low half */
+} Mma;
+
+static void mma_run(const char *cs, const char *ab, int f16acc, const Mma *m)
+{
+	uint32_t in[32][16], out[32][4];
+	memset(in, 0, sizeof in);
+	for (int l = 0; l < 32; l++) {
+		int g = l / 4, t = l % 4;
+		uint32_t *w = in[l];
+		for (int i = 0; i < 4; i++) {
+			int r = g + (i & 1) * 8, c = 2 * t + (i >> 1) * 8;
+			w[i] = m->a[r][c] | (uint32_t)m->a[r][c + 1] << 16;
+		}
+		for (int i = 0; i < 2; i++)
+			w[4 + i] = m->b[2 * t + 8 * i][g] | (uint32_t)m->b[2 * t + 8 * i + 1][g] << 16;
+		for (int i = 0; i < 4; i++)
+			w[8 + i] = m->c[g + (i >> 1) * 8][2 * t + (i & 1)];
+		if (f16acc) {
+			w[8] = (m->c[g][2 * t] & 0xffff) | m->c[g][2 * t + 1] << 16;
+			w[9] = (m->c[g + 8][2 * t] & 0xffff) | m->c[g + 8][2 * t + 1] << 16;
+		}
+	}
+	char ptx[4096];
+	snprintf(ptx, sizeof ptx,
+		 ".version 7.8\n.target sm_90\n.address_size 64\n"
+		 ".visible .entry k(.param .u64 in, .param .u64 out)\n{\n"
+		 ".reg .b32 %%r<20>; .reg .f32 %%f<8>; .reg .b64 %%rd<8>;\n"
+		 "ld.param.u64 %%rd1, [in]; ld.param.u64 %%rd2, [out]; mov.u32 %%r0, %%tid.x;\n"
+		 "mul.wide.u32 %%rd3, %%r0, 64; add.u64 %%rd4, %%rd1, %%rd3;\n"
+		 "mul.wide.u32 %%rd5, %%r0, 16; add.u64 %%rd6, %%rd2, %%rd5;\n"
+		 "ld.global.v4.b32 {%%r1, %%r2, %%r3, %%r4}, [%%rd4]; ld.global.v2.b32 {%%r5, %%r6}, [%%rd4+16];\n"
+		 "ld.global.v4.b32 {%%r7, %%r8, %%r9, %%r10}, [%%rd4+32];\n"
+		 "%s\n"
+		 "DONE:\nret;\n}\n",
+		 f16acc ? "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%r11, %r12}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, "
+			  "{%r7, %r8}; mov.u32 %r13, 0; mov.u32 %r14, 0;\n"
+			  "st.global.v4.b32 [%rd6], {%r11, %r12, %r13, %r14};"
+		 : !strcmp(ab, "bf16")
+			 ? "mov.b32 %f1, %r7; mov.b32 %f2, %r8; mov.b32 %f3, %r9; mov.b32 %f4, %r10;\n"
+			   "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%r11, %r12, %r13, %r14}, {%r1, %r2, %r3, "
+			   "%r4}, {%r5, %r6}, {%f1, %f2, %f3, %f4};\n"
+			   "st.global.v4.b32 [%rd6], {%r11, %r12, %r13, %r14};"
+			 : "mov.b32 %f1, %r7; mov.b32 %f2, %r8; mov.b32 %f3, %r9; mov.b32 %f4, %r10;\n"
+			   "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%r11, %r12, %r13, %r14}, {%r1, %r2, %r3, "
+			   "%r4}, {%r5, %r6}, {%f1, %f2, %f3, %f4};\n"
+			   "st.global.v4.b32 [%rd6], {%r11, %r12, %r13, %r14};");
+	CUmodule mod;
+	CUfunction f;
+	CUdeviceptr din = 0, dout = 0;
+	CUresult r = cuModuleLoadData(&mod, ptx);
+	if (!r) {
+		if (!(r = cuModuleGetFunction(&f, mod, "k")) && !(r = cuMemAlloc(&din, sizeof in)) &&
+		    !(r = cuMemAlloc(&dout, sizeof out)) && !(r = cuMemcpyHtoD(din, in, sizeof in))) {
+			void *args[] = { &din, &dout };
+			if (!(r = cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, args, NULL)) && !(r = cuCtxSynchronize()))
+				r = cuMemcpyDtoH(out, dout, sizeof out);
+		}
+		if (din)
+			cuMemFree(din);
+		if (dout)
+			cuMemFree(dout);
+		cuModuleUnload(mod);
+	}
+	if (r) {
+		printf("mma %s : error %s\n", cs, errname(r));
+		return;
+	}
+	for (int l = 0; l < 32; l++)
+		printf("mma %s lane %02d : %08x %08x %08x %08x\n", cs, l, out[l][0], out[l][1], out[l][2], out[l][3]);
+}
+
+/* f16 and bf16 bits of small exact values: 2^e * m, m in [1, 2) with few bits. */
+static uint16_t h16(int bf, int neg, int e, int frac4) /* frac4: 4 fraction bits at the top */
+{
+	if (bf)
+		return (uint16_t)(neg << 15 | (e + 127) << 7 | frac4 << 3);
+	return (uint16_t)(neg << 15 | (e + 15) << 10 | frac4 << 6);
+}
+
+static void g_mma(void)
+{
+	for (int bf = 0; bf < 2; bf++) {
+		const char *ab = bf ? "bf16" : "f16";
+		char cs[64];
+		Mma m;
+		/* 1. C = 4096 and sixteen products of 0.75 * 2^-12 each (below half an
+		 * ulp of 4096 one at a time, six ulps together); row r uses the first
+		 * r + 1 products only, column n starts from n ulps above 4096. */
+		memset(&m, 0, sizeof m);
+		for (int r = 0; r < 16; r++)
+			for (int k = 0; k <= r; k++)
+				m.a[r][k] = h16(bf, 0, -1, 8); /* 0.75 */
+		for (int k = 0; k < 16; k++)
+			for (int n = 0; n < 8; n++)
+				m.b[k][n] = h16(bf, 0, -12, 0);
+		for (int r = 0; r < 16; r++)
+			for (int n = 0; n < 8; n++)
+				m.c[r][n] = 0x45800000 + (uint32_t)n;
+		snprintf(cs, sizeof cs, "%s-small-into-big", ab);
+		mma_run(cs, ab, 0, &m);
+		/* 2. cancellation: row r sums +2^r * B[k0], B[k1], -2^r * B[k2] with
+		 * B's even rows 2^(4+n) and its odd rows 1.25 * 2^-(3+n), at k
+		 * positions whose order differs by row; C = 0 or 1 */
+		memset(&m, 0, sizeof m);
+		for (int r = 0; r < 16; r++) {
+			int k0 = 2 * r % 16, k1 = (2 * r + 3) % 16, k2 = (2 * r + 6) % 16;
+			m.a[r][k0] = h16(bf, 0, r, 0);
+			m.a[r][k1] = h16(bf, 0, 0, 0);
+			m.a[r][k2] = h16(bf, 1, r, 0);
+			for (int n = 0; n < 8; n++)
+				m.c[r][n] = r & 1 ? 0x3f800000 : 0;
+		}
+		for (int k = 0; k < 16; k++)
+			for (int n = 0; n < 8; n++)
+				m.b[k][n] = k & 1 ? h16(bf, 0, -3 - n, 4) : h16(bf, 0, 4 + n, 0);
+		snprintf(cs, sizeof cs, "%s-cancel", ab);
+		mma_run(cs, ab, 0, &m);
+		/* 3. subnormals: products and sums below f32's normal range, and
+		 * subnormal inputs (f16 only has them below 2^-14) */
+		memset(&m, 0, sizeof m);
+		for (int r = 0; r < 16; r++)
+			for (int k = 0; k < 16; k++)
+				m.a[r][k] = bf ? h16(bf, r & 1, -60 - r, k & 15) : (uint16_t)((r & 1) << 15 | (r * 16 + k + 1));
+		for (int k = 0; k < 16; k++)
+			for (int n = 0; n < 8; n++)
+				m.b[k][n] = bf ? h16(bf, 0, -60 - n, 0) : (uint16_t)(n < 4 ? (n + 1) : h16(0, 0, -14 + n, 0));
+		for (int r = 0; r < 16; r++)
+			for (int n = 0; n < 8; n++)
+				m.c[r][n] = r < 8 ? 0 : (uint32_t)(0x00000001 + n) | (r & 1) << 31;
+		snprintf(cs, sizeof cs, "%s-subnormal", ab);
+		mma_run(cs, ab, 0, &m);
+		/* 4. infinities and NaNs: row r puts a NaN or inf at k = r, column n
+		 * picks which */
+		memset(&m, 0, sizeof m);
+		for (int r = 0; r < 16; r++)
+			for (int k = 0; k < 16; k++)
+				m.a[r][k] = h16(bf, 0, 0, 0);
+		for (int r = 0; r < 16; r++)
+			m.a[r][r] = r < 4	 ? (bf ? 0x7f80 : 0x7c00)
+				    : r < 8	 ? (bf ? 0xff80 : 0xfc00)
+				    : r < 12 ? (bf ? 0x7fc1 : 0x7e01)
+						 : (bf ? 0xffff : 0xffff);
+		for (int k = 0; k < 16; k++)
+			for (int n = 0; n < 8; n++)
+				m.b[k][n] = n == 0 ? 0 : h16(bf, n & 1, n, 0);
+		for (int r = 0; r < 16; r++)
+			for (int n = 0; n < 8; n++)
+				m.c[r][n] = n == 7 ? 0x7fc00123 : n == 6 ? 0xff800000 : 0;
+		snprintf(cs, sizeof cs, "%s-special", ab);
+		mma_run(cs, ab, 0, &m);
+		/* 5. rounding of the sum: exact sums just past f32 ties */
+		memset(&m, 0, sizeof m);
+		for (int r = 0; r < 16; r++)
+			for (int k = 0; k < 16; k++)
+				m.a[r][k] = k == 0 ? h16(bf, 0, 0, 0) : k <= r ? h16(bf, k & 1, -k + (k > 12 ? 12 : 0), 15) : 0;
+		for (int k = 0; k < 16; k++)
+			for (int n = 0; n < 8; n++)
+				m.b[k][n] = k == 0 ? h16(bf, 0, 0, 0) : h16(bf, 0, -12 + n / 2, 0);
+		for (int r = 0; r < 16; r++)
+			for (int n = 0; n < 8; n++)
+				m.c[r][n] = 0x3f800000 + (uint32_t)n;
+		snprintf(cs, sizeof cs, "%s-ties", ab);
+		mma_run(cs, ab, 0, &m);
+	}
+	/* f16 accumulation: C = 1024 (ulp 1) with small products; an
+	 * overflowing sum; a NaN */
+	Mma m;
+	memset(&m, 0, sizeof m);
+	for (int r = 0; r < 16; r++)
+		for (int k = 0; k < 16; k++)
+			m.a[r][k] = k <= r ? h16(0, 0, -2, 0) : 0; /* 0.25 */
+	for (int k = 0; k < 16; k++)
+		for (int n = 0; n < 8; n++)
+			m.b[k][n] = n < 4 ? h16(0, 0, 0, 0) : h16(0, 0, 14, 15);
+	for (int r = 0; r < 16; r++)
+		for (int n = 0; n < 8; n++)
+			m.c[r][n] = n == 0 ? 0x6400 : n == 1 ? 0x6401 : n == 2 ? 0x7bff : n == 3 ? 0x7e01 : n == 4 ? 0 : 0xfbff;
+	mma_run("f16acc", "f16", 1, &m);
+}
+
+int main(int argc, char **argv)
+{
+	const char *only = argc > 1 ? argv[1] : NULL;
+	CUdevice dev;
+	CUcontext ctx;
+	CUresult r;
+	if ((r = cuInit(0)) || (r = cuDeviceGet(&dev, 0)) || (r = cuDevicePrimaryCtxRetain(&ctx, dev)) ||
+	    (r = cuCtxSetCurrent(ctx))) {
+		fprintf(stderr, "isa: no device: %s (%d)\n", errname(r), (int)r);
+		return 1;
+	}
+	static const struct {
+		const char *name;
+		void (*run)(void);
+	} groups[] = {
+		{ "f32", g_f32 }, { "f16", g_f16 }, { "bf16", g_bf16 }, { "f64", g_f64 }, { "cvt", g_cvt }, { "fp8", g_fp8 },
+		{ "tf32", g_tf32 }, { "oob", g_oob }, { "int", g_int }, { "atom", g_atom }, { "mma", g_mma },
+	};
+	for (int i = 0; i < N(groups); i++)
+		if (want(only, groups[i].name)) {
+			groups[i].run();
+			fflush(stdout);
+		}
+	cuDevicePrimaryCtxRelease(dev);
+	return 0;
+}
