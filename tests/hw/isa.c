@@ -12,7 +12,7 @@
  * compares; tests/hw/README.md says how to record.
  *
  *   isa [GROUP]        every group, or one (f32 f16 bf16 f64 cvt fp8 tf32
- *                      oob int atom mma)
+ *                      oob int atom mma wgmma)
  *
  * Each line: GROUP CASE INPUTS : RESULTS, in hex at the width of their
  * type.  A module that does not load or a launch that fails prints
@@ -660,6 +660,117 @@ static void g_mma(void)
 	mma_run("f16acc", "f16", 1, &m);
 }
 
+/* ---- wgmma ----------------------------------------------------------------------
+ * wgmma.mma_async m64n8k16 .f32.f16.f16, A and B from shared memory through
+ * 128-byte-swizzled K-major descriptors (SBO 1,024), to settle how the
+ * swizzle meets the start address and what the base offset (bits 49-51)
+ * does (docs/EXECUTION.md, wgmma).  Shared memory: 12 KiB from a
+ * 1,024-aligned start where every f16 holds its own index (byte offset / 2,
+ * modulo 2,048), then B, written in the canonical layout: B[k][n] = 1 for
+ * k = n, 2,048 for k = n + 8.  So D[m][n] = tag of the A element (m, n) +
+ * 2,048 x tag of (m, n + 8): which bytes the hardware read for them.  Cases
+ * differ by A's start offset s and base offset bo.  Prints D by rows. */
+
+static void wgmma_run(unsigned s, unsigned bo)
+{
+	static uint16_t sm[6656]; /* 12 KiB of tags, 1 KiB of B */
+	float out[128][4];
+	for (int i = 0; i < 6144; i++)
+		sm[i] = 0;
+	for (int i = 0; i < 6144; i++) {
+		/* the f16 of the integer i % 2048 */
+		int v = i % 2048, e = 0;
+		if (!v) {
+			sm[i] = 0;
+			continue;
+		}
+		while (v >> (e + 1))
+			e++;
+		sm[i] = (uint16_t)((e + 15) << 10 | ((v << (10 - e)) & 0x3ff));
+	}
+	for (int i = 6144; i < 6656; i++)
+		sm[i] = 0;
+	for (int n = 0; n < 8; n++)
+		for (int k = 0; k < 16; k++) {
+			unsigned byte = (unsigned)(n * 128 + k * 2) ^ (unsigned)(n << 4);
+			sm[6144 + byte / 2] = k == n ? 0x3c00 : k == n + 8 ? 0x6800 : 0;
+		}
+	/* the descriptors, less the start address the kernel adds */
+	uint64_t da = (uint64_t)1 << 62 | (uint64_t)64 << 32 | (uint64_t)1 << 16 | (uint64_t)bo << 49 | s >> 4;
+	uint64_t db = (uint64_t)1 << 62 | (uint64_t)64 << 32 | (uint64_t)1 << 16 | 12288 >> 4;
+	static const char ptx[] =
+		".version 8.0\n.target sm_90a\n.address_size 64\n"
+		".visible .entry w(.param .u64 in, .param .u64 out, .param .u64 da, .param .u64 db)\n.maxntid 128, 1, 1\n{\n"
+		".reg .b64 %rd<12>; .reg .b32 %r<12>; .reg .f32 %f<4>; .reg .pred %p<2>;\n"
+		".shared .align 1024 .b8 sm[13312];\n"
+		"ld.param.u64 %rd1, [in]; ld.param.u64 %rd2, [out]; ld.param.u64 %rd3, [da]; ld.param.u64 %rd4, [db];\n"
+		"mov.u32 %r1, %tid.x; mov.u32 %r2, sm; mov.u32 %r3, %r1;\n"
+		"COPY: setp.ge.u32 %p1, %r3, 3328; @%p1 bra COPIED;\n"
+		"mul.wide.u32 %rd5, %r3, 4; add.u64 %rd6, %rd1, %rd5; ld.global.b32 %r4, [%rd6];\n"
+		"shl.b32 %r5, %r3, 2; add.u32 %r6, %r2, %r5; st.shared.b32 [%r6], %r4;\n"
+		"add.u32 %r3, %r3, 128; bra COPY;\n"
+		"COPIED: bar.sync 0;\n"
+		"fence.proxy.async.shared::cta;\n"
+		"and.b32 %r7, %r2, 262128; shr.u32 %r7, %r7, 4; cvt.u64.u32 %rd7, %r7;\n"
+		"add.u64 %rd8, %rd3, %rd7; add.u64 %rd9, %rd4, %rd7;\n"
+		"mov.f32 %f0, 0f00000000; mov.f32 %f1, 0f00000000; mov.f32 %f2, 0f00000000; mov.f32 %f3, 0f00000000;\n"
+		"setp.ne.u32 %p1, 0, 0;\n"
+		"wgmma.fence.sync.aligned;\n"
+		"wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f0, %f1, %f2, %f3}, %rd8, %rd9, %p1, 1, 1, 0, 0;\n"
+		"wgmma.commit_group.sync.aligned;\n"
+		"wgmma.wait_group.sync.aligned 0;\n"
+		"mul.wide.u32 %rd10, %r1, 16; add.u64 %rd11, %rd2, %rd10;\n"
+		"st.global.v4.f32 [%rd11], {%f0, %f1, %f2, %f3};\n"
+		"ret;\n}\n";
+	char cs[32];
+	snprintf(cs, sizeof cs, "s%04u-bo%u", s, bo);
+	CUmodule mod;
+	CUfunction f;
+	CUdeviceptr din = 0, dout = 0;
+	CUresult r = cuModuleLoadData(&mod, ptx);
+	if (!r) {
+		if (!(r = cuModuleGetFunction(&f, mod, "w")) && !(r = cuMemAlloc(&din, sizeof sm)) &&
+		    !(r = cuMemAlloc(&dout, sizeof out)) && !(r = cuMemcpyHtoD(din, sm, sizeof sm))) {
+			void *args[] = { &din, &dout, &da, &db };
+			if (!(r = cuLaunchKernel(f, 1, 1, 1, 128, 1, 1, 0, NULL, args, NULL)) && !(r = cuCtxSynchronize()))
+				r = cuMemcpyDtoH(out, dout, sizeof out);
+		}
+		if (din)
+			cuMemFree(din);
+		if (dout)
+			cuMemFree(dout);
+		cuModuleUnload(mod);
+	}
+	if (r) {
+		printf("wgmma %s : error %s\n", cs, errname(r));
+		return;
+	}
+	/* thread 32w + 4g + t holds rows 16w + g (d0, d1) and + 8 (d2, d3), columns 2t, 2t + 1 */
+	uint32_t d[64][8];
+	for (int th = 0; th < 128; th++) {
+		int w = th / 32, g = th % 32 / 4, t = th % 4;
+		for (int i = 0; i < 4; i++)
+			memcpy(&d[16 * w + g + 8 * (i >> 1)][2 * t + (i & 1)], &out[th][i], 4);
+	}
+	for (int m = 0; m < 64; m++) {
+		printf("wgmma %s row %02d :", cs, m);
+		for (int n = 0; n < 8; n++)
+			printf(" %08x", d[m][n]);
+		printf("\n");
+	}
+}
+
+static void g_wgmma(void)
+{
+	static const unsigned S[] = { 0, 16, 32, 64, 128, 256, 384, 512, 640, 768, 896 };
+	for (int i = 0; i < N(S); i++)
+		wgmma_run(S[i], 0);
+	for (unsigned j = 1; j < 8; j++) {
+		wgmma_run(128 * j, j);
+		wgmma_run(0, j);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const char *only = argc > 1 ? argv[1] : NULL;
@@ -676,7 +787,7 @@ int main(int argc, char **argv)
 		void (*run)(void);
 	} groups[] = {
 		{ "f32", g_f32 }, { "f16", g_f16 }, { "bf16", g_bf16 }, { "f64", g_f64 }, { "cvt", g_cvt }, { "fp8", g_fp8 },
-		{ "tf32", g_tf32 }, { "oob", g_oob }, { "int", g_int }, { "atom", g_atom }, { "mma", g_mma },
+		{ "tf32", g_tf32 }, { "oob", g_oob }, { "int", g_int }, { "atom", g_atom }, { "mma", g_mma }, { "wgmma", g_wgmma },
 	};
 	for (int i = 0; i < N(groups); i++)
 		if (want(only, groups[i].name)) {
