@@ -12,7 +12,7 @@
  * compares; tests/hw/README.md says how to record.
  *
  *   isa [GROUP]        every group, or one (f32 f16 bf16 f64 cvt fp8 tf32
- *                      oob int atom mma wgmma)
+ *                      oob int atom mma wmma wgmma)
  *
  * Each line: GROUP CASE INPUTS : RESULTS, in hex at the width of their
  * type.  A module that does not load or a launch that fails prints
@@ -660,6 +660,74 @@ static void g_mma(void)
 	mma_run("f16acc", "f16", 1, &m);
 }
 
+/* ---- wmma fragments -------------------------------------------------------------
+ * The layout of wmma's opaque fragments (docs/EXECUTION.md, matrix
+ * instructions: ptxvm chooses one): wmma.load of a 16x16 matrix whose
+ * elements hold their own row-major index, printed per lane. */
+
+static void wmma_run(const char *cs, const char *ins)
+{
+	uint32_t mat[256], out[32][8];
+	for (int i = 0; i < 256; i++) {
+		/* f32 of i, and for the f16 loads the f16 of i in both halves */
+		float f = (float)i;
+		memcpy(&mat[i], &f, 4);
+	}
+	uint16_t h[256];
+	for (int i = 0; i < 256; i++) {
+		int e = 0;
+		while (i >> (e + 1))
+			e++;
+		h[i] = i ? (uint16_t)((e + 15) << 10 | ((i << (10 - e)) & 0x3ff)) : 0;
+	}
+	int half = strstr(ins, ".f16") != NULL;
+	char ptx[2048];
+	snprintf(ptx, sizeof ptx,
+		 ".version 7.8\n.target sm_90\n.address_size 64\n"
+		 ".visible .entry k(.param .u64 in, .param .u64 out)\n{\n"
+		 ".reg .b32 %%r<10>; .reg .b64 %%rd<8>;\n"
+		 "ld.param.u64 %%rd1, [in]; ld.param.u64 %%rd2, [out]; mov.u32 %%r9, %%tid.x;\n"
+		 "%s {%%r0, %%r1, %%r2, %%r3, %%r4, %%r5, %%r6, %%r7}, [%%rd1], 16;\n"
+		 "mul.wide.u32 %%rd3, %%r9, 32; add.u64 %%rd4, %%rd2, %%rd3;\n"
+		 "st.global.v4.b32 [%%rd4], {%%r0, %%r1, %%r2, %%r3}; st.global.v4.b32 [%%rd4+16], {%%r4, %%r5, %%r6, %%r7};\n"
+		 "ret;\n}\n",
+		 ins);
+	CUmodule mod;
+	CUfunction f;
+	CUdeviceptr din = 0, dout = 0;
+	CUresult r = cuModuleLoadData(&mod, ptx);
+	if (!r) {
+		if (!(r = cuModuleGetFunction(&f, mod, "k")) && !(r = cuMemAlloc(&din, sizeof mat)) &&
+		    !(r = cuMemAlloc(&dout, sizeof out)) && !(r = cuMemcpyHtoD(din, half ? (void *)h : (void *)mat, half ? sizeof h : sizeof mat))) {
+			void *args[] = { &din, &dout };
+			if (!(r = cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, args, NULL)) && !(r = cuCtxSynchronize()))
+				r = cuMemcpyDtoH(out, dout, sizeof out);
+		}
+		if (din)
+			cuMemFree(din);
+		if (dout)
+			cuMemFree(dout);
+		cuModuleUnload(mod);
+	}
+	if (r) {
+		printf("wmma %s : error %s\n", cs, errname(r));
+		return;
+	}
+	for (int l = 0; l < 32; l++) {
+		printf("wmma %s lane %02d :", cs, l);
+		for (int i = 0; i < 8; i++)
+			printf(" %08x", out[l][i]);
+		printf("\n");
+	}
+}
+
+static void g_wmma(void)
+{
+	wmma_run("a.row.f16", "wmma.load.a.sync.aligned.row.m16n16k16.global.f16");
+	wmma_run("b.col.f16", "wmma.load.b.sync.aligned.col.m16n16k16.global.f16");
+	wmma_run("c.row.f32", "wmma.load.c.sync.aligned.row.m16n16k16.global.f32");
+}
+
 /* ---- wgmma ----------------------------------------------------------------------
  * wgmma.mma_async m64n8k16 .f32.f16.f16, A and B from shared memory through
  * 128-byte-swizzled K-major descriptors (SBO 1,024), to settle how the
@@ -787,7 +855,7 @@ int main(int argc, char **argv)
 		void (*run)(void);
 	} groups[] = {
 		{ "f32", g_f32 }, { "f16", g_f16 }, { "bf16", g_bf16 }, { "f64", g_f64 }, { "cvt", g_cvt }, { "fp8", g_fp8 },
-		{ "tf32", g_tf32 }, { "oob", g_oob }, { "int", g_int }, { "atom", g_atom }, { "mma", g_mma }, { "wgmma", g_wgmma },
+		{ "tf32", g_tf32 }, { "oob", g_oob }, { "int", g_int }, { "atom", g_atom }, { "mma", g_mma }, { "wmma", g_wmma }, { "wgmma", g_wgmma },
 	};
 	for (int i = 0; i < N(groups); i++)
 		if (want(only, groups[i].name)) {
