@@ -12,11 +12,14 @@
  * compares; tests/hw/README.md says how to record.
  *
  *   isa [GROUP]        every group, or one (f32 f16 bf16 f64 cvt fp8 tf32
- *                      oob int atom mma wmma wgmma)
+ *                      oob int atom mma wmma wgmma); isa --groups: their
+ *                      names (run.sh runs each group in its own process, so
+ *                      that an error that spoils the context spoils one group)
  *
  * Each line: GROUP CASE INPUTS : RESULTS, in hex at the width of their
  * type.  A module that does not load or a launch that fails prints
- * "GROUP CASE : error NAME" and the probe goes on with the next one.
+ * "GROUP CASE : error NAME" (the JIT's log on stderr) and the probe goes
+ * on with the next one.
  */
 #include <cuda.h>
 
@@ -30,6 +33,20 @@ static const char *errname(CUresult r)
 	const char *name = NULL;
 	cuGetErrorName(r, &name);
 	return name ? name : "?";
+}
+
+/* cuModuleLoadData, with the JIT's log on stderr when it refuses the PTX
+ * (stdout compares GPU and ptxvm; their logs differ) */
+static CUresult load(CUmodule *m, const char *ptx, const char *group, const char *cs)
+{
+	static char log[4096];
+	CUjit_option o[] = { CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES };
+	void *v[] = { log, (void *)(uintptr_t)sizeof log };
+	log[0] = 0;
+	CUresult r = cuModuleLoadDataEx(m, ptx, 2, o, v);
+	if (r)
+		fprintf(stderr, "%s %s: %s: %s\n", group, cs, errname(r), log);
+	return r;
 }
 
 /* ---- one instruction over a list of inputs ----------------------------------
@@ -63,7 +80,7 @@ static int kind(char k) { return k == 'h' ? 0 : k == 'i' ? 1 : k == 'f' ? 2 : k 
 
 /* Runs op over n input triples (3n words), writing 2n results; 0 or the
  * error. */
-static CUresult run_op(const Op *op, const uint64_t *in, unsigned n, uint64_t *out)
+static CUresult run_op(const char *group, const Op *op, const uint64_t *in, unsigned n, uint64_t *out)
 {
 	/* PTX 7.8 is sm_90's first; these forms came with 8.1 */
 	const char *ver = strstr(op->ptx, ".oob") || strstr(op->ptx, "satfinite.tf32") ||
@@ -100,7 +117,7 @@ static CUresult run_op(const Op *op, const uint64_t *in, unsigned n, uint64_t *o
 	CUmodule m;
 	CUfunction f;
 	CUdeviceptr din = 0, dout = 0;
-	CUresult r = cuModuleLoadData(&m, ptx);
+	CUresult r = load(&m, ptx, group, op->name);
 	if (r)
 		return r;
 	if (!(r = cuModuleGetFunction(&f, m, "k")) && !(r = cuMemAlloc(&din, (size_t)n * 24)) &&
@@ -141,7 +158,7 @@ static void sweep(const char *group, const Op *op, const uint64_t *A, int na, co
 				in[3 * i + 1] = op->nin > 1 ? B[y] : 0;
 				in[3 * i + 2] = op->nin > 2 ? C[z] : 0;
 			}
-	CUresult r = run_op(op, in, n, out);
+	CUresult r = run_op(group, op, in, n, out);
 	if (r)
 		printf("%s %s : error %s\n", group, op->name, errname(r));
 	else
@@ -529,7 +546,7 @@ static void mma_run(const char *cs, const char *ab, int f16acc, const Mma *m)
 	CUmodule mod;
 	CUfunction f;
 	CUdeviceptr din = 0, dout = 0;
-	CUresult r = cuModuleLoadData(&mod, ptx);
+	CUresult r = load(&mod, ptx, "mma", cs);
 	if (!r) {
 		if (!(r = cuModuleGetFunction(&f, mod, "k")) && !(r = cuMemAlloc(&din, sizeof in)) &&
 		    !(r = cuMemAlloc(&dout, sizeof out)) && !(r = cuMemcpyHtoD(din, in, sizeof in))) {
@@ -695,7 +712,7 @@ static void wmma_run(const char *cs, const char *ins)
 	CUmodule mod;
 	CUfunction f;
 	CUdeviceptr din = 0, dout = 0;
-	CUresult r = cuModuleLoadData(&mod, ptx);
+	CUresult r = load(&mod, ptx, "wmma", cs);
 	if (!r) {
 		if (!(r = cuModuleGetFunction(&f, mod, "k")) && !(r = cuMemAlloc(&din, sizeof mat)) &&
 		    !(r = cuMemAlloc(&dout, sizeof out)) && !(r = cuMemcpyHtoD(din, half ? (void *)h : (void *)mat, half ? sizeof h : sizeof mat))) {
@@ -795,7 +812,7 @@ static void wgmma_run(unsigned s, unsigned bo)
 	CUmodule mod;
 	CUfunction f;
 	CUdeviceptr din = 0, dout = 0;
-	CUresult r = cuModuleLoadData(&mod, ptx);
+	CUresult r = load(&mod, ptx, "wgmma", cs);
 	if (!r) {
 		if (!(r = cuModuleGetFunction(&f, mod, "w")) && !(r = cuMemAlloc(&din, sizeof sm)) &&
 		    !(r = cuMemAlloc(&dout, sizeof out)) && !(r = cuMemcpyHtoD(din, sm, sizeof sm))) {
@@ -839,24 +856,32 @@ static void g_wgmma(void)
 	}
 }
 
+static const struct {
+	const char *name;
+	void (*run)(void);
+} groups[] = {
+	{ "f32", g_f32 }, { "f16", g_f16 }, { "bf16", g_bf16 }, { "f64", g_f64 }, { "cvt", g_cvt },
+	{ "fp8", g_fp8 }, { "tf32", g_tf32 }, { "oob", g_oob }, { "int", g_int }, { "atom", g_atom },
+	{ "mma", g_mma }, { "wmma", g_wmma }, { "wgmma", g_wgmma },
+};
+
+/* isa [GROUP]: every group, or one; isa --groups: their names */
 int main(int argc, char **argv)
 {
 	const char *only = argc > 1 ? argv[1] : NULL;
+	if (only && !strcmp(only, "--groups")) {
+		for (int i = 0; i < N(groups); i++)
+			printf("%s\n", groups[i].name);
+		return 0;
+	}
 	CUdevice dev;
 	CUcontext ctx;
 	CUresult r;
 	if ((r = cuInit(0)) || (r = cuDeviceGet(&dev, 0)) || (r = cuDevicePrimaryCtxRetain(&ctx, dev)) ||
 	    (r = cuCtxSetCurrent(ctx))) {
-		fprintf(stderr, "isa: no device: %s (%d)\n", errname(r), (int)r);
+		printf("error isa: no device: %s\n", errname(r));
 		return 1;
 	}
-	static const struct {
-		const char *name;
-		void (*run)(void);
-	} groups[] = {
-		{ "f32", g_f32 }, { "f16", g_f16 }, { "bf16", g_bf16 }, { "f64", g_f64 }, { "cvt", g_cvt }, { "fp8", g_fp8 },
-		{ "tf32", g_tf32 }, { "oob", g_oob }, { "int", g_int }, { "atom", g_atom }, { "mma", g_mma }, { "wmma", g_wmma }, { "wgmma", g_wgmma },
-	};
 	for (int i = 0; i < N(groups); i++)
 		if (want(only, groups[i].name)) {
 			groups[i].run();
