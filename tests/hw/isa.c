@@ -19,7 +19,8 @@
  * Each line: GROUP CASE INPUTS : RESULTS, in hex at the width of their
  * type.  A module that does not load or a launch that fails prints
  * "GROUP CASE : error NAME" (the JIT's log on stderr) and the probe goes
- * on with the next one.
+ * on with the next one.  With ISA_PTX_DIR set, each case's PTX is written
+ * there as GROUP-CASE.ptx (to check it with ptxas).
  */
 #include <cuda.h>
 
@@ -43,6 +44,16 @@ static CUresult load(CUmodule *m, const char *ptx, const char *group, const char
 	CUjit_option o[] = { CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES };
 	void *v[] = { log, (void *)(uintptr_t)sizeof log };
 	log[0] = 0;
+	const char *dir = getenv("ISA_PTX_DIR"); /* to check the PTX with ptxas */
+	if (dir) {
+		char path[512];
+		snprintf(path, sizeof path, "%s/%s-%s.ptx", dir, group, cs);
+		FILE *f = fopen(path, "w");
+		if (f) {
+			fputs(ptx, f);
+			fclose(f);
+		}
+	}
 	CUresult r = cuModuleLoadDataEx(m, ptx, 2, o, v);
 	if (r)
 		fprintf(stderr, "%s %s: %s: %s\n", group, cs, errname(r), log);
@@ -794,8 +805,8 @@ static void wgmma_run(unsigned s, unsigned bo)
 		"mul.wide.u32 %rd5, %r3, 4; add.u64 %rd6, %rd1, %rd5; ld.global.b32 %r4, [%rd6];\n"
 		"shl.b32 %r5, %r3, 2; add.u32 %r6, %r2, %r5; st.shared.b32 [%r6], %r4;\n"
 		"add.u32 %r3, %r3, 128; bra COPY;\n"
-		"COPIED: bar.sync 0;\n"
-		"fence.proxy.async.shared::cta;\n"
+		"COPIED: fence.proxy.async.shared::cta;\n"
+		"bar.sync 0;\n"
 		"and.b32 %r7, %r2, 262128; shr.u32 %r7, %r7, 4; cvt.u64.u32 %rd7, %r7;\n"
 		"add.u64 %rd8, %rd3, %rd7; add.u64 %rd9, %rd4, %rd7;\n"
 		"mov.f32 %f0, 0f00000000; mov.f32 %f1, 0f00000000; mov.f32 %f2, 0f00000000; mov.f32 %f3, 0f00000000;\n"
