@@ -12,7 +12,7 @@
  * compares; tests/hw/README.md says how to record.
  *
  *   isa [GROUP]        every group, or one (f32 f16 bf16 f64 cvt fp8 tf32
- *                      oob int atom mma wmma wgmma); isa --groups: their
+ *                      oob int atom surf mma wmma wgmma); isa --groups: their
  *                      names (run.sh runs each group in its own process, so
  *                      that an error that spoils the context spoils one group)
  *
@@ -66,7 +66,7 @@ static CUresult load(CUmodule *m, const char *ptx, const char *group, const char
  * registers; the instruction under test writes the result %?o (and a
  * second one %?p), whose letter the Op names: h b16, i b32, f f32,
  * d f64, l b64.  %g is an 8-byte global scratch word and %s a shared one,
- * both the thread's own. */
+ * both the thread's own; %sf a surface object (op_surface). */
 
 typedef struct Op {
 	const char *name;   /* the case, usually the instruction */
@@ -89,6 +89,9 @@ static const char *const move_out2[] = {
 };
 static int kind(char k) { return k == 'h' ? 0 : k == 'i' ? 1 : k == 'f' ? 2 : k == 'd' ? 3 : 4; }
 
+/* The surface object the kernels get as their fourth parameter (%sf). */
+static CUsurfObject op_surface;
+
 /* Runs op over n input triples (3n words), writing 2n results; 0 or the
  * error. */
 static CUresult run_op(const char *group, const Op *op, const uint64_t *in, unsigned n, uint64_t *out)
@@ -99,15 +102,15 @@ static CUresult run_op(const char *group, const Op *op, const uint64_t *in, unsi
 	char ptx[8192];
 	snprintf(ptx, sizeof ptx,
 		 ".version %s\n.target sm_90\n.address_size 64\n"
-		 ".visible .entry k(.param .u64 in, .param .u64 out, .param .u32 n)\n{\n"
-		 ".reg .b64 %%a, %%b, %%c, %%o, %%p, %%g, %%s, %%rd<8>;\n"
+		 ".visible .entry k(.param .u64 in, .param .u64 out, .param .u32 n, .param .u64 sf)\n{\n"
+		 ".reg .b64 %%a, %%b, %%c, %%o, %%p, %%g, %%s, %%sf, %%rd<8>;\n"
 		 ".reg .b32 %%ia, %%ib, %%ic, %%io, %%ip, %%r<8>;\n"
 		 ".reg .b16 %%ha, %%hb, %%hc, %%ho, %%hp;\n"
 		 ".reg .f32 %%fa, %%fb, %%fc, %%fo, %%fp;\n"
 		 ".reg .f64 %%da, %%db, %%dc, %%do, %%dp;\n"
 		 ".reg .pred %%q<4>;\n"
 		 ".shared .align 8 .b64 sh[128];\n"
-		 "ld.param.u64 %%rd1, [in]; ld.param.u64 %%rd2, [out]; ld.param.u32 %%r1, [n];\n"
+		 "ld.param.u64 %%rd1, [in]; ld.param.u64 %%rd2, [out]; ld.param.u32 %%r1, [n]; ld.param.u64 %%sf, [sf];\n"
 		 "mov.u32 %%r2, %%ctaid.x; mov.u32 %%r3, %%ntid.x; mov.u32 %%r4, %%tid.x; mad.lo.u32 %%r5, %%r2, %%r3, %%r4;\n"
 		 "setp.ge.u32 %%q1, %%r5, %%r1; @%%q1 bra DONE;\n"
 		 "mul.wide.u32 %%rd3, %%r5, 24; add.u64 %%rd4, %%rd1, %%rd3; add.u64 %%rd5, %%rd2, %%rd3;\n"
@@ -133,7 +136,7 @@ static CUresult run_op(const char *group, const Op *op, const uint64_t *in, unsi
 		return r;
 	if (!(r = cuModuleGetFunction(&f, m, "k")) && !(r = cuMemAlloc(&din, (size_t)n * 24)) &&
 	    !(r = cuMemAlloc(&dout, (size_t)n * 24)) && !(r = cuMemcpyHtoD(din, in, (size_t)n * 24))) {
-		void *args[] = { &din, &dout, &n };
+		void *args[] = { &din, &dout, &n, &op_surface };
 		if (!(r = cuLaunchKernel(f, (n + 127) / 128, 1, 1, 128, 1, 1, 0, NULL, args, NULL)) &&
 		    !(r = cuCtxSynchronize())) {
 			uint64_t *o3 = malloc((size_t)n * 24);
@@ -495,6 +498,115 @@ static void g_atom(void)
 	each("atom", f16, N(f16), F16, N(F16), NULL, 0);
 	each("atom", bf16, N(bf16), BF16, N(BF16), NULL, 0);
 	each("atom", f64, N(f64), F64, N(F64), NULL, 0);
+}
+
+/* ---- surfaces -------------------------------------------------------------------
+ * suld.b out of bounds under .clamp and .zero, at byte offsets that are not
+ * a multiple of the element, negative and huge; layers of a layered array
+ * past its end and negative; suq of unused dimensions (docs/SURFACES.md,
+ * "Choices to confirm on hardware").  The arrays' elements are 32-bit, each
+ * byte distinct: 0xLLYYXX0b for byte b of element (x, y) of layer l. */
+
+static CUarray surf_array(unsigned w, unsigned h, unsigned layers, CUsurfObject *so)
+{
+	CUarray a = NULL;
+	CUDA_ARRAY3D_DESCRIPTOR ad = { w, h, layers, CU_AD_FORMAT_UNSIGNED_INT32, 1,
+				       CUDA_ARRAY3D_SURFACE_LDST | (layers ? CUDA_ARRAY3D_LAYERED : 0) };
+	unsigned nl = layers ? layers : 1, hh = h ? h : 1;
+	uint32_t *v = malloc((size_t)w * hh * nl * 4);
+	for (unsigned l = 0; l < nl; l++)
+		for (unsigned y = 0; y < hh; y++)
+			for (unsigned x = 0; x < w; x++) {
+				unsigned char *b = (unsigned char *)&v[(l * hh + y) * w + x];
+				for (int i = 0; i < 4; i++)
+					b[i] = (unsigned char)(i == 0 ? 0x10 + x : i == 1 ? 0x40 + y : i == 2 ? 0x80 + l : 0xc0 + x + 4 * y);
+			}
+	CUresult r = cuArray3DCreate(&a, &ad);
+	if (!r) {
+		CUDA_MEMCPY3D c;
+		memset(&c, 0, sizeof c);
+		c.srcMemoryType = CU_MEMORYTYPE_HOST;
+		c.srcHost = v;
+		c.srcPitch = w * 4;
+		c.srcHeight = hh;
+		c.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+		c.dstArray = a;
+		c.WidthInBytes = w * 4;
+		c.Height = hh;
+		c.Depth = nl;
+		r = cuMemcpy3D(&c);
+	}
+	if (!r) {
+		CUDA_RESOURCE_DESC rd;
+		memset(&rd, 0, sizeof rd);
+		rd.resType = CU_RESOURCE_TYPE_ARRAY;
+		rd.res.array.hArray = a;
+		r = cuSurfObjectCreate(so, &rd);
+	}
+	free(v);
+	if (r) {
+		printf("surf array %ux%ux%u : error %s\n", w, h, layers, errname(r));
+		if (a)
+			cuArrayDestroy(a);
+		return NULL;
+	}
+	return a;
+}
+
+static void g_surf(void)
+{
+	static const uint64_t X[] = { 0, 1, 2, 3, 4, 5, 7, 12, 15, 16, 17, 100, 0xfffffffc, 0xffffffff, 0x7ffffffc, 0x80000000 };
+	static const uint64_t Y[] = { 0, 1, 2, 3, 0xffffffff, 0x7fffffff };
+	static const uint64_t L[] = { 0, 1, 2, 3, 0xffffffff, 0x80000000 };
+	static const Op ops2d[] = {
+		{ "suld.b.2d.b32.clamp", 2, 'i', 'i', 0, "suld.b.2d.b32.clamp %io, [%sf, {%ia, %ib}];" },
+		{ "suld.b.2d.b32.zero", 2, 'i', 'i', 0, "suld.b.2d.b32.zero %io, [%sf, {%ia, %ib}];" },
+		{ "suld.b.2d.b8.clamp", 2, 'i', 'i', 0, "suld.b.2d.b8.clamp %ho, [%sf, {%ia, %ib}]; cvt.u32.u16 %io, %ho;" },
+	};
+	static const Op ops1d[] = {
+		{ "suld.b.1d.b32.clamp", 1, 'i', 'i', 0, "suld.b.1d.b32.clamp %io, [%sf, {%ia}];" },
+		{ "suld.b.1d.b32.zero", 1, 'i', 'i', 0, "suld.b.1d.b32.zero %io, [%sf, {%ia}];" },
+	};
+	static const Op opsa[] = {
+		{ "suld.b.a2d.b32.clamp", 3, 'i', 'i', 0, "suld.b.a2d.b32.clamp %io, [%sf, {%ic, %ia, %ib, %ib}];" },
+		{ "suld.b.a2d.b32.zero", 3, 'i', 'i', 0, "suld.b.a2d.b32.zero %io, [%sf, {%ic, %ia, %ib, %ib}];" },
+		{ "suld.b.a1d.b32.clamp", 3, 'i', 'i', 0, "suld.b.a1d.b32.clamp %io, [%sf, {%ic, %ia}];" },
+	};
+	static const Op q[] = {
+		{ "suq", 1, 'i', 'i', 0,
+		  "suq.width.b32 %r6, [%sf]; suq.height.b32 %r7, [%sf]; mov.b64 %o, {%r6, %r7};"
+		  "suq.depth.b32 %r6, [%sf]; suq.array_size.b32 %r7, [%sf]; mov.b64 %p, {%r6, %r7};" },
+		{ "suq.format", 1, 'i', 'i', 0,
+		  "suq.channel_data_type.b32 %r6, [%sf]; suq.channel_order.b32 %r7, [%sf]; mov.b64 %o, {%r6, %r7};"
+		  "suq.memory_layout.b32 %r6, [%sf]; mov.b64 %p, {%r6, %r6};" },
+	};
+	static const uint64_t Z[] = { 0 };
+	struct { unsigned w, h, l; } shapes[] = { { 4, 3, 0 }, { 4, 0, 0 }, { 4, 3, 2 }, { 4, 0, 2 } };
+	for (int i = 0; i < N(shapes); i++) {
+		CUarray a = surf_array(shapes[i].w, shapes[i].h, shapes[i].l, &op_surface);
+		if (!a)
+			continue;
+		char g[32];
+		snprintf(g, sizeof g, "surf-%ux%ux%u", shapes[i].w, shapes[i].h, shapes[i].l);
+		if (i == 0)
+			for (int k = 0; k < N(ops2d); k++)
+				sweep(g, &ops2d[k], X, N(X), Y, N(Y), NULL, 0);
+		if (i == 1)
+			for (int k = 0; k < N(ops1d); k++)
+				sweep(g, &ops1d[k], X, N(X), NULL, 0, NULL, 0);
+		if (i == 2)
+			for (int k = 0; k < N(opsa); k++)
+				sweep(g, &opsa[k], X, 4, Y, 3, L, N(L));
+		for (int k = 0; k < N(q); k++) {
+			Op o = q[k];
+			o.out = 'l';
+			o.out2 = 'l';
+			sweep(g, &o, Z, 1, NULL, 0, NULL, 0);
+		}
+		cuSurfObjectDestroy(op_surface);
+		op_surface = 0;
+		cuArrayDestroy(a);
+	}
 }
 
 /* ---- mma ------------------------------------------------------------------------
@@ -872,7 +984,7 @@ static const struct {
 	void (*run)(void);
 } groups[] = {
 	{ "f32", g_f32 }, { "f16", g_f16 }, { "bf16", g_bf16 }, { "f64", g_f64 }, { "cvt", g_cvt },
-	{ "fp8", g_fp8 }, { "tf32", g_tf32 }, { "oob", g_oob }, { "int", g_int }, { "atom", g_atom },
+	{ "fp8", g_fp8 }, { "tf32", g_tf32 }, { "oob", g_oob }, { "int", g_int }, { "atom", g_atom }, { "surf", g_surf },
 	{ "mma", g_mma }, { "wmma", g_wmma }, { "wgmma", g_wgmma },
 };
 
