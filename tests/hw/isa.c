@@ -12,7 +12,7 @@
  * compares; tests/hw/README.md says how to record.
  *
  *   isa [GROUP]        every group, or one (f32 f16 bf16 f64 cvt fp8 tf32
- *                      oob int atom surf mma wmma wgmma); isa --groups: their
+ *                      oob int atom misc surf mma wmma wgmma); isa --groups: their
  *                      names (run.sh runs each group in its own process, so
  *                      that an error that spoils the context spoils one group)
  *
@@ -102,6 +102,7 @@ static CUresult run_op(const char *group, const Op *op, const uint64_t *in, unsi
 	char ptx[8192];
 	snprintf(ptx, sizeof ptx,
 		 ".version %s\n.target sm_90\n.address_size 64\n"
+		 "%s"
 		 ".visible .entry k(.param .u64 in, .param .u64 out, .param .u32 n, .param .u64 sf)\n{\n"
 		 ".reg .b64 %%a, %%b, %%c, %%o, %%p, %%g, %%s, %%sf, %%rd<8>;\n"
 		 ".reg .b32 %%ia, %%ib, %%ic, %%io, %%ip, %%r<8>;\n"
@@ -127,7 +128,7 @@ static CUresult run_op(const char *group, const Op *op, const uint64_t *in, unsi
 		 "%s %s\n"
 		 "st.global.u64 [%%rd5], %%o; st.global.u64 [%%rd5+8], %%p;\n"
 		 "DONE:\nret;\n}\n",
-		 ver, op->ptx, move_out[kind(op->out)], op->out2 ? move_out2[kind(op->out2)] : "");
+		 ver, strstr(op->ptx, "malloc") ? ".extern .func (.param .b64 r) malloc (.param .b64 s);\n" : "", op->ptx, move_out[kind(op->out)], op->out2 ? move_out2[kind(op->out2)] : "");
 	CUmodule m;
 	CUfunction f;
 	CUdeviceptr din = 0, dout = 0;
@@ -498,6 +499,49 @@ static void g_atom(void)
 	each("atom", f16, N(f16), F16, N(F16), NULL, 0);
 	each("atom", bf16, N(bf16), BF16, N(BF16), NULL, 0);
 	each("atom", f64, N(f64), F64, N(F64), NULL, 0);
+}
+
+/* Choices of docs/EXECUTION.md's table: %nwarpid, the reserved shared
+ * memory offsets, shfl from a lane outside the mask, stmatrix rows of two
+ * lanes at one address, how many 4 KiB blocks the 8 MiB device heap holds
+ * (docs/EXECUTION.md, device malloc) and whether malloc(0) is NULL. */
+static void g_misc(void)
+{
+	static const Op one[] = {
+		{ "nwarpid", 1, 'i', 'i', 0, "mov.u32 %io, %nwarpid;" },
+		{ "reserved_smem_offset", 1, 'i', 'i', 'i',
+		  "mov.u32 %io, %reserved_smem_offset_end; mov.u32 %ip, %reserved_smem_offset_1;" },
+		{ "malloc-4096-count", 1, 'i', 'i', 'i',
+		  "mov.u32 %r6, 0;\n"
+		  "MLOOP: { .param .b64 pa; .param .b64 pr; st.param.b64 [pa], 4096; call.uni (pr), malloc, (pa); "
+		  "ld.param.b64 %rd7, [pr]; }\n"
+		  "setp.eq.u64 %q2, %rd7, 0; @%q2 bra MDONE; add.u32 %r6, %r6, 1; setp.lt.u32 %q3, %r6, 100000; @%q3 bra MLOOP;\n"
+		  "MDONE: mov.u32 %io, %r6;\n"
+		  "{ .param .b64 pa; .param .b64 pr; st.param.b64 [pa], 0; call.uni (pr), malloc, (pa); ld.param.b64 %rd7, [pr]; }\n"
+		  "setp.eq.u64 %q2, %rd7, 0; selp.u32 %ip, 1, 0, %q2;" },
+	};
+	static const uint64_t Z[] = { 0 };
+	for (int i = 0; i < N(one); i++)
+		sweep("misc", &one[i], Z, 1, NULL, 0, NULL, 0);
+	/* a warp: even lanes shuffle from lane a (odd: not in the mask) */
+	static const Op warp[] = {
+		{ "shfl.idx-inactive-source", 1, 'i', 'i', 0,
+		  "and.b32 %r6, %r4, 1; setp.eq.u32 %q2, %r6, 0; add.u32 %r7, %r4, 0x100;"
+		  "@%q2 shfl.sync.idx.b32 %io, %r7, %ia, 0x1f, 0x55555555;" },
+		/* lanes 0 and 1 give the same row address; every lane reads back a
+		 * word of the 128 bytes */
+		{ "stmatrix-same-address", 1, 'i', 'i', 0,
+		  "shl.b32 %r6, %r4, 1; shl.b32 %r7, %r6, 16; or.b32 %r7, %r7, %r6; or.b32 %r7, %r7, 0x10000;"
+		  "st.shared.u32 [%s], 0xdeadbeef; st.shared.u32 [%s+4], 0xdeadbeef; bar.warp.sync 0xffffffff;"
+		  "setp.eq.u32 %q2, %r4, 1; selp.u32 %r6, 0, %r4, %q2; mul.wide.u32 %rd7, %r6, 16; add.u64 %rd7, %rd6, %rd7;"
+		  "stmatrix.sync.aligned.m8n8.x1.shared.b16 [%rd7], {%r7}; bar.warp.sync 0xffffffff;"
+		  "mul.wide.u32 %rd7, %r4, 4; add.u64 %rd7, %rd6, %rd7; ld.shared.u32 %io, [%rd7];" },
+	};
+	uint64_t L[32];
+	for (int i = 0; i < 32; i++)
+		L[i] = (uint64_t)(i + 1) % 32;
+	for (int i = 0; i < N(warp); i++)
+		sweep("misc", &warp[i], L, 32, NULL, 0, NULL, 0);
 }
 
 /* ---- surfaces -------------------------------------------------------------------
@@ -984,7 +1028,7 @@ static const struct {
 	void (*run)(void);
 } groups[] = {
 	{ "f32", g_f32 }, { "f16", g_f16 }, { "bf16", g_bf16 }, { "f64", g_f64 }, { "cvt", g_cvt },
-	{ "fp8", g_fp8 }, { "tf32", g_tf32 }, { "oob", g_oob }, { "int", g_int }, { "atom", g_atom }, { "surf", g_surf },
+	{ "fp8", g_fp8 }, { "tf32", g_tf32 }, { "oob", g_oob }, { "int", g_int }, { "atom", g_atom }, { "misc", g_misc }, { "surf", g_surf },
 	{ "mma", g_mma }, { "wmma", g_wmma }, { "wgmma", g_wgmma },
 };
 
