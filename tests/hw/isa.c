@@ -921,9 +921,10 @@ static void g_wmma(void)
  * modulo 2,048), then B, written in the canonical layout: B[k][n] = 1 for
  * k = n, 2,048 for k = n + 8.  So D[m][n] = tag of the A element (m, n) +
  * 2,048 x tag of (m, n + 8): which bytes the hardware read for them.  Cases
- * differ by A's start offset s and base offset bo.  Prints D by rows. */
+ * differ by A's swizzle (128, 64, 32 bytes), start offset s and base
+ * offset bo.  Prints D by rows. */
 
-static void wgmma_run(unsigned s, unsigned bo)
+static void wgmma_run(unsigned sw, unsigned s, unsigned bo)
 {
 	static uint16_t sm[6656]; /* 12 KiB of tags, 1 KiB of B */
 	float out[128][4];
@@ -948,7 +949,9 @@ static void wgmma_run(unsigned s, unsigned bo)
 			sm[6144 + byte / 2] = k == n ? 0x3c00 : k == n + 8 ? 0x6800 : 0;
 		}
 	/* the descriptors, less the start address the kernel adds */
-	uint64_t da = (uint64_t)1 << 62 | (uint64_t)64 << 32 | (uint64_t)1 << 16 | (uint64_t)bo << 49 | s >> 4;
+	/* sw: the swizzle's width in bytes, 128, 64 or 32 (mode 1, 2, 3); SBO 8 rows of it */
+	uint64_t mode = sw == 128 ? 1 : sw == 64 ? 2 : 3;
+	uint64_t da = mode << 62 | (uint64_t)(sw * 8 / 16) << 32 | (uint64_t)1 << 16 | (uint64_t)bo << 49 | s >> 4;
 	uint64_t db = (uint64_t)1 << 62 | (uint64_t)64 << 32 | (uint64_t)1 << 16 | 12288 >> 4;
 	static const char ptx[] =
 		".version 8.0\n.target sm_90a\n.address_size 64\n"
@@ -975,7 +978,7 @@ static void wgmma_run(unsigned s, unsigned bo)
 		"st.global.v4.f32 [%rd11], {%f0, %f1, %f2, %f3};\n"
 		"ret;\n}\n";
 	char cs[32];
-	snprintf(cs, sizeof cs, "s%04u-bo%u", s, bo);
+	snprintf(cs, sizeof cs, "sw%u-s%04u-bo%u", sw, s, bo);
 	CUmodule mod;
 	CUfunction f;
 	CUdeviceptr din = 0, dout = 0;
@@ -1016,11 +1019,21 @@ static void g_wgmma(void)
 {
 	static const unsigned S[] = { 0, 16, 32, 64, 128, 256, 384, 512, 640, 768, 896 };
 	for (int i = 0; i < N(S); i++)
-		wgmma_run(S[i], 0);
+		wgmma_run(128, S[i], 0);
+	/* A with 64- and 32-byte swizzles (B keeps 128) */
+	static const unsigned S64[] = { 0, 16, 64, 128, 256, 512 };
+	for (int i = 0; i < N(S64); i++)
+		wgmma_run(64, S64[i], 0);
+	for (int i = 0; i < N(S64); i++)
+		wgmma_run(32, S64[i], 0);
+	/* base offsets last: ptxvm refuses them */
 	for (unsigned j = 1; j < 8; j++) {
-		wgmma_run(128 * j, j);
-		wgmma_run(0, j);
+		wgmma_run(128, 128 * j, j);
+		wgmma_run(128, 0, j);
 	}
+	wgmma_run(64, 128, 1);
+	wgmma_run(64, 256, 2);
+	wgmma_run(32, 128, 1);
 }
 
 static const struct {
