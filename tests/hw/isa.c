@@ -12,7 +12,7 @@
  * compares; tests/hw/README.md says how to record.
  *
  *   isa [GROUP]        every group, or one (f32 f16 bf16 f64 cvt fp8 tf32
- *                      oob int atom misc surf mma wmma wgmma); isa --groups: their
+ *                      oob int atom misc surf mma mma.sp wmma wgmma); isa --groups: their
  *                      names (run.sh runs each group in its own process, so
  *                      that an error that spoils the context spoils one group)
  *
@@ -844,6 +844,95 @@ static void g_mma(void)
 	mma_run("f16acc", "f16", 1, &m);
 }
 
+
+/* mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32: A's kept
+ * elements are lane * 4 + i + 1, B selects D[m][n] = (the kept element at
+ * k = n) + 256 x (the one at k = n + 8), C = 0.  The metadata: one
+ * pattern in every lane (normal pairs, duplicate indices, reversed), or a
+ * different one by lane % 4, with sparsity selector 0 or 1 -- which lanes'
+ * metadata count and whether two kept elements at one index both count
+ * (FLOAT.md 19, EXECUTION.md mma.sp).  Prints D per lane. */
+static void mma_sp_run(const char *cs, const uint32_t meta[4], int sel)
+{
+	uint32_t in[32][8], out[32][4];
+	uint16_t h[129];
+	for (int i = 0; i <= 128; i++) {
+		int e = 0;
+		while (i >> (e + 1))
+			e++;
+		h[i] = i ? (uint16_t)((e + 15) << 10 | ((i << (10 - e)) & 0x3ff)) : 0;
+	}
+	memset(in, 0, sizeof in);
+	for (int l = 0; l < 32; l++) {
+		int g = l / 4, t = l % 4;
+		in[l][0] = h[l * 4 + 1] | (uint32_t)h[l * 4 + 2] << 16;
+		in[l][1] = h[l * 4 + 3] | (uint32_t)h[l * 4 + 4] << 16;
+		for (int i = 0; i < 2; i++) {
+			int k0 = 2 * t + 8 * i, k1 = k0 + 1;
+			uint16_t b0 = k0 == g ? 0x3c00 : k0 == g + 8 ? 0x5c00 : 0; /* 1, 256 */
+			uint16_t b1 = k1 == g ? 0x3c00 : k1 == g + 8 ? 0x5c00 : 0;
+			in[l][2 + i] = b0 | (uint32_t)b1 << 16;
+		}
+		in[l][4] = meta[t];
+	}
+	char ptx[2048];
+	snprintf(ptx, sizeof ptx,
+		 ".version 7.8\n.target sm_90\n.address_size 64\n"
+		 ".visible .entry k(.param .u64 in, .param .u64 out)\n{\n"
+		 ".reg .b32 %%r<20>; .reg .f32 %%f<8>; .reg .b64 %%rd<8>;\n"
+		 "ld.param.u64 %%rd1, [in]; ld.param.u64 %%rd2, [out]; mov.u32 %%r0, %%tid.x;\n"
+		 "mul.wide.u32 %%rd3, %%r0, 32; add.u64 %%rd4, %%rd1, %%rd3;\n"
+		 "mul.wide.u32 %%rd5, %%r0, 16; add.u64 %%rd6, %%rd2, %%rd5;\n"
+		 "ld.global.v4.b32 {%%r1, %%r2, %%r3, %%r4}, [%%rd4]; ld.global.b32 %%r5, [%%rd4+16];\n"
+		 "mov.f32 %%f0, 0f00000000;\n"
+		 "mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%%f1, %%f2, %%f3, %%f4}, {%%r1, %%r2}, {%%r3, %%r4}, "
+		 "{%%f0, %%f0, %%f0, %%f0}, %%r5, %d;\n"
+		 "st.global.v4.f32 [%%rd6], {%%f1, %%f2, %%f3, %%f4};\n"
+		 "ret;\n}\n",
+		 sel);
+	CUmodule mod;
+	CUfunction f;
+	CUdeviceptr din = 0, dout = 0;
+	CUresult r = load(&mod, ptx, "mma", cs);
+	if (!r) {
+		if (!(r = cuModuleGetFunction(&f, mod, "k")) && !(r = cuMemAlloc(&din, sizeof in)) &&
+		    !(r = cuMemAlloc(&dout, sizeof out)) && !(r = cuMemcpyHtoD(din, in, sizeof in))) {
+			void *args[] = { &din, &dout };
+			if (!(r = cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, args, NULL)) && !(r = cuCtxSynchronize()))
+				r = cuMemcpyDtoH(out, dout, sizeof out);
+		}
+		if (din)
+			cuMemFree(din);
+		if (dout)
+			cuMemFree(dout);
+		cuModuleUnload(mod);
+	}
+	if (r) {
+		printf("mma %s : error %s\n", cs, errname(r));
+		return;
+	}
+	for (int l = 0; l < 32; l++)
+		printf("mma %s lane %02d : %08x %08x %08x %08x\n", cs, l, out[l][0], out[l][1], out[l][2], out[l][3]);
+}
+
+static void g_mma_sp(void)
+{
+	static const struct {
+		const char *name;
+		uint32_t m;
+	} pat[] = {
+		{ "sp-01", 0x44444444 }, { "sp-23", 0xeeeeeeee }, { "sp-00", 0x00000000 },
+		{ "sp-33", 0xffffffff }, { "sp-10", 0x11111111 }, { "sp-12", 0x99999999 }, { "sp-mixed", 0xe4e4e4e4 },
+	};
+	for (int i = 0; i < N(pat); i++) {
+		uint32_t m[4] = { pat[i].m, pat[i].m, pat[i].m, pat[i].m };
+		mma_sp_run(pat[i].name, m, 0);
+	}
+	uint32_t lanes[4] = { 0x44444444, 0xeeeeeeee, 0x99999999, 0x88888888 };
+	mma_sp_run("sp-bylane-sel0", lanes, 0);
+	mma_sp_run("sp-bylane-sel1", lanes, 1);
+}
+
 /* ---- wmma fragments -------------------------------------------------------------
  * The layout of wmma's opaque fragments (docs/EXECUTION.md, matrix
  * instructions: ptxvm chooses one): wmma.load of a 16x16 matrix whose
@@ -1042,7 +1131,7 @@ static const struct {
 } groups[] = {
 	{ "f32", g_f32 }, { "f16", g_f16 }, { "bf16", g_bf16 }, { "f64", g_f64 }, { "cvt", g_cvt },
 	{ "fp8", g_fp8 }, { "tf32", g_tf32 }, { "oob", g_oob }, { "int", g_int }, { "atom", g_atom }, { "misc", g_misc }, { "surf", g_surf },
-	{ "mma", g_mma }, { "wmma", g_wmma }, { "wgmma", g_wgmma },
+	{ "mma", g_mma }, { "mma.sp", g_mma_sp }, { "wmma", g_wmma }, { "wgmma", g_wgmma },
 };
 
 /* isa [GROUP]: every group, or one; isa --groups: their names */
