@@ -35,12 +35,12 @@ probe_all() {
 	done
 }
 done_() { echo "hw: $pass passed, $fail failed"; [ "$fail" -eq 0 ]; exit $?; }
-# the probes: source, golden file suffix (texture goldens are the *.txt of
-# no other probe: not *.isa.txt, nor printf.sh's *.printf.txt)
+# the probes: source, golden file suffix (texture goldens are NAME.txt;
+# NAME.WHAT.txt are other probes': isa, printf.sh's printf, attrs)
 PROBES="probe:txt isa:isa.txt"
 goldens() {
 	if [ "$1" = txt ]; then
-		ls tests/hw/golden/*.txt 2>/dev/null | grep -v -E '\.(isa|printf)\.txt$'
+		ls tests/hw/golden/*.txt 2>/dev/null | grep -v -E '/[^/]*\.[^/]*\.txt$'
 	else
 		ls tests/hw/golden/*."$1" 2>/dev/null
 	fi
