@@ -11,7 +11,8 @@
  * compares; tests/hw/README.md says how to record.
  *
  *   probe [GROUP]      every group, or one (alpha bilinear formats address
- *                      cube layers mip gather fetch txq depth half)
+ *                      cube layers mip gather fetch txq depth half; the
+ *                      diagnostic xfilter xcoord xfetch xcube)
  *
  * Each line: GROUP CASE INPUTS : R0 R1 R2 R3, inputs and results in hex
  * (f32 bits for float results), so that a difference names the fetch.
@@ -742,10 +743,187 @@ static void g_half(void)
 	tex_free(&T);
 }
 
+
+/* ---- diagnostic groups: each isolates one rule the groups above showed ---- */
+
+/* The filter's arithmetic: a 2-texel pair (a, b) sampled linearly at
+ * weights A/256 (A = 1, 37, 128, 200, 255) shows how b is quantised
+ * against a when their exponents lie 20 .. 31 apart (either sign); 2D
+ * filtering of 8- and 16-bit signed normalized, f16, 4-channel unorm8,
+ * 2-channel f32 and sRGB texels; a 2x2x2 f32 3D texture. */
+static void g_xfilter(void)
+{
+	static Q q[256];
+	static uint32_t out[8 * 256];
+	static const int as[] = { 1, 37, 128, 200, 255 };
+	CUDA_TEXTURE_DESC td = desc(CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_LINEAR, 0);
+	Variant v2 = { "tex", G2D, 0, 0, "f32", 0, 0 };
+	for (int gap = 20; gap <= 31; gap++)
+		for (int sg = 0; sg < 2; sg++) {
+			float tx[2] = { 1.6180339f * 4096.0f, (sg ? -1.0f : 1.0f) * ldexpf(1.4142135f, 12 - gap) };
+			Tex T = tex_array(2, 1, 0, 0, CU_AD_FORMAT_FLOAT, 1, tx, &td, 0);
+			int n = 0;
+			for (int i = 0; i < 5; i++)
+				q[n++] = qf(bits(0.5f + (float)as[i] / 256.0f), bits(0.5f), 0, 0);
+			run(&v2, T.t, q, (unsigned)n, out);
+			char cs[32];
+			snprintf(cs, sizeof cs, "gap%d%s", gap, sg ? "-neg" : "");
+			print("xfilter", cs, &v2, q, (unsigned)n, out);
+			tex_free(&T);
+		}
+	/* 2D filtering of more formats, on a 10 x 10 grid */
+	int n = 0;
+	for (int j = 0; j < 10; j++)
+		for (int i = 0; i < 10; i++)
+			q[n++] = qf(bits(0.3f + (float)i * 0.2265625f + (float)(i % 3) / 1024.0f),
+				    bits(0.55f + (float)j * 0.1953125f + (float)(j % 4) / 2048.0f), 0, 0);
+	int8_t s8[9] = { -128, 127, -127, 0, 1, -1, 64, -77, 100 };
+	int16_t s16[9] = { -32768, 32767, -32767, 0, 1, -1, 1234, -20000, 30000 };
+	uint16_t f16[9] = { 0x3c00, 0xc500, 0x3555, 0x0001, 0x7bff, 0x2e66, 0x8400, 0x4900, 0xb800 };
+	uint8_t u8x4[36];
+	for (int i = 0; i < 36; i++)
+		u8x4[i] = (uint8_t)(i * 73 + 11);
+	float f2[18];
+	for (int i = 0; i < 9; i++)
+		f2[2 * i] = (float)(i * 37 % 11) - 4.5f, f2[2 * i + 1] = ldexpf((float)(i * 53 % 7) + 0.1f, 20 - 3 * i);
+	struct { const char *name; CUarray_format f; unsigned ch; const void *data; unsigned flags; } fm[] = {
+		{ "snorm8", CU_AD_FORMAT_SIGNED_INT8, 1, s8, 0 }, { "snorm16", CU_AD_FORMAT_SIGNED_INT16, 1, s16, 0 },
+		{ "f16", CU_AD_FORMAT_HALF, 1, f16, 0 }, { "unorm8x4", CU_AD_FORMAT_UNSIGNED_INT8, 4, u8x4, 0 },
+		{ "f32x2", CU_AD_FORMAT_FLOAT, 2, f2, 0 }, { "srgb8x4", CU_AD_FORMAT_UNSIGNED_INT8, 4, u8x4, CU_TRSF_SRGB } };
+	for (size_t k = 0; k < sizeof fm / sizeof fm[0]; k++) {
+		CUDA_TEXTURE_DESC t2 = desc(CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_LINEAR, fm[k].flags);
+		Tex T = tex_array(3, 3, 0, 0, fm[k].f, fm[k].ch, fm[k].data, &t2, 0);
+		run(&v2, T.t, q, (unsigned)n, out);
+		print("xfilter", fm[k].name, &v2, q, (unsigned)n, out);
+		tex_free(&T);
+	}
+	/* a 3D texture: the order of the weights' rounding */
+	float t3[8] = { 1, 10, 100, 1000, 10000, 100000, 1e6f, 1e7f };
+	Tex T = tex_array(2, 2, 2, 0, CU_AD_FORMAT_FLOAT, 1, t3, &td, 0);
+	n = 0;
+	for (int i = 0; i < 27; i++)
+		q[n++] = qf(bits(0.5f + (float)(i % 3 * 61 + 17) / 256.0f), bits(0.5f + (float)(i / 3 % 3 * 83 + 29) / 256.0f),
+			    bits(0.5f + (float)(i / 9 * 71 + 43) / 256.0f), 0);
+	Variant v3 = { "tex", G3D, 0, 0, "f32", 0, 0 };
+	run(&v3, T.t, q, (unsigned)n, out);
+	print("xfilter", "3d", &v3, q, (unsigned)n, out);
+	tex_free(&T);
+}
+
+/* Coordinates near texel boundaries: unnormalized x = k -+ 2^-e, and
+ * normalized ones near k/N on textures of 3, 5, 7 and 10 texels, point
+ * and linear; f16 NaNs, signalling and quiet. */
+static void g_xcoord(void)
+{
+	static Q q[256];
+	static uint32_t out[8 * 256];
+	float tx[10] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+	Variant v = { "tex", G2D, 0, 0, "f32", 0, 0 };
+	for (int fm = 0; fm < 2; fm++) {
+		CUDA_TEXTURE_DESC td = desc(CU_TR_ADDRESS_MODE_CLAMP, (CUfilter_mode)fm, 0);
+		Tex T = tex_array(10, 1, 0, 0, CU_AD_FORMAT_FLOAT, 1, tx, &td, 0);
+		int n = 0;
+		for (int e = 4; e <= 22; e += 2) {
+			q[n++] = qf(bits(3.0f - ldexpf(1, -e)), bits(0.5f), 0, 0);
+			q[n++] = qf(bits(3.0f + ldexpf(1, -e)), bits(0.5f), 0, 0);
+			q[n++] = qf(bits(3.5f - ldexpf(1, -e)), bits(0.5f), 0, 0);
+		}
+		run(&v, T.t, q, (unsigned)n, out);
+		print("xcoord", fm ? "unnorm-linear" : "unnorm-point", &v, q, (unsigned)n, out);
+		tex_free(&T);
+	}
+	static const int ns[] = { 3, 5, 7, 10 };
+	for (int fm = 0; fm < 2; fm++)
+		for (int w = 0; w < 4; w++) {
+			CUDA_TEXTURE_DESC td = desc(CU_TR_ADDRESS_MODE_CLAMP, (CUfilter_mode)fm, CU_TRSF_NORMALIZED_COORDINATES);
+			Tex T = tex_array((size_t)ns[w], 1, 0, 0, CU_AD_FORMAT_FLOAT, 1, tx, &td, 0);
+			int n = 0;
+			for (int k = 1; k < ns[w]; k++) {
+				float u = (float)k / (float)ns[w];
+				if (fm)
+					u = ((float)k - 0.5f + 0.3f) / (float)ns[w];
+				for (int d = -3; d <= 3; d++)
+					q[n++] = qf(bits(u) + (uint32_t)d, bits(0.5f), 0, 0);
+			}
+			run(&v, T.t, q, (unsigned)n, out);
+			char cs[32];
+			snprintf(cs, sizeof cs, "norm%d-%s", ns[w], fm ? "linear" : "point");
+			print("xcoord", cs, &v, q, (unsigned)n, out);
+			tex_free(&T);
+		}
+	uint16_t h[8] = { 0x7c01, 0xfc01, 0x7d00, 0x7e00, 0xfe00, 0x7fff, 0x7c00, 0x8000 };
+	CUDA_TEXTURE_DESC td = desc(CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, 0);
+	Tex T = tex_array(8, 0, 0, 0, CU_AD_FORMAT_HALF, 1, h, &td, 0);
+	for (int i = 0; i < 8; i++)
+		q[i] = qf(bits((float)i + 0.5f), 0, 0, 0);
+	Variant v1 = { "tex", G1D, 0, 0, "f32", 0, 0 };
+	run(&v1, T.t, q, 8, out);
+	print("xcoord", "f16-nan", &v1, q, 8, out);
+	tex_free(&T);
+}
+
+/* .s32 coordinates in range and out, with offsets, under each address
+ * mode, on a 2D array and a 1D array. */
+static void g_xfetch(void)
+{
+	static int32_t arr[5 * 4];
+	for (int i = 0; i < 20; i++)
+		arr[i] = i + 1;
+	static Q q[64];
+	static uint32_t out[8 * 64];
+	static const int32_t xy[][2] = { { 0, 0 }, { 4, 3 }, { 2, 1 }, { 5, 0 }, { 0, 4 }, { -1, 0 }, { 0, -1 }, { 3, 2 } };
+	static const int32_t of[][2] = { { 0, 0 }, { 1, 0 }, { 0, 1 }, { -1, -1 }, { 2, 3 }, { -3, 1 } };
+	for (int am = 0; am < 4; am++) {
+		CUDA_TEXTURE_DESC td = desc((CUaddress_mode)am, CU_TR_FILTER_MODE_POINT, CU_TRSF_READ_AS_INTEGER);
+		td.borderColor[0] = 2.0f;
+		Tex T = tex_array(5, 4, 0, 0, CU_AD_FORMAT_SIGNED_INT32, 1, arr, &td, 0);
+		int n = 0;
+		for (int i = 0; i < 8; i++)
+			for (int o = 0; o < 6; o++) {
+				q[n] = qf((uint32_t)xy[i][0], (uint32_t)xy[i][1], 0, 0);
+				q[n].w[12] = (uint32_t)of[o][0];
+				q[n].w[13] = (uint32_t)of[o][1];
+				n++;
+			}
+		Variant v = { "tex", G2D, 1, 0, "s32", 1, 0 };
+		run(&v, T.t, q, (unsigned)n, out);
+		static const char *const mn[] = { "wrap", "clamp", "mirror", "border" };
+		print("xfetch", mn[am], &v, q, (unsigned)n, out);
+		tex_free(&T);
+	}
+}
+
+/* Seamless cube corners and edges: directions (1, a, b) near the corner
+ * of +x, +y and +z, linear, seamless or not. */
+static void g_xcube(void)
+{
+	enum { N = 8 };
+	static float tx[6 * N * N];
+	for (int i = 0; i < 6 * N * N; i++)
+		tx[i] = (float)(i / (N * N)) * 100 + (float)(i % (N * N));
+	static const float ab[] = { 0.75f, 0.875f, 0.9375f, 0.96875f, 0.99f, 1.0f };
+	static Q q[64];
+	static uint32_t out[8 * 64];
+	for (int seam = 0; seam < 2; seam++) {
+		CUDA_TEXTURE_DESC td = desc(CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_LINEAR,
+					    CU_TRSF_NORMALIZED_COORDINATES | (seam ? CU_TRSF_SEAMLESS_CUBEMAP : 0));
+		Tex T = tex_array(N, N, 6, CUDA_ARRAY3D_CUBEMAP, CU_AD_FORMAT_FLOAT, 1, tx, &td, 0);
+		int n = 0;
+		for (int i = 0; i < 6; i++)
+			for (int j = 0; j < 6; j++)
+				q[n++] = qf(bits(1), bits(ab[i]), bits(ab[j]), 0);
+		Variant v = { "tex", GCUBE, 0, 0, "f32", 0, 0 };
+		run(&v, T.t, q, (unsigned)n, out);
+		print("xcube", seam ? "seamless" : "plain", &v, q, (unsigned)n, out);
+		tex_free(&T);
+	}
+}
+
 static const struct { const char *name; void (*run)(void); } groups[] = {
 	{ "alpha", g_alpha }, { "bilinear", g_bilinear }, { "formats", g_formats }, { "address", g_address },
 	{ "cube", g_cube }, { "layers", g_layers }, { "mip", g_mip }, { "gather", g_gather },
 	{ "fetch", g_fetch }, { "txq", g_txq }, { "depth", g_depth }, { "half", g_half },
+	{ "xfilter", g_xfilter }, { "xcoord", g_xcoord }, { "xfetch", g_xfetch }, { "xcube", g_xcube },
 };
 
 /* probe [GROUP]: every group, or one; probe --groups: their names */
