@@ -5,8 +5,9 @@
 // order is fixed.  Each mode runs in its own process (the FIFO's size can
 // only be set before the first launch that prints):
 //   formats   conversions outside the guide's list, and printf's return value
-//   fifo N    a FIFO of N bytes, overrun: which records are kept, how big a
-//             record counts, a record larger than the FIFO
+//   mixed     unsupported conversions beside supported ones
+//   fifo N    a FIFO of N bytes (what the driver makes of N), overrun:
+//             which records are kept, how big a record counts
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,17 +41,41 @@ __global__ void formats(int *ret)
 	ret[k] = -1000;
 }
 
-// Records in a FIFO of the size the host set: REC records of each kind.
+// Unsupported conversions next to supported ones: is the whole call
+// printed as written, or only the conversion?
+__global__ void mixed(int *ret)
+{
+	int k = 0;
+	ret[k++] = printf("mixed-before %d [%zd] %d\n", 1, (size_t)2, 3);
+	ret[k++] = printf("mixed-after %d %d [%.*f]\n", 1, 2, 3, 4.5);
+	ret[k++] = printf("mixed-y %d [%y] %d\n", 1, 2);
+	ret[k++] = printf("mixed-percent %d [%5%] %d\n", 1, 2);
+	ret[k++] = printf("star-width [%*d] [%-*d]\n", 5, 42, 5, 42);
+	ret[k++] = printf("hd [%hd] [%hd] [%hhd] [%hu]\n", 70000, -1, 300, 70000);
+	ret[k++] = printf("ld [%ld] [%lld] [%lu] [%llx]\n", -5L, -6LL, 7UL, 0x123456789abcULL);
+	ret[k++] = printf("lf [%lf] [%Lf]\n", 1.25, 2.5);
+	ret[k++] = printf("s-precision [%.2s] [%8.3s]\n", "abcdef", "abcdef");
+	ret[k++] = printf("too-many %d\n", 1, 2, 3);
+	ret[k++] = printf("nan-div [%f] [%g]\n", 0.0 / 0.0, __longlong_as_double(0x7ff8000000000000LL));
+	ret[k] = -1000;
+}
+
+// Records past a FIFO of the size the host set: which are kept, and how
+// many of each size fit (printf.sh prints runs of numbered lines as ranges).
 __global__ void fifo(int *ret, const char *longstr)
 {
 	int k = 0;
-	for (int i = 0; i < 40; i++)
-		ret[k++] = printf("small %02d\n", i);
-	for (int i = 0; i < 40; i++)
-		ret[k++] = printf("wide %02d %d %d %d %d %d %d %d %d\n", i, i, i, i, i, i, i, i, i);
+	for (int i = 0; i < 40000; i++) {
+		int r = printf("small %05d\n", i);
+		if (i < 2)
+			ret[k++] = r;
+	}
+	for (int i = 0; i < 20000; i++) {
+		int r = printf("wide %05d %d %d %d %d %d %d %d %d\n", i, i, i, i, i, i, i, i, i);
+		if (i < 2)
+			ret[k++] = r;
+	}
 	ret[k++] = printf("long [%s]\n", longstr);
-	for (int i = 0; i < 5; i++)
-		ret[k++] = printf("after %d\n", i);
 	ret[k] = -1000;
 }
 
@@ -76,6 +101,8 @@ int main(int argc, char **argv)
 		CHECK(cudaMalloc(&longstr, sizeof s));
 		CHECK(cudaMemcpy(longstr, s, sizeof s, cudaMemcpyHostToDevice));
 		fifo<<<1, 1>>>(ret, longstr);
+	} else if (!strcmp(mode, "mixed")) {
+		mixed<<<1, 1>>>(ret);
 	} else {
 		formats<<<1, 1>>>(ret);
 	}
