@@ -151,15 +151,18 @@ int main()
 	expect_eq("cudaMemcpy2DToArray / FromArray at (3, 2)", &back[0][0], &blk[0][0], 20);
 	CK(cudaFreeArray(a));
 
-	// a surface object needs an array made for surfaces
+	// a surface object over an array not made for surfaces: an H200's
+	// driver makes it all the same
 	CK(cudaMallocArray(&a, &f, 16, 16, 0));
 	cudaResourceDesc rd = {};
 	rd.resType = cudaResourceTypeArray;
 	rd.res.array.array = a;
 	cudaSurfaceObject_t s;
 	cudaError_t e = cudaCreateSurfaceObject(&s, &rd);
-	expect(e == cudaErrorInvalidValue,
+	expect(e == cudaSuccess,
 	       "a surface object over an array without cudaArraySurfaceLoadStore: %s", cudaGetErrorName(e));
+	if (e == cudaSuccess)
+		CK(cudaDestroySurfaceObject(s));
 	CK(cudaFreeArray(a));
 	return finish();
 }
