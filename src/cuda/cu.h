@@ -28,6 +28,7 @@ typedef struct CUfunc_st *CUfunction;
 typedef struct CUstream_st *CUstream;
 typedef struct CUevent_st *CUevent;
 typedef void *CUarray;
+typedef struct CUgraph_st *CUgraph;
 
 enum {
 	CUDA_SUCCESS = 0, CUDA_ERROR_INVALID_VALUE = 1, CUDA_ERROR_OUT_OF_MEMORY = 2,
@@ -271,6 +272,32 @@ CUresult cu_capture_wait(CUstream s, CUevent e);
 /* stream.c: records the time in e (a graph's event node); a dead e is
  * left alone. */
 void cu_event_stamp(CUevent e);
+
+/* graph.c: a stream-ordered allocation (*addr, fixed for the graph's
+ * life) or free of addr, on a stream being captured: a memory node. */
+CUresult cu_capture_alloc(CUstream s, size_t bytes, uint64_t *addr);
+CUresult cu_capture_free(CUstream s, uint64_t addr);
+
+/* graphmem.c: the memory of graphs' allocation nodes, one record each,
+ * named by its address and an id.  cu_gmem_reserve: the memory of a new
+ * allocation node of g (unreserve: the node could not be made);
+ * cu_gmem_free_node: a free node of g for addr, if CUDA's rules allow one
+ * (unfree: the node could not be made); cu_gmem_graph_gone: g is
+ * destroyed; cu_gmem_hold: an executable graph holds (+1) or lets go (-1)
+ * of an allocation node; cu_gmem_live: whether a run allocated it and
+ * nothing freed it since; cu_gmem_run: a run reaches its allocation node
+ * (live 1) or a free node (0); cu_gmem_free_outside: cuMemFree(Async) of
+ * addr, -1 when it is no graph allocation; cu_gmem_teardown: at exit. */
+CUresult cu_gmem_reserve(CUgraph g, size_t bytes, uint64_t *addr, unsigned long long *id);
+void cu_gmem_unreserve(uint64_t addr, unsigned long long id);
+CUresult cu_gmem_free_node(CUgraph g, uint64_t addr, unsigned long long *id);
+void cu_gmem_unfree(uint64_t addr, unsigned long long id);
+void cu_gmem_graph_gone(CUgraph g);
+void cu_gmem_hold(uint64_t addr, unsigned long long id, int delta);
+int cu_gmem_live(uint64_t addr, unsigned long long id);
+CUresult cu_gmem_run(uint64_t addr, unsigned long long id, int live);
+int cu_gmem_free_outside(uint64_t addr, const char *what);
+void cu_gmem_teardown(void);
 
 /* stream.c: whether a stream handle may be used in the current context
  * (NULL, the legacy and per-thread default streams, or a live stream). */

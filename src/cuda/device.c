@@ -125,6 +125,7 @@ __attribute__((destructor)) static void teardown(void)
 	ptxvm_device_destroy(cu_dev.dev);
 	cu_dev.dev = NULL;
 	cu_obj_teardown();
+	cu_gmem_teardown();
 }
 
 CUresult cuDriverGetVersion(int *v)

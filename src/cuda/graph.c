@@ -1,15 +1,15 @@
 /* graph.c: CUDA graphs, made by stream capture or node by node, and run.
  * Between cuStreamBeginCapture and cuStreamEndCapture the kernels, copies,
- * fills, host functions and event records submitted to a stream are
- * recorded in a graph instead of being run, each node depending on the one
- * before; cuGraphAdd*Node adds kernel, copy, fill, host and empty nodes
- * after nodes already in the graph.  Either way the nodes in the order they
- * were added are an order their dependencies allow, and cuGraphLaunch runs
- * an executable copy of them (cuGraphInstantiate) in that order.  Other
- * streams join a capture through events, as in CUDA.  The forms that are
- * not recorded (copies to
- * and from arrays by offset, stream-ordered allocation, cooperative
- * launches, callbacks, synchronisation) fail with
+ * fills, host functions, event records and stream-ordered allocations and
+ * frees submitted to a stream are recorded in a graph instead of being
+ * run, each node depending on the one before; cuGraphAdd*Node adds kernel,
+ * copy, fill, host, empty and memory nodes after nodes already in the
+ * graph.  Either way the nodes in the order they were added are an order
+ * their dependencies allow, and cuGraphLaunch runs an executable copy of
+ * them (cuGraphInstantiate) in that order.  Other streams join a capture
+ * through events, as in CUDA.  The memory of allocation nodes is
+ * graphmem.c's.  The forms that are not recorded (copies to and from
+ * arrays by offset, cooperative launches, callbacks, synchronisation) fail with
  * CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED and invalidate the capture, as
  * CUDA's unsupported operations do.  docs/CUDA.md, "Graphs". */
 #include "cu.h"
@@ -18,16 +18,32 @@
 #include <string.h>
 
 /* The kinds, numbered as CUgraphNodeType. */
-enum { NODE_KERNEL = 0, NODE_COPY = 1, NODE_SET = 2, NODE_HOST = 3, NODE_EMPTY = 5, NODE_EVENT = 7 };
+enum { NODE_KERNEL = 0, NODE_COPY = 1, NODE_SET = 2, NODE_HOST = 3, NODE_EMPTY = 5, NODE_EVENT = 7,
+       NODE_MEM_ALLOC = 10, NODE_MEM_FREE = 11 };
 enum { CU_STREAM_CAPTURE_STATUS_NONE, CU_STREAM_CAPTURE_STATUS_ACTIVE, CU_STREAM_CAPTURE_STATUS_INVALIDATED };
 enum { CU_STREAM_CAPTURE_MODE_GLOBAL, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL, CU_STREAM_CAPTURE_MODE_RELAXED };
 
-typedef struct CUgraph_st *CUgraph;
 typedef struct CUgraphExec_st *CUgraphExec;
 typedef struct CUgraphNode_st *CUgraphNode;
 
+/* CUmemPoolProps and CUmemAccessDesc, as an allocation node keeps them. */
+typedef struct CuPoolProps {
+	int alloc_type, handle_types;
+	struct { int type, id; } location;
+	void *win32;
+	size_t max_size;
+	unsigned short usage;
+	unsigned char reserved[54];
+} CuPoolProps;
+
+typedef struct CuAccessDesc {
+	struct { int type, id; } location;
+	int flags;
+} CuAccessDesc;
+
 /* What a node does; an executable graph holds these by value.  Kernels
- * and events are named by their handles, looked up when the graph runs. */
+ * and events are named by their handles, looked up when the graph runs;
+ * memory nodes by their allocation's address and record (graphmem.c). */
 typedef struct Work {
 	int kind;
 	int is3d;               /* NODE_COPY: copy3d, else copy */
@@ -38,6 +54,14 @@ typedef struct Work {
 		struct { uint64_t dst; size_t pitch; unsigned value, elem; size_t w, h; } set;
 		struct { void (*fn)(void *); void *data; } host;
 		CUevent event;
+		struct {
+			uint64_t addr;
+			unsigned long long id;
+			size_t bytes;
+			CuPoolProps pool;       /* NODE_MEM_ALLOC: its parameters */
+			CuAccessDesc access;
+			size_t naccess;
+		} mem;
 	};
 } Work;
 
@@ -63,6 +87,7 @@ typedef struct CuGraph {
 	CUgraphNode *v;
 	size_t n, cap;
 	Refs refs;
+	unsigned execs;         /* executable graphs made from it that exist */
 } CuGraph;
 
 typedef struct CuExec {
@@ -70,6 +95,8 @@ typedef struct CuExec {
 	Work *v;
 	size_t n;
 	Refs refs;              /* the graph's, when it was instantiated */
+	CUgraph from;
+	unsigned long long flags;
 } CuExec;
 
 static void refs_release(Refs *r);
@@ -118,6 +145,7 @@ static void graph_free(CUgraph h, CuGraph *g)
 		}
 	}
 	refs_release(&g->refs);
+	cu_gmem_graph_gone(h);
 	graph_drop(g);
 	cu_obj_free(h, CU_KIND_GRAPH);
 }
@@ -469,6 +497,54 @@ CUresult cu_capture_host(CUstream s, void (*fn)(void *), void *data)
 	return record(s, &(Work){ .kind = NODE_HOST, .host = { fn, data } });
 }
 
+/* The graph s is captured into, or why there is none (lock taken). */
+static CUresult capture_graph(CUstream s, CUgraph *g)
+{
+	pthread_mutex_lock(&lock);
+	Member *m = find(s);
+	CUresult r = !m ? CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED
+		     : m->seq->invalid ? CUDA_ERROR_STREAM_CAPTURE_INVALIDATED : CUDA_SUCCESS;
+	*g = r ? NULL : m->seq->g;
+	pthread_mutex_unlock(&lock);
+	return r;
+}
+
+/* The properties of the device's default pool, which stream-ordered
+ * allocations come from: pinned, on device 0. */
+static const CuPoolProps default_props = { .alloc_type = 1, .location = { 1, 0 } };
+
+/* cuMemAllocAsync while capturing: an allocation node, whose memory is
+ * reserved now, at the address it keeps for the graph's life. */
+CUresult cu_capture_alloc(CUstream s, size_t bytes, uint64_t *addr)
+{
+	CUgraph g;
+	CUresult r = capture_graph(s, &g);
+	Work w = { .kind = NODE_MEM_ALLOC, .mem = { .bytes = bytes, .pool = default_props } };
+	if (r || (r = cu_gmem_reserve(g, bytes, &w.mem.addr, &w.mem.id)))
+		return r;
+	if ((r = record(s, &w))) {
+		cu_gmem_unreserve(w.mem.addr, w.mem.id);
+		return r;
+	}
+	*addr = w.mem.addr;
+	return CUDA_SUCCESS;
+}
+
+/* cuMemFreeAsync while capturing: a free node.  An address no graph's
+ * allocation node returned, or one a graph frees already, is
+ * CUDA_ERROR_INVALID_VALUE, and the capture goes on, as on an H200. */
+CUresult cu_capture_free(CUstream s, uint64_t addr)
+{
+	CUgraph g;
+	CUresult r = capture_graph(s, &g);
+	Work w = { .kind = NODE_MEM_FREE, .mem = { .addr = addr } };
+	if (r || (r = cu_gmem_free_node(g, addr, &w.mem.id)))
+		return r;
+	if ((r = record(s, &w)))
+		cu_gmem_unfree(addr, w.mem.id);
+	return r;
+}
+
 
 /* ---- beginning and ending a capture ------------------------------------------------------ */
 #define CU_STREAM_LEGACY ((CUstream)0x1)
@@ -818,6 +894,137 @@ CUresult cuGraphAddEmptyNode(CUgraphNode *out, CUgraph g, const CUgraphNode *dep
 	return node_add(g, deps, ndeps, &(Work){ .kind = NODE_EMPTY }, out);
 }
 
+/* ---- memory nodes ------------------------------------------------------------------------
+ * An allocation node's memory is reserved when the node is made; the
+ * rules of its lifetime are graphmem.c's. */
+typedef struct CUDA_MEM_ALLOC_NODE_PARAMS {
+	CuPoolProps pool;
+	const CuAccessDesc *access;
+	size_t naccess;
+	size_t bytes;
+	CUdeviceptr dptr;       /* out */
+} CUDA_MEM_ALLOC_NODE_PARAMS;
+
+enum { CU_MEM_ALLOCATION_TYPE_PINNED = 1, CU_MEM_LOCATION_TYPE_DEVICE = 1, CU_MEM_ACCESS_FLAGS_PROT_READWRITE = 3 };
+
+/* Pinned memory on device 0, no IPC handles, read-write access for device
+ * 0 at most (the one device); p->dptr gets the address. */
+CUresult cuGraphAddMemAllocNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps,
+				CUDA_MEM_ALLOC_NODE_PARAMS *p)
+{
+	ADD_CALL(c, out, g, deps, ndeps);
+	if (!p || !p->bytes || p->pool.alloc_type != CU_MEM_ALLOCATION_TYPE_PINNED || p->naccess > 1 ||
+	    (p->naccess && !p->access))
+		return CUDA_ERROR_INVALID_VALUE;
+	/* what an H200 refuses as not supported: memory on the host, IPC
+	 * handles, the allocating device's access other than read-write */
+	if (p->pool.location.type != CU_MEM_LOCATION_TYPE_DEVICE || p->pool.handle_types) {
+		cu_warn("cuGraphAddMemAllocNode: only device memory without IPC handles is supported");
+		return CUDA_ERROR_NOT_SUPPORTED;
+	}
+	if (p->pool.location.id != 0 ||
+	    (p->naccess && (p->access->location.type != CU_MEM_LOCATION_TYPE_DEVICE || p->access->location.id != 0)))
+		return CUDA_ERROR_INVALID_VALUE;
+	if (p->naccess && p->access->flags != CU_MEM_ACCESS_FLAGS_PROT_READWRITE) {
+		cu_warn("cuGraphAddMemAllocNode: the allocating device's access must be read-write");
+		return CUDA_ERROR_NOT_SUPPORTED;
+	}
+	Work w = { .kind = NODE_MEM_ALLOC, .mem = { .bytes = p->bytes, .pool = p->pool, .naccess = p->naccess } };
+	if (p->naccess)
+		w.mem.access = *p->access;
+	CUresult r = cu_gmem_reserve(g, p->bytes, &w.mem.addr, &w.mem.id);
+	if (r)
+		return r;
+	if ((r = node_add(g, deps, ndeps, &w, out))) {
+		cu_gmem_unreserve(w.mem.addr, w.mem.id);
+		return r;
+	}
+	p->dptr = w.mem.addr;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuGraphAddMemFreeNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps, CUdeviceptr dptr)
+{
+	ADD_CALL(c, out, g, deps, ndeps);
+	Work w = { .kind = NODE_MEM_FREE, .mem = { .addr = dptr } };
+	CUresult r = cu_gmem_free_node(g, dptr, &w.mem.id);
+	if (!r && (r = node_add(g, deps, ndeps, &w, out)))
+		cu_gmem_unfree(dptr, w.mem.id);
+	return r;
+}
+
+/* The pool's properties and access list point into the node. */
+CUresult cuGraphMemAllocNodeGetParams(CUgraphNode h, CUDA_MEM_ALLOC_NODE_PARAMS *out)
+{
+	CTX_CALL(c);
+	CuNode *n = node_of(h);
+	if (!n || !out || n->w.kind != NODE_MEM_ALLOC)
+		return CUDA_ERROR_INVALID_VALUE;
+	out->pool = n->w.mem.pool;
+	out->access = n->w.mem.naccess ? &n->w.mem.access : NULL;
+	out->naccess = n->w.mem.naccess;
+	out->bytes = n->w.mem.bytes;
+	out->dptr = n->w.mem.addr;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuGraphMemFreeNodeGetParams(CUgraphNode h, CUdeviceptr *out)
+{
+	CTX_CALL(c);
+	CuNode *n = node_of(h);
+	if (!n || !out || n->w.kind != NODE_MEM_FREE)
+		return CUDA_ERROR_INVALID_VALUE;
+	*out = n->w.mem.addr;
+	return CUDA_SUCCESS;
+}
+
+/* Whether g has memory nodes: then it may have one executable graph at a
+ * time. */
+static int has_memory_nodes(const CuGraph *g)
+{
+	for (size_t i = 0; i < g->n; i++) {
+		CuNode *n = node_of(g->v[i]);
+		if (n && (n->w.kind == NODE_MEM_ALLOC || n->w.kind == NODE_MEM_FREE))
+			return 1;
+	}
+	return 0;
+}
+
+/* An executable graph's allocation nodes, held (+1) or let go (-1). */
+static void hold_memory(const Work *v, size_t n, int delta)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i].kind == NODE_MEM_ALLOC)
+			cu_gmem_hold(v[i].mem.addr, v[i].mem.id, delta);
+}
+
+/* Before a launch: an allocation still live from the last one is freed
+ * with AUTO_FREE_ON_LAUNCH; without it the launch fails, before any node
+ * runs, with CUDA_ERROR_INVALID_VALUE, as CUDA documents; so does a free
+ * node of another graph's allocation that is not live. */
+static CUresult relaunch_memory(const Work *v, size_t n, unsigned long long flags)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].kind == NODE_MEM_FREE && !cu_gmem_live(v[i].mem.addr, v[i].mem.id)) {
+			size_t j = 0;
+			while (j < n && !(v[j].kind == NODE_MEM_ALLOC && v[j].mem.id == v[i].mem.id))
+				j++;
+			if (j == n)
+				return cu_gmem_run(v[i].mem.addr, v[i].mem.id, 0);     /* says why */
+		}
+		if (v[i].kind != NODE_MEM_ALLOC || !cu_gmem_live(v[i].mem.addr, v[i].mem.id))
+			continue;
+		if (!(flags & 1)) {
+			cu_warn("cuGraphLaunch: the allocation at %#llx from the graph's last launch is not freed "
+				"(free it, or instantiate with CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH)",
+				(unsigned long long)v[i].mem.addr);
+			return CUDA_ERROR_INVALID_VALUE;
+		}
+		cu_gmem_run(v[i].mem.addr, v[i].mem.id, 0);
+	}
+	return CUDA_SUCCESS;
+}
+
 /* ---- user objects ----------------------------------------------------------------------------
  * A reference-counted pointer whose destructor runs when the last
  * reference goes; graphs, and the executable graphs made from them, hold
@@ -956,9 +1163,14 @@ CUresult cuGraphInstantiateWithFlags(CUgraphExec *out, CUgraph h, unsigned long 
 	CuGraph *g = graph_of(h);
 	if (!out || !g)
 		return CUDA_ERROR_INVALID_VALUE;
-	if (flags & ~1ull) {    /* AUTO_FREE_ON_LAUNCH alone: nothing here allocates */
+	if (flags & ~1ull) {    /* AUTO_FREE_ON_LAUNCH alone */
 		cu_warn("cuGraphInstantiate: flags %#llx are not supported", flags);
 		return CUDA_ERROR_NOT_SUPPORTED;
+	}
+	if (g->execs && has_memory_nodes(g)) {
+		cu_warn("cuGraphInstantiate: a graph with memory nodes has one executable graph at a time: "
+			"destroy the other first");
+		return CUDA_ERROR_NOT_SUPPORTED;        /* an H200's answer */
 	}
 	CuExec *e = calloc(1, sizeof *e);
 	Work *v = calloc(g->n ? g->n : 1, sizeof *v);
@@ -991,6 +1203,10 @@ CUresult cuGraphInstantiateWithFlags(CUgraphExec *out, CUgraph h, unsigned long 
 	e->obj.drop = exec_drop;
 	e->v = v;
 	e->n = g->n;
+	e->from = h;
+	e->flags = flags;
+	g->execs++;
+	hold_memory(v, e->n, 1);
 	refs_clone(&e->refs, &g->refs);
 	*out = CU_HANDLE(CUgraphExec, e);
 	return CUDA_SUCCESS;
@@ -1039,6 +1255,10 @@ CUresult cuGraphExecDestroy(CUgraphExec h)
 	if (!e)
 		return CUDA_ERROR_INVALID_VALUE;
 	refs_release(&e->refs);
+	hold_memory(e->v, e->n, -1);
+	CuGraph *g = graph_of(e->from);
+	if (g)
+		g->execs--;
 	exec_drop(e);
 	cu_obj_free(h, CU_KIND_GRAPH_EXEC);
 	return CUDA_SUCCESS;
@@ -1047,9 +1267,10 @@ CUresult cuGraphExecDestroy(CUgraphExec h)
 CUresult cuGraphExecGetFlags(CUgraphExec h, uint64_t *flags)
 {
 	CTX_CALL(c);
-	if (!exec_of(h) || !flags)
+	CuExec *e = exec_of(h);
+	if (!e || !flags)
 		return CUDA_ERROR_INVALID_VALUE;
-	*flags = 0;
+	*flags = e->flags;
 	return CUDA_SUCCESS;
 }
 
@@ -1090,6 +1311,8 @@ CUresult cuGraphLaunch(CUgraphExec h, CUstream s)
 		return r;
 	if (cu_capturing(s))
 		return cu_capture_refuse(s, "cuGraphLaunch (a child graph)");
+	if ((r = relaunch_memory(e->v, e->n, e->flags)))
+		return r;
 	for (size_t i = 0; i < e->n && !r; i++) {
 		const Work *w = &e->v[i];
 		CuFunc *fn;
@@ -1114,6 +1337,10 @@ CUresult cuGraphLaunch(CUgraphExec h, CUstream s)
 			break;
 		case NODE_EVENT:
 			cu_event_stamp(w->event);
+			break;
+		case NODE_MEM_ALLOC:
+		case NODE_MEM_FREE:
+			r = cu_gmem_run(w->mem.addr, w->mem.id, w->kind == NODE_MEM_ALLOC);
 			break;
 		}
 	}

@@ -200,6 +200,9 @@ CUresult cuMemFree_v2(CUdeviceptr dptr)
 	CTX_CALL(c);
 	if (!dptr)
 		return CUDA_SUCCESS;
+	int graph = cu_gmem_free_outside(dptr, "cuMemFree");
+	if (graph >= 0)
+		return graph;
 	HostMem h;
 	if (host_remove((void *)(uintptr_t)dptr, 1u << HOST_MANAGED, &h)) {
 		free(h.p);
@@ -683,9 +686,30 @@ CU_PT_ALIAS(cuMemsetD2D16Async, _ptsz);
 CU_PT_ALIAS(cuMemsetD2D32Async, _ptsz);
 
 /* ---- stream-ordered allocation: the stream is always idle, so the memory
- * is allocated and freed at once, from the device's one default pool ---- */
-CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t bytes, CUstream s) { ASYNC(cuMemAlloc_v2(dptr, bytes)); }
-CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream s) { ASYNC(cuMemFree_v2(dptr)); }
+ * is allocated and freed at once, from the device's one default pool; on
+ * a stream being captured, allocation and free nodes (graph.c) ---- */
+/* While capturing, 0 bytes allocate nothing (address 0) and freeing 0
+ * frees nothing, both successfully, as on an H200. */
+static CUresult capture_alloc(CUdeviceptr *dptr, size_t bytes, CUstream s)
+{
+	if (!dptr)
+		return CUDA_ERROR_INVALID_VALUE;
+	*dptr = 0;
+	return bytes ? cu_capture_alloc(s, bytes, dptr) : CUDA_SUCCESS;
+}
+
+CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t bytes, CUstream s)
+{
+	CAPTURE(capture_alloc(dptr, bytes, s));
+	ASYNC(cuMemAlloc_v2(dptr, bytes));
+}
+
+CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream s)
+{
+	CAPTURE(dptr ? cu_capture_free(s, dptr) : CUDA_SUCCESS);
+	ASYNC(cuMemFree_v2(dptr));
+}
+
 CU_PT_ALIAS(cuMemAllocAsync, _ptsz);
 CU_PT_ALIAS(cuMemFreeAsync, _ptsz);
 
@@ -725,7 +749,7 @@ CUresult cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytes, void *pool, CU
 {
 	if (pool != &default_pool)
 		return CUDA_ERROR_INVALID_VALUE;
-	ASYNC(cuMemAlloc_v2(dptr, bytes));
+	return cuMemAllocAsync(dptr, bytes, s);
 }
 
 CU_PT_ALIAS(cuMemAllocFromPoolAsync, _ptsz);

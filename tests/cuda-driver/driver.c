@@ -580,6 +580,194 @@ static void streams(void)
 	EXPECT(cuStreamSynchronize(s), CUDA_ERROR_INVALID_HANDLE);
 }
 
+/* Graph memory nodes: allocation and free nodes made node by node and by
+ * capture, their parameters, CUDA's rules for a graph's allocations (the
+ * error codes an H200 gives), and the device's graph memory attributes. */
+static CUDA_MEM_ALLOC_NODE_PARAMS alloc_params(size_t bytes)
+{
+	CUDA_MEM_ALLOC_NODE_PARAMS p;
+	memset(&p, 0, sizeof p);
+	p.poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+	p.poolProps.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+	p.poolProps.location.id = 0;
+	p.bytesize = bytes;
+	return p;
+}
+
+static void graph_memory(void)
+{
+	enum { N = 256 };
+	static unsigned out[N];
+	CUstream s;
+	OK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+	CUgraph g, other;
+	CUgraphNode alloc, fill, copy, release, extra;
+	OK(cuGraphCreate(&g, 0));
+	CUDA_MEM_ALLOC_NODE_PARAMS p = alloc_params(N * 4);
+	OK(cuGraphAddMemAllocNode(&alloc, g, NULL, 0, &p));
+	CUdeviceptr a = p.dptr;
+	CHECK(a != 0 && a % 256 == 0, "an allocation node's address %#llx", (unsigned long long)a);
+	CUDA_MEMSET_NODE_PARAMS mp;
+	memset(&mp, 0, sizeof mp);
+	mp.dst = a;
+	mp.value = 0xc0ffee;
+	mp.elementSize = 4;
+	mp.width = N;
+	mp.height = 1;
+	CUcontext ctx;
+	OK(cuCtxGetCurrent(&ctx));
+	OK(cuGraphAddMemsetNode(&fill, g, &alloc, 1, &mp, ctx));
+	CUDA_MEMCPY3D cp;
+	memset(&cp, 0, sizeof cp);
+	cp.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+	cp.srcDevice = a;
+	cp.dstMemoryType = CU_MEMORYTYPE_HOST;
+	cp.dstHost = out;
+	cp.WidthInBytes = N * 4;
+	cp.Height = cp.Depth = 1;
+	OK(cuGraphAddMemcpyNode(&copy, g, &fill, 1, &cp, ctx));
+	OK(cuGraphAddMemFreeNode(&release, g, &copy, 1, a));
+	EXPECT(cuGraphAddMemFreeNode(&extra, g, &release, 1, a), CUDA_ERROR_INVALID_VALUE);      /* twice */
+	EXPECT(cuGraphAddMemFreeNode(&extra, g, NULL, 0, a + 4), CUDA_ERROR_INVALID_VALUE);     /* not an allocation's */
+	CUgraphNodeType t1 = CU_GRAPH_NODE_TYPE_EMPTY, t2 = CU_GRAPH_NODE_TYPE_EMPTY;
+	OK(cuGraphNodeGetType(alloc, &t1));
+	OK(cuGraphNodeGetType(release, &t2));
+	CHECK(t1 == CU_GRAPH_NODE_TYPE_MEM_ALLOC && t2 == CU_GRAPH_NODE_TYPE_MEM_FREE, "memory node types %d %d",
+	      (int)t1, (int)t2);
+	CUDA_MEM_ALLOC_NODE_PARAMS got;
+	memset(&got, 0xff, sizeof got);
+	OK(cuGraphMemAllocNodeGetParams(alloc, &got));
+	CHECK(got.dptr == a && got.bytesize == N * 4 && got.poolProps.allocType == CU_MEM_ALLOCATION_TYPE_PINNED &&
+	      got.poolProps.location.type == CU_MEM_LOCATION_TYPE_DEVICE && got.accessDescCount == 0,
+	      "an allocation node's parameters");
+	CUdeviceptr fp = 0;
+	OK(cuGraphMemFreeNodeGetParams(release, &fp));
+	CHECK(fp == a, "a free node's address");
+	EXPECT(cuGraphMemAllocNodeGetParams(release, &got), CUDA_ERROR_INVALID_VALUE);
+	EXPECT(cuGraphMemFreeNodeGetParams(alloc, &fp), CUDA_ERROR_INVALID_VALUE);
+	EXPECT(cuMemFree(a), CUDA_ERROR_INVALID_VALUE);         /* its graph frees it */
+	CUgraphExec x, x2;
+	OK(cuGraphInstantiate(&x, g, 0));
+	EXPECT(cuGraphInstantiate(&x2, g, 0), CUDA_ERROR_NOT_SUPPORTED);        /* one at a time */
+	for (int round = 0; round < 2; round++) {
+		memset(out, 0, sizeof out);
+		OK(cuGraphLaunch(x, s));
+		OK(cuStreamSynchronize(s));
+		CHECK(out[0] == 0xc0ffee && out[N - 1] == 0xc0ffee, "launch %d of a graph that allocates: %#x %#x",
+		      round, out[0], out[N - 1]);
+	}
+	cuuint64_t used = 0, high = 0;
+	OK(cuDeviceGetGraphMemAttribute(0, CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT, &used));
+	OK(cuDeviceGetGraphMemAttribute(0, CU_GRAPH_MEM_ATTR_USED_MEM_HIGH, &high));
+	CHECK(used >= N * 4 && high >= used, "graph memory in use after a launch: %llu, high %llu",
+	      (unsigned long long)used, (unsigned long long)high);
+	OK(cuGraphExecDestroy(x));
+	OK(cuGraphInstantiate(&x, g, 0));
+	OK(cuGraphExecDestroy(x));
+
+	/* another graph frees an allocation its own graph does not */
+	OK(cuGraphCreate(&other, 0));
+	CUgraph keep;
+	OK(cuGraphCreate(&keep, 0));
+	p = alloc_params(64);
+	OK(cuGraphAddMemAllocNode(&alloc, keep, NULL, 0, &p));
+	CUdeviceptr k = p.dptr;
+	OK(cuGraphAddMemFreeNode(&extra, other, NULL, 0, k));
+	EXPECT(cuGraphAddMemFreeNode(&extra, keep, &alloc, 1, k), CUDA_ERROR_INVALID_VALUE);
+	CUgraphExec xk, xo;
+	OK(cuGraphInstantiate(&xk, keep, 0));
+	OK(cuGraphInstantiate(&xo, other, 0));
+	EXPECT(cuGraphLaunch(xo, s), CUDA_ERROR_INVALID_VALUE);         /* nothing allocated yet */
+	OK(cuGraphLaunch(xk, s));
+	OK(cuMemsetD8(k, 9, 64));                                       /* live after its graph */
+	EXPECT(cuGraphLaunch(xk, s), CUDA_ERROR_INVALID_VALUE);         /* not freed */
+	OK(cuGraphLaunch(xo, s));
+	OK(cuGraphLaunch(xk, s));
+	OK(cuMemFreeAsync(k, s));
+	EXPECT(cuMemFree(k), CUDA_ERROR_INVALID_VALUE);
+	OK(cuGraphExecDestroy(xk));
+	cuuint64_t flags = 0;
+	OK(cuGraphInstantiate(&xk, keep, CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH));
+	OK(cuGraphExecGetFlags(xk, &flags));
+	CHECK(flags == CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH, "flags %llu", (unsigned long long)flags);
+	OK(cuGraphLaunch(xk, s));
+	OK(cuGraphLaunch(xk, s));
+	OK(cuGraphExecDestroy(xk));
+	OK(cuGraphDestroy(keep));
+	OK(cuMemsetD8(k, 1, 64));                                       /* still live */
+	OK(cuGraphExecDestroy(xo));
+	OK(cuGraphDestroy(other));
+	OK(cuMemFree(k));
+
+	/* parameters that are refused */
+	EXPECT(cuGraphAddMemAllocNode(&extra, g, NULL, 0, NULL), CUDA_ERROR_INVALID_VALUE);
+	p = alloc_params(0);
+	EXPECT(cuGraphAddMemAllocNode(&extra, g, NULL, 0, &p), CUDA_ERROR_INVALID_VALUE);
+	p = alloc_params(64);
+	p.poolProps.location.id = 3;
+	EXPECT(cuGraphAddMemAllocNode(&extra, g, NULL, 0, &p), CUDA_ERROR_INVALID_VALUE);
+	p = alloc_params(64);
+	p.poolProps.allocType = CU_MEM_ALLOCATION_TYPE_INVALID;
+	EXPECT(cuGraphAddMemAllocNode(&extra, g, NULL, 0, &p), CUDA_ERROR_INVALID_VALUE);
+	p = alloc_params(64);
+	p.poolProps.location.type = CU_MEM_LOCATION_TYPE_HOST;
+	EXPECT(cuGraphAddMemAllocNode(&extra, g, NULL, 0, &p), CUDA_ERROR_NOT_SUPPORTED);
+	p = alloc_params(64);
+	p.poolProps.handleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+	EXPECT(cuGraphAddMemAllocNode(&extra, g, NULL, 0, &p), CUDA_ERROR_NOT_SUPPORTED);
+	CUmemAccessDesc ad;
+	memset(&ad, 0, sizeof ad);
+	ad.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+	ad.location.id = 0;
+	ad.flags = CU_MEM_ACCESS_FLAGS_PROT_READ;
+	p = alloc_params(64);
+	p.accessDescs = &ad;
+	p.accessDescCount = 1;
+	EXPECT(cuGraphAddMemAllocNode(&extra, g, NULL, 0, &p), CUDA_ERROR_NOT_SUPPORTED);
+	ad.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+	OK(cuGraphAddMemAllocNode(&extra, g, NULL, 0, &p));
+	OK(cuGraphMemAllocNodeGetParams(extra, &got));
+	CHECK(got.accessDescCount == 1 && got.accessDescs && got.accessDescs->flags == CU_MEM_ACCESS_FLAGS_PROT_READWRITE,
+	      "an allocation node's access list");
+	OK(cuGraphDestroy(g));
+
+	/* by capture: cuMemAllocAsync and cuMemFreeAsync become memory nodes */
+	CUdeviceptr c = 0;
+	OK(cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_GLOBAL));
+	OK(cuMemAllocAsync(&c, N * 4, s));
+	OK(cuMemsetD32Async(c, 77, N, s));
+	OK(cuMemcpyDtoHAsync(out, c, N * 4, s));
+	OK(cuMemFreeAsync(c, s));
+	EXPECT(cuMemFreeAsync(c, s), CUDA_ERROR_INVALID_VALUE);        /* the capture goes on */
+	OK(cuStreamEndCapture(s, &g));
+	size_t n = 0;
+	OK(cuGraphGetNodes(g, NULL, &n));
+	CHECK(n == 4, "the capture has 4 nodes (%zu)", n);
+	memset(out, 0, sizeof out);
+	OK(cuGraphInstantiate(&x, g, 0));
+	OK(cuGraphLaunch(x, s));
+	OK(cuStreamSynchronize(s));
+	CHECK(out[0] == 77 && out[N - 1] == 77, "the captured allocation was filled and copied: %u %u", out[0],
+	      out[N - 1]);
+	OK(cuGraphExecDestroy(x));
+	OK(cuGraphDestroy(g));
+
+	/* the device's attributes */
+	OK(cuDeviceGraphMemTrim(0));
+	OK(cuDeviceGetGraphMemAttribute(0, CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT, &used));
+	CHECK(used == 0, "no graph memory in use once the graphs are gone and trimmed (%llu)", (unsigned long long)used);
+	cuuint64_t zero = 0, one = 1;
+	EXPECT(cuDeviceSetGraphMemAttribute(0, CU_GRAPH_MEM_ATTR_USED_MEM_HIGH, &one), CUDA_ERROR_INVALID_VALUE);
+	EXPECT(cuDeviceSetGraphMemAttribute(0, CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT, &zero), CUDA_ERROR_INVALID_VALUE);
+	OK(cuDeviceSetGraphMemAttribute(0, CU_GRAPH_MEM_ATTR_USED_MEM_HIGH, &zero));
+	OK(cuDeviceSetGraphMemAttribute(0, CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH, &zero));
+	OK(cuDeviceGetGraphMemAttribute(0, CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH, &high));
+	CHECK(high == 0, "the reserved high-water mark after a reset (%llu)", (unsigned long long)high);
+	EXPECT(cuDeviceGetGraphMemAttribute(1, CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT, &used), CUDA_ERROR_INVALID_DEVICE);
+	EXPECT(cuDeviceGraphMemTrim(1), CUDA_ERROR_INVALID_DEVICE);
+	OK(cuStreamDestroy(s));
+}
+
 static void launch_ex(void)
 {
 	CUmodule m;
@@ -1552,6 +1740,7 @@ int main(int argc, char **argv)
 	references();
 	modules();
 	streams();
+	graph_memory();
 	launch_ex();
 	linking();
 	errors();

@@ -1,7 +1,8 @@
 // CUDA graphs made by stream capture: kernels, copies, fills, a host
 // function and event records captured on one stream, instantiated once and
 // launched several times; what cannot be captured invalidates the capture.
-// Then a graph built node by node, with dependencies.
+// Stream-ordered allocation becomes memory nodes, with CUDA's rules for a
+// graph's allocations.  Then a graph built node by node, with dependencies.
 #include "check.h"
 
 __global__ void scale_add(int *x, int k, int n)
@@ -88,14 +89,135 @@ int main()
 	       cudaGetErrorName(err));
 	(void)cudaGetLastError();
 
-	// a form that cannot be captured here: stream-ordered allocation
-	CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed));
-	void *p = NULL;
-	err = cudaMallocAsync(&p, 256, s);
-	expect(err == cudaErrorStreamCaptureUnsupported, "cudaMallocAsync while capturing: %s", cudaGetErrorName(err));
-	err = cudaStreamEndCapture(s, &g);
-	expect(err == cudaErrorStreamCaptureInvalidated, "cudaStreamEndCapture after it: %s", cudaGetErrorName(err));
-	(void)cudaGetLastError();
+	// stream-ordered allocation is captured as memory nodes: an allocation
+	// node whose address is the allocation's for the graph's life, a free
+	// node (CUDA's graph memory nodes; an H200 runs this as written)
+	{
+		int *tmp = NULL;
+		CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+		CK(cudaMallocAsync(&tmp, n * sizeof *tmp, s));
+		expect(tmp != NULL && (size_t)tmp % 256 == 0, "cudaMallocAsync while capturing gives an address (%p)",
+		       (void *)tmp);
+		CK(cudaMemcpyAsync(tmp, h, n * sizeof *tmp, cudaMemcpyHostToDevice, s));
+		scale_add<<<(n + 127) / 128, 128, 0, s>>>(tmp, 5, n);
+		CK(cudaMemcpyAsync(out, tmp, n * sizeof *tmp, cudaMemcpyDeviceToHost, s));
+		CK(cudaFreeAsync(tmp, s));
+		CK(cudaStreamEndCapture(s, &g));
+		cudaGraphNode_t v[5];
+		size_t nv = 5;
+		CK(cudaGraphGetNodes(g, v, &nv));
+		cudaGraphNodeType first = cudaGraphNodeTypeEmpty, last = cudaGraphNodeTypeEmpty;
+		CK(cudaGraphNodeGetType(v[0], &first));
+		CK(cudaGraphNodeGetType(v[nv - 1], &last));
+		expect(nv == 5 && first == cudaGraphNodeTypeMemAlloc && last == cudaGraphNodeTypeMemFree,
+		       "the capture has 5 nodes (%zu), an allocation node first (%d) and a free node last (%d)", nv,
+		       (int)first, (int)last);
+		cudaMemAllocNodeParams ap = {};
+		void *freed = NULL;
+		CK(cudaGraphMemAllocNodeGetParams(v[0], &ap));
+		CK(cudaGraphMemFreeNodeGetParams(v[nv - 1], &freed));
+		expect(ap.dptr == tmp && ap.bytesize == n * sizeof *tmp && freed == tmp &&
+		       ap.poolProps.allocType == cudaMemAllocationTypePinned &&
+		       ap.poolProps.location.type == cudaMemLocationTypeDevice && ap.poolProps.location.id == 0,
+		       "the nodes' parameters: the address, %zu bytes, pinned on device 0", ap.bytesize);
+		err = cudaFree(tmp);
+		expect(err == cudaErrorInvalidValue, "cudaFree of the graph's allocation before it ran: %s",
+		       cudaGetErrorName(err));
+		(void)cudaGetLastError();
+		CK(cudaGraphInstantiate(&x, g, 0));
+		cudaGraphExec_t x2;
+		err = cudaGraphInstantiate(&x2, g, 0);
+		expect(err == cudaErrorNotSupported, "a second instantiation of a graph with memory nodes: %s",
+		       cudaGetErrorName(err));
+		(void)cudaGetLastError();
+		for (int round = 1; round <= 2; round++) {
+			for (int i = 0; i < n; i++) {
+				h[i] = 7 * i - round;
+				out[i] = -1;
+			}
+			CK(cudaGraphLaunch(x, s));
+			CK(cudaStreamSynchronize(s));
+			int bad = -1;
+			for (int i = 0; i < n && bad < 0; i++)
+				if (out[i] != (7 * i - round) * 5 + i)
+					bad = i;
+			expect(bad < 0, "launch %d of the graph that allocates (first wrong element: %d)", round, bad);
+		}
+		err = cudaFree(tmp);
+		expect(err == cudaErrorInvalidValue, "cudaFree of an allocation its graph frees: %s", cudaGetErrorName(err));
+		(void)cudaGetLastError();
+		CK(cudaGraphExecDestroy(x));
+		CK(cudaGraphInstantiate(&x, g, 0));     // once the first is gone
+		CK(cudaGraphExecDestroy(x));
+		CK(cudaGraphDestroy(g));
+
+		// an address no allocation node returned cannot be freed in a
+		// capture; the capture goes on
+		CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed));
+		err = cudaFreeAsync(d, s);
+		expect(err == cudaErrorInvalidValue, "cudaFreeAsync of cudaMalloc's memory while capturing: %s",
+		       cudaGetErrorName(err));
+		CK(cudaStreamIsCapturing(s, &st));
+		expect(st == cudaStreamCaptureStatusActive, "and the capture is still active (%d)", (int)st);
+		CK(cudaStreamEndCapture(s, &g));
+		CK(cudaGraphDestroy(g));
+		(void)cudaGetLastError();
+	}
+
+	// an allocation the graph does not free outlives the launch: it is
+	// freed outside, or by the next launch with auto-free-on-launch
+	{
+		CK(cudaGraphCreate(&g, 0));
+		cudaMemAllocNodeParams ap = {};
+		ap.poolProps.allocType = cudaMemAllocationTypePinned;
+		ap.poolProps.location.type = cudaMemLocationTypeDevice;
+		ap.poolProps.location.id = 0;
+		ap.bytesize = n * sizeof(int);
+		cudaGraphNode_t alloc, fill;
+		CK(cudaGraphAddMemAllocNode(&alloc, g, NULL, 0, &ap));
+		int *keep = (int *)ap.dptr;
+		cudaMemsetParams mp = {};
+		mp.dst = keep;
+		mp.value = 0x5a5a;
+		mp.elementSize = 4;
+		mp.width = n;
+		mp.height = 1;
+		CK(cudaGraphAddMemsetNode(&fill, g, &alloc, 1, &mp));
+		CK(cudaGraphInstantiate(&x, g, 0));
+		CK(cudaGraphLaunch(x, s));
+		CK(cudaStreamSynchronize(s));
+		CK(cudaMemcpy(out, keep, n * sizeof *out, cudaMemcpyDeviceToHost));   // after the graph: still there
+		int bad = -1;
+		for (int i = 0; i < n && bad < 0; i++)
+			if (out[i] != 0x5a5a)
+				bad = i;
+		expect(bad < 0, "the allocation outlives the launch (first wrong element: %d)", bad);
+		err = cudaGraphLaunch(x, s);
+		expect(err == cudaErrorInvalidValue, "a launch while its last allocation is not freed: %s",
+		       cudaGetErrorName(err));
+		(void)cudaGetLastError();
+		CK(cudaFree(keep));
+		err = cudaFree(keep);
+		expect(err == cudaErrorInvalidValue, "freeing it twice: %s", cudaGetErrorName(err));
+		(void)cudaGetLastError();
+		CK(cudaGraphLaunch(x, s));      // freed: it may run again
+		CK(cudaFreeAsync(keep, s));
+		CK(cudaStreamSynchronize(s));
+		CK(cudaGraphExecDestroy(x));
+		CK(cudaGraphInstantiateWithFlags(&x, g, cudaGraphInstantiateFlagAutoFreeOnLaunch));
+		unsigned long long flags = 0;
+		CK(cudaGraphExecGetFlags(x, &flags));
+		expect(flags == cudaGraphInstantiateFlagAutoFreeOnLaunch, "the executable graph's flags (%llu)", flags);
+		CK(cudaGraphLaunch(x, s));
+		CK(cudaGraphLaunch(x, s));      // the first launch's allocation is freed first
+		CK(cudaStreamSynchronize(s));
+		// destroying the graphs leaves the live allocation to be freed
+		CK(cudaGraphExecDestroy(x));
+		CK(cudaGraphDestroy(g));
+		CK(cudaMemcpy(out, keep, sizeof *out, cudaMemcpyDeviceToHost));
+		expect(out[0] == 0x5a5a, "the live allocation survives its graph (%#x)", out[0]);
+		CK(cudaFree(keep));
+	}
 
 	// a 2D copy is captured: rows of 16 ints, 64 apart on the host, 32 on the device
 	CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
