@@ -919,10 +919,57 @@ static void g_xcube(void)
 	}
 }
 
+/* txq one query per module: the GPU's JIT refused g_txq's module as a
+ * whole (CUDA_ERROR_NOT_FOUND); this finds the query it refuses. */
+static void g_xtxq(void)
+{
+	static const char *const qs[] = {
+		"width", "height", "depth", "channel_data_type", "channel_order", "normalized_coords",
+		"filter_mode", "addr_mode_0", "addr_mode_1", "addr_mode_2", "array_size", "num_mipmap_levels",
+		"num_samples", "level.width", "level.height", "level.depth",
+	};
+	CUdeviceptr d;
+	CK(cuMemAlloc(&d, 16));
+	static float tx[16 * 8 * 4 * 2];
+	for (size_t q = 0; q < sizeof qs / sizeof qs[0]; q++) {
+		char ptx[1024];
+		int lvl = !strncmp(qs[q], "level.", 6);
+		snprintf(ptx, sizeof ptx,
+			 ".version 8.0\n.target sm_90\n.address_size 64\n"
+			 ".visible .entry q(.param .u64 t, .param .u64 out)\n{\n"
+			 ".reg .b32 %%r<4>; .reg .b64 %%rd<4>;\n"
+			 "ld.param.u64 %%rd1, [t]; ld.param.u64 %%rd2, [out]; mov.u32 %%r2, 1;\n"
+			 "txq.%s.b32 %%r1, [%%rd1]%s;\nst.global.b32 [%%rd2], %%r1;\nret;\n}\n",
+			 qs[q], lvl ? ", %r2" : "");
+		CUmodule m;
+		CUfunction f;
+		CUresult r = load(&m, ptx);
+		if (!r)
+			r = cuModuleGetFunction(&f, m, "q");
+		if (r) {
+			const char *name = NULL;
+			cuGetErrorName(r, &name);
+			printf("xtxq %s : error %s\n", qs[q], name ? name : "?");
+			continue;
+		}
+		CUDA_TEXTURE_DESC td = desc(CU_TR_ADDRESS_MODE_WRAP, CU_TR_FILTER_MODE_POINT, 0);
+		Tex T = tex_array(16, 8, 0, 0, CU_AD_FORMAT_FLOAT, 1, tx, &td, 3);
+		void *args[] = { &T.t, &d };
+		uint32_t o = 0;
+		CK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, args, NULL));
+		CK(cuCtxSynchronize());
+		CK(cuMemcpyDtoH(&o, d, sizeof o));
+		printf("xtxq %s : %08x\n", qs[q], o);
+		tex_free(&T);
+		CK(cuModuleUnload(m));
+	}
+	CK(cuMemFree(d));
+}
+
 static const struct { const char *name; void (*run)(void); } groups[] = {
 	{ "alpha", g_alpha }, { "bilinear", g_bilinear }, { "formats", g_formats }, { "address", g_address },
 	{ "cube", g_cube }, { "layers", g_layers }, { "mip", g_mip }, { "gather", g_gather },
-	{ "fetch", g_fetch }, { "txq", g_txq }, { "depth", g_depth }, { "half", g_half },
+	{ "fetch", g_fetch }, { "txq", g_txq }, { "xtxq", g_xtxq }, { "depth", g_depth }, { "half", g_half },
 	{ "xfilter", g_xfilter }, { "xcoord", g_xcoord }, { "xfetch", g_xfetch }, { "xcube", g_xcube },
 };
 
