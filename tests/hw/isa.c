@@ -29,6 +29,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+static CUdevice dev;
+static CUcontext ctx;
+
 static const char *errname(CUresult r)
 {
 	const char *name = NULL;
@@ -597,6 +600,49 @@ static CUarray surf_array(unsigned w, unsigned h, unsigned layers, CUsurfObject 
 	return a;
 }
 
+/* A surface case faults on a GPU when its address is misaligned, and a
+ * fault kills the context: so each case runs in its own launch, and after
+ * a fault the primary context is reset and the array made again. */
+static void surf_each(const char *g, const Op *op, unsigned w, unsigned h, unsigned l, const uint64_t *A, int na,
+		      const uint64_t *B, int nb, const uint64_t *C, int nc)
+{
+	CUarray a = NULL;
+	if (op->nin < 2)
+		nb = 1;
+	if (op->nin < 3)
+		nc = 1;
+	for (int x = 0; x < na; x++)
+		for (int y = 0; y < nb; y++)
+			for (int z = 0; z < nc; z++) {
+				uint64_t in[3] = { A[x], op->nin > 1 ? B[y] : 0, op->nin > 2 ? C[z] : 0 }, out[2] = { 0, 0 };
+				if (!a && !(a = surf_array(w, h, l, &op_surface)))
+					return;
+				CUresult r = run_op(g, op, in, 1, out);
+				printf("%s %s", g, op->name);
+				for (int k = 0; k < op->nin; k++)
+					printf(" %0*llx", digits(op->in), (unsigned long long)in[k]);
+				if (r) {
+					printf(" : error %s\n", errname(r));
+					cuDevicePrimaryCtxReset(dev);
+					cuDevicePrimaryCtxRetain(&ctx, dev);
+					cuCtxSetCurrent(ctx);
+					cuDevicePrimaryCtxRelease(dev);
+					a = NULL;
+					op_surface = 0;
+					continue;
+				}
+				printf(" : %0*llx", digits(op->out), (unsigned long long)out[0]);
+				if (op->out2)
+					printf(" %0*llx", digits(op->out2), (unsigned long long)out[1]);
+				printf("\n");
+			}
+	if (a) {
+		cuSurfObjectDestroy(op_surface);
+		op_surface = 0;
+		cuArrayDestroy(a);
+	}
+}
+
 static void g_surf(void)
 {
 	static const uint64_t X[] = { 0, 1, 2, 3, 4, 5, 7, 12, 15, 16, 17, 100, 0xfffffffc, 0xffffffff, 0x7ffffffc, 0x80000000 };
@@ -627,29 +673,24 @@ static void g_surf(void)
 	static const uint64_t Z[] = { 0 };
 	struct { unsigned w, h, l; } shapes[] = { { 4, 3, 0 }, { 4, 0, 0 }, { 4, 3, 2 }, { 4, 0, 2 } };
 	for (int i = 0; i < N(shapes); i++) {
-		CUarray a = surf_array(shapes[i].w, shapes[i].h, shapes[i].l, &op_surface);
-		if (!a)
-			continue;
+		unsigned w = shapes[i].w, h = shapes[i].h, l = shapes[i].l;
 		char g[32];
-		snprintf(g, sizeof g, "surf-%ux%ux%u", shapes[i].w, shapes[i].h, shapes[i].l);
+		snprintf(g, sizeof g, "surf-%ux%ux%u", w, h, l);
 		if (i == 0)
 			for (int k = 0; k < N(ops2d); k++)
-				sweep(g, &ops2d[k], X, N(X), Y, N(Y), NULL, 0);
+				surf_each(g, &ops2d[k], w, h, l, X, N(X), Y, N(Y), NULL, 0);
 		if (i == 1)
 			for (int k = 0; k < N(ops1d); k++)
-				sweep(g, &ops1d[k], X, N(X), NULL, 0, NULL, 0);
+				surf_each(g, &ops1d[k], w, h, l, X, N(X), NULL, 0, NULL, 0);
 		if (i == 2)
 			for (int k = 0; k < N(opsa); k++)
-				sweep(g, &opsa[k], X, 4, Y, 3, L, N(L));
+				surf_each(g, &opsa[k], w, h, l, X, 4, Y, 3, L, N(L));
 		for (int k = 0; k < N(q); k++) {
 			Op o = q[k];
 			o.out = 'l';
 			o.out2 = 'l';
-			sweep(g, &o, Z, 1, NULL, 0, NULL, 0);
+			surf_each(g, &o, w, h, l, Z, 1, NULL, 0, NULL, 0);
 		}
-		cuSurfObjectDestroy(op_surface);
-		op_surface = 0;
-		cuArrayDestroy(a);
 	}
 }
 
@@ -1143,8 +1184,6 @@ int main(int argc, char **argv)
 			printf("%s\n", groups[i].name);
 		return 0;
 	}
-	CUdevice dev;
-	CUcontext ctx;
 	CUresult r;
 	if ((r = cuInit(0)) || (r = cuDeviceGet(&dev, 0)) || (r = cuDevicePrimaryCtxRetain(&ctx, dev)) ||
 	    (r = cuCtxSetCurrent(ctx))) {
