@@ -550,12 +550,34 @@ static int device_limit(int limit, ptxvm_limit *out)
 	}
 }
 
+/* The limits that change nothing ptxvm computes, with an H200's values
+ * (tests/hw/golden/h200.attrs.txt): the device runtime's pending launches
+ * (ptxvm's are fixed, docs/EXECUTION.md), the L2 fetch granularity and the
+ * persisting L2 size (cache hints), shared memory per multiprocessor and
+ * CIG (read only). */
+enum { LIMIT_PENDING = 4, LIMIT_L2_FETCH = 5, LIMIT_L2_PERSIST = 6, LIMIT_SHMEM = 7, LIMIT_CIG = 8 };
+static _Atomic size_t l2_fetch = 64, l2_persist = 11796480;
+
+static int fixed_limit(int limit, size_t *v)
+{
+	switch (limit) {
+	case LIMIT_PENDING: *v = 2048; return 1;
+	case LIMIT_L2_FETCH: *v = atomic_load(&l2_fetch); return 1;
+	case LIMIT_L2_PERSIST: *v = atomic_load(&l2_persist); return 1;
+	case LIMIT_SHMEM: *v = 232448; return 1;
+	case LIMIT_CIG: *v = 0; return 1;
+	default: return 0;
+	}
+}
+
 CUresult cuCtxGetLimit(size_t *v, int limit)
 {
 	CTX_CALL(c);
 	ptxvm_limit l;
 	if (!v)
 		return CUDA_ERROR_INVALID_VALUE;
+	if (fixed_limit(limit, v))
+		return CUDA_SUCCESS;
 	if (!device_limit(limit, &l))
 		return CUDA_ERROR_UNSUPPORTED_LIMIT;
 	return cu_result(c, ptxvm_device_get_limit(cu_dev.dev, l, v), "cuCtxGetLimit");
@@ -565,6 +587,19 @@ CUresult cuCtxSetLimit(int limit, size_t v)
 {
 	CTX_CALL(c);
 	ptxvm_limit l;
+	size_t now;
+	if (limit == LIMIT_L2_FETCH || limit == LIMIT_L2_PERSIST) {    /* hints: kept, nothing else */
+		if (limit == LIMIT_L2_FETCH && (v > 128 || (v & (v - 1))))     /* 0 or a power of 2 up to 128 */
+			return CUDA_ERROR_INVALID_VALUE;
+		atomic_store(limit == LIMIT_L2_FETCH ? &l2_fetch : &l2_persist, v);
+		return CUDA_SUCCESS;
+	}
+	if (fixed_limit(limit, &now)) {
+		if (v == now)
+			return CUDA_SUCCESS;
+		cu_warn("cuCtxSetLimit: limit %d is fixed at %zu in ptxvm", limit, now);
+		return limit == LIMIT_PENDING ? CUDA_ERROR_NOT_SUPPORTED : CUDA_ERROR_INVALID_VALUE;
+	}
 	if (!device_limit(limit, &l))
 		return CUDA_ERROR_UNSUPPORTED_LIMIT;
 	/* An H200's driver makes the printf FIFO at least 512 KiB and a whole

@@ -986,8 +986,11 @@ ptxvm_result ptxvm_kernel_occupancy(const ptxvm_kernel *h, int block, size_t dyn
 			   "ptxvm_kernel_occupancy: %s", k ? "NULL argument" : "no kernel");
 	}
 	uint64_t shared = k->p->prog->shared_bytes - XSMEM_RESERVED;
-	*blocks = dyn_shared > UINT32_MAX ? 0 : exec_occupancy(k->p->d->attr, exec_max_threads(k->f), block,
-								 shared + dyn_shared);
+	/* more dynamic shared memory than the kernel may take: no block fits
+	 * (an H200 answers 0, tests/hw/golden/h200.attrs.txt) */
+	int most = atomic_load(&k->p->kattr[kernel_fn(k)].v[PTXVM_KATTR_MAX_DYNAMIC_SHARED_SIZE_BYTES]);
+	*blocks = dyn_shared > (size_t)(most > 0 ? most : 0) ? 0 :
+		  exec_occupancy(k->p->d->attr, exec_max_threads(k->f), block, shared + dyn_shared);
 	reg_put(&k->o);
 	return PTXVM_SUCCESS;
 }

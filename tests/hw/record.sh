@@ -2,7 +2,7 @@
 # record.sh NAME [LOGDIR]: what a machine with an NVIDIA GPU records for
 # ptxvm, in one go (tests/hw/README.md, "Recording on a GPU"):
 #   - the probes' golden files: tests/hw/golden/NAME.* (run.sh --record,
-#     printf.sh --record, attrs.c's output), to be committed;
+#     printf.sh --record), to be committed;
 #   - LOGDIR/cuda-host.log and cuda-host.tar.gz: tests/cuda-host's programs
 #     run on the GPU's own driver (CUDA_HOST_NATIVE=1), which shows that
 #     what they check is what the hardware does;
@@ -21,9 +21,6 @@ st=0
 } >"$LOG/machine.log"
 tests/hw/run.sh --record "$NAME" || st=1
 tests/hw/printf.sh --record "$NAME" || st=1
-cc -std=gnu11 -O2 -I"${CUDA_HOME:-/usr/local/cuda}/include" -o "$LOG/attrs" tests/hw/attrs.c -lcuda &&
-	"$LOG/attrs" >"tests/hw/golden/$NAME.attrs.txt" || st=1
-rm -f "$LOG/attrs"
 CUDA_HOST_NATIVE=1 JOBS=${JOBS:-$(nproc)} tests/cuda-host/run.sh build/hw-native >"$LOG/cuda-host.log" 2>&1
 tail -n 1 "$LOG/cuda-host.log"
 tar -czf "$LOG/cuda-host.tar.gz" --exclude='*.static' --exclude='*.shared' -C build/hw-native cuda-host

@@ -75,7 +75,7 @@ compare() {
 }
 # the probes: source, golden file suffix (texture goldens are NAME.txt;
 # NAME.WHAT.txt are other probes': isa, printf.sh's printf, attrs)
-PROBES="probe:txt isa:isa.txt"
+PROBES="probe:txt isa:isa.txt attrs:attrs.txt"
 goldens() {
 	if [ "$1" = txt ]; then
 		ls tests/hw/golden/*.txt 2>/dev/null | grep -v -E '/[^/]*\.[^/]*\.txt$'
