@@ -195,12 +195,13 @@ CUresult cuMemHostGetFlags(unsigned *flags, void *p)
 	return CUDA_SUCCESS;
 }
 
-CUresult cuMemFree_v2(CUdeviceptr dptr)
+/* what names the call in messages. */
+static CUresult mem_free(CUdeviceptr dptr, const char *what)
 {
 	CTX_CALL(c);
 	if (!dptr)
 		return CUDA_SUCCESS;
-	int graph = cu_gmem_free_outside(dptr, "cuMemFree");
+	int graph = cu_gmem_free_outside(dptr, what);
 	if (graph >= 0)
 		return graph;
 	HostMem h;
@@ -208,8 +209,10 @@ CUresult cuMemFree_v2(CUdeviceptr dptr)
 		free(h.p);
 		return CUDA_SUCCESS;
 	}
-	return cu_result(c, ptxvm_mem_free(cu_dev.dev, dptr), "cuMemFree");
+	return cu_result(c, ptxvm_mem_free(cu_dev.dev, dptr), what);
 }
+
+CUresult cuMemFree_v2(CUdeviceptr dptr) { return mem_free(dptr, "cuMemFree"); }
 
 /* ---- pointer attributes ------------------------------------------------------------- */
 enum {
@@ -707,7 +710,7 @@ CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t bytes, CUstream s)
 CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream s)
 {
 	CAPTURE(dptr ? cu_capture_free(s, dptr) : CUDA_SUCCESS);
-	ASYNC(cuMemFree_v2(dptr));
+	ASYNC(mem_free(dptr, "cuMemFreeAsync"));
 }
 
 CU_PT_ALIAS(cuMemAllocAsync, _ptsz);

@@ -752,6 +752,17 @@ static void graph_memory(void)
 	OK(cuGraphExecDestroy(x));
 	OK(cuGraphDestroy(g));
 
+	/* a capture that fails takes its allocations with it */
+	cuuint64_t before = 0, after = 1;
+	OK(cuDeviceGetGraphMemAttribute(0, CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT, &before));
+	OK(cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_GLOBAL));
+	OK(cuMemAllocAsync(&c, 1 << 20, s));
+	EXPECT(cuStreamSynchronize(s), CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED);
+	EXPECT(cuStreamEndCapture(s, &g), CUDA_ERROR_STREAM_CAPTURE_INVALIDATED);
+	OK(cuDeviceGetGraphMemAttribute(0, CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT, &after));
+	CHECK(after == before, "graph memory in use before a failed capture (%llu) and after (%llu)",
+	      (unsigned long long)before, (unsigned long long)after);
+
 	/* the device's attributes */
 	OK(cuDeviceGraphMemTrim(0));
 	OK(cuDeviceGetGraphMemAttribute(0, CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT, &used));
