@@ -1895,10 +1895,10 @@ void warp_bar_red_done(Warp *w, const Barrier *b)
 	}
 }
 
-/* One instruction x of the top entry e (live lanes m): its guard, the
- * counts, its semantics. */
-static inline __attribute__((always_inline)) int exec_step(Ctx *X, Entry *e, uint32_t m, const XIns *x,
-							   uint64_t *nthr, uint64_t *nwarp)
+/* Instruction x of the top entry (live lanes m) becomes the current one:
+ * the lanes its guard lets run it, counted. */
+static inline __attribute__((always_inline)) uint32_t exec_guard(Ctx *X, uint32_t m, const XIns *x,
+								 uint64_t *nthr, uint64_t *nwarp)
 {
 	uint32_t act = m;
 	if (x->guard >= 0) {
@@ -1908,14 +1908,23 @@ static inline __attribute__((always_inline)) int exec_step(Ctx *X, Entry *e, uin
 	X->x = x;
 	(*nwarp)++;
 	*nthr += act == FULL ? 32 : popc32(act);
-	return exec_one(X, e, m, act);
+	return act;
+}
+
+/* One instruction x of the top entry e (live lanes m): its guard, the
+ * counts, its semantics. */
+static inline __attribute__((always_inline)) int exec_step(Ctx *X, Entry *e, uint32_t m, const XIns *x,
+							   uint64_t *nthr, uint64_t *nwarp)
+{
+	return exec_one(X, e, m, exec_guard(X, m, x, nthr, nwarp));
 }
 
 /* The compiling tier (src/jit) includes this file with EXEC_STEP naming
- * its own dispatch, which calls exec_step with each instruction a
- * constant; the interpreter takes the instruction from the program. */
+ * its own dispatch, which runs the instruction at e->pc and may run those
+ * after it, within *budget, as this loop would (src/jit/jit.c); the
+ * interpreter takes the instruction from the program. */
 #ifndef EXEC_STEP
-#define EXEC_STEP(X, e, m, nthr, nwarp) exec_step(X, e, m, &(X)->f->fn->code[(e)->pc], nthr, nwarp)
+#define EXEC_STEP(X, e, m, nthr, nwarp, budget) exec_step(X, e, m, &(X)->f->fn->code[(e)->pc], nthr, nwarp)
 #endif
 
 static inline __attribute__((always_inline)) int warp_loop(Cta *c, Warp *w, uint64_t budget)
@@ -1945,7 +1954,7 @@ static inline __attribute__((always_inline)) int warp_loop(Cta *c, Warp *w, uint
 			}
 			continue;
 		}
-		int s = EXEC_STEP(&X, e, m, &nthr, &nwarp);
+		int s = EXEC_STEP(&X, e, m, &nthr, &nwarp, &budget);
 		if (s != RUN_GO) {
 			r = s;
 			break;
