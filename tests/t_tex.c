@@ -1,7 +1,7 @@
-/* t_tex.c: textures against a reference model written here from the rules
- * of docs/TEXTURES.md, in double precision with the documented
- * quantisation (alpha and the level of detail rounded to 8 fractional
- * bits, the weights nested dimension by dimension, one rounding to f32).
+/* t_tex.c: textures against a reference model (texmodel.c) written from
+ * the rules of docs/TEXTURES.md: the hardware's quantisation (alpha and the
+ * level of detail in 8 fractional bits, integer weights summing to 256,
+ * the sum in fixed point, rounded once).
  *
  *   matrix   every resource kind (1D, 2D, 3D, 1D and 2D layered, cubemap,
  *            layered cubemap, linear and pitch-2D memory) x format x

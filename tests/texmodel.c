@@ -1,7 +1,7 @@
 /* texmodel.c: the reference model of texture sampling (texmodel.h): the
- * rules of docs/TEXTURES.md in double precision with the documented
- * quantisation, written apart from src/tex, and reference textures made
- * on a device. */
+ * rules of docs/TEXTURES.md -- the hardware's, as an H200 answered them,
+ * and ptxvm's choices where none has -- written apart from src/tex, and
+ * reference textures made on a device. */
 #include "texmodel.h"
 
 #include <math.h>
@@ -86,12 +86,48 @@ uint16_t to_half(double x)
 	return s | (uint16_t)((ve - 1 + 15) << 10) | (uint16_t)(ldexp(v, 11 - ve) - 1024);
 }
 
+/* sRGB's decoding as an H200 does it (tests/hw/golden/h200.txt): f32
+ * results of 8 significant bits. */
+static const uint32_t srgb_f32[256] = {
+	0x00000000, 0x39a00000, 0x3a200000, 0x3a700000, 0x3aa00000, 0x3ac80000, 0x3af00000, 0x3b0c0000,
+	0x3b200000, 0x3b340000, 0x3b480000, 0x3b5c0000, 0x3b700000, 0x3b840000, 0x3b900000, 0x3b9c0000,
+	0x3baa0000, 0x3bb80000, 0x3bc60000, 0x3bd60000, 0x3be60000, 0x3bf60000, 0x3c030000, 0x3c0c0000,
+	0x3c160000, 0x3c1f0000, 0x3c290000, 0x3c340000, 0x3c3e0000, 0x3c490000, 0x3c550000, 0x3c600000,
+	0x3c6c0000, 0x3c7a0000, 0x3c830000, 0x3c8a0000, 0x3c910000, 0x3c980000, 0x3c9f0000, 0x3ca60000,
+	0x3cae0000, 0x3cb60000, 0x3cbe0000, 0x3cc60000, 0x3cce0000, 0x3cd70000, 0x3ce00000, 0x3ce90000,
+	0x3cf20000, 0x3cfc0000, 0x3d030000, 0x3d080000, 0x3d0d0000, 0x3d120000, 0x3d170000, 0x3d1c0000,
+	0x3d220000, 0x3d280000, 0x3d2d0000, 0x3d330000, 0x3d390000, 0x3d3f0000, 0x3d450000, 0x3d4c0000,
+	0x3d520000, 0x3d580000, 0x3d600000, 0x3d660000, 0x3d6c0000, 0x3d740000, 0x3d7a0000, 0x3d810000,
+	0x3d850000, 0x3d880000, 0x3d8c0000, 0x3d900000, 0x3d940000, 0x3d980000, 0x3d9c0000, 0x3da00000,
+	0x3da40000, 0x3da90000, 0x3dad0000, 0x3db10000, 0x3db60000, 0x3dba0000, 0x3dbf0000, 0x3dc30000,
+	0x3dc80000, 0x3dcd0000, 0x3dd10000, 0x3dd60000, 0x3ddb0000, 0x3de00000, 0x3de50000, 0x3dea0000,
+	0x3df00000, 0x3df40000, 0x3dfa0000, 0x3e000000, 0x3e020000, 0x3e050000, 0x3e080000, 0x3e0b0000,
+	0x3e0e0000, 0x3e110000, 0x3e140000, 0x3e170000, 0x3e1a0000, 0x3e1d0000, 0x3e200000, 0x3e230000,
+	0x3e260000, 0x3e290000, 0x3e2c0000, 0x3e300000, 0x3e330000, 0x3e360000, 0x3e3a0000, 0x3e3d0000,
+	0x3e400000, 0x3e440000, 0x3e470000, 0x3e4b0000, 0x3e4e0000, 0x3e520000, 0x3e560000, 0x3e590000,
+	0x3e5d0000, 0x3e610000, 0x3e650000, 0x3e680000, 0x3e6c0000, 0x3e700000, 0x3e740000, 0x3e780000,
+	0x3e7c0000, 0x3e800000, 0x3e820000, 0x3e840000, 0x3e860000, 0x3e880000, 0x3e8a0000, 0x3e8d0000,
+	0x3e8f0000, 0x3e910000, 0x3e930000, 0x3e950000, 0x3e980000, 0x3e9a0000, 0x3e9c0000, 0x3e9e0000,
+	0x3ea10000, 0x3ea30000, 0x3ea50000, 0x3ea80000, 0x3eaa0000, 0x3ead0000, 0x3eaf0000, 0x3eb20000,
+	0x3eb40000, 0x3eb60000, 0x3eb90000, 0x3ebc0000, 0x3ebe0000, 0x3ec10000, 0x3ec30000, 0x3ec60000,
+	0x3ec80000, 0x3ecb0000, 0x3ece0000, 0x3ed10000, 0x3ed30000, 0x3ed60000, 0x3ed90000, 0x3edb0000,
+	0x3ede0000, 0x3ee10000, 0x3ee40000, 0x3ee70000, 0x3eea0000, 0x3eed0000, 0x3ef00000, 0x3ef20000,
+	0x3ef60000, 0x3ef80000, 0x3efc0000, 0x3efe0000, 0x3f010000, 0x3f020000, 0x3f040000, 0x3f050000,
+	0x3f070000, 0x3f090000, 0x3f0a0000, 0x3f0c0000, 0x3f0d0000, 0x3f0f0000, 0x3f110000, 0x3f120000,
+	0x3f140000, 0x3f160000, 0x3f170000, 0x3f190000, 0x3f1b0000, 0x3f1c0000, 0x3f1e0000, 0x3f200000,
+	0x3f210000, 0x3f230000, 0x3f250000, 0x3f270000, 0x3f290000, 0x3f2a0000, 0x3f2c0000, 0x3f2e0000,
+	0x3f300000, 0x3f320000, 0x3f330000, 0x3f350000, 0x3f370000, 0x3f390000, 0x3f3b0000, 0x3f3d0000,
+	0x3f3f0000, 0x3f410000, 0x3f430000, 0x3f450000, 0x3f470000, 0x3f490000, 0x3f4b0000, 0x3f4d0000,
+	0x3f4f0000, 0x3f510000, 0x3f530000, 0x3f550000, 0x3f570000, 0x3f590000, 0x3f5b0000, 0x3f5d0000,
+	0x3f5f0000, 0x3f610000, 0x3f630000, 0x3f650000, 0x3f680000, 0x3f6a0000, 0x3f6c0000, 0x3f6e0000,
+	0x3f700000, 0x3f720000, 0x3f740000, 0x3f760000, 0x3f7a0000, 0x3f7c0000, 0x3f7e0000, 0x3f800000,
+};
+
 /* Component k of the texel at p, as the 32 bits the lookup returns. */
 static uint32_t rdecode(const Ref *R, const uint8_t *p, int k)
 {
-	int fl = fres(R);
 	if (k >= R->ch)
-		return k < 3 ? 0 : fl ? 0x3f800000u : 1;
+		return 0;               /* a component the format lacks, alpha too */
 	int cs = fmt_size[R->fmt];
 	p += k * cs;
 	uint32_t raw = 0;
@@ -100,10 +136,8 @@ static uint32_t rdecode(const Ref *R, const uint8_t *p, int k)
 	int norm = R->fmt >= PTXVM_FORMAT_UNORM8 || (R->readnorm && small_int(R->fmt));
 	switch (R->fmt) {
 	case PTXVM_FORMAT_U8: case PTXVM_FORMAT_UNORM8:
-		if (norm && R->srgb && k < 3) {
-			double c = raw / 255.0;
-			return bitsf((float)(c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)));
-		}
+		if (norm && R->srgb && k < 3)
+			return srgb_f32[raw];
 		return norm ? bitsf((float)(raw / 255.0)) : raw;
 	case PTXVM_FORMAT_U16: case PTXVM_FORMAT_UNORM16:
 		return norm ? bitsf((float)(raw / 65535.0)) : raw;
@@ -117,11 +151,26 @@ static uint32_t rdecode(const Ref *R, const uint8_t *p, int k)
 	}
 	case PTXVM_FORMAT_F16: {
 		double v = half_value((uint16_t)raw);
-		return isnan(v) ? 0x7fc00000u | (raw & 0x8000) << 16 | (raw & 0x1ff) << 13 : bitsf((float)v);
+		/* a NaN: sign, all-ones exponent, the 10 payload bits at the top */
+		return isnan(v) ? (raw & 0x8000) << 16 | 0xffu << 23 | (raw & 0x3ff) << 13 : bitsf((float)v);
 	}
 	default:
 		return raw;
 	}
+}
+
+/* The value in 1/65535 of component k of an unsigned 8- or 16-bit texel
+ * read as normalized floats (not sRGB), else -1. */
+static long unorm_units(const Ref *R, const uint8_t *p, int k)
+{
+	int norm = R->fmt >= PTXVM_FORMAT_UNORM8 || (R->readnorm && small_int(R->fmt));
+	if (k >= R->ch || !norm || (R->srgb && k < 3))
+		return -1;
+	if (R->fmt == PTXVM_FORMAT_U8 || R->fmt == PTXVM_FORMAT_UNORM8)
+		return 257L * p[k];
+	if (R->fmt == PTXVM_FORMAT_U16 || R->fmt == PTXVM_FORMAT_UNORM16)
+		return p[2 * k] | (long)p[2 * k + 1] << 8;
+	return -1;
 }
 
 /* As a double (integers by the format's signedness). */
@@ -148,17 +197,26 @@ static double raddr(double i, double n, int mode)
 	return -1;
 }
 
-/* The Programming Guide's cubemap table: the face, sc, tc and |ma|. */
+/* The Programming Guide's cubemap table, ties as an H200 breaks them: x
+ * only with the largest magnitude of all three, else y with one larger
+ * than z's, else z; a zero or infinite largest magnitude gives no face
+ * but the centre (ma = 0) of +z, or of -z for a negative z. */
 static int rface3(double x, double y, double z, double *sc, double *tc, double *ma)
 {
 	double ax = fabs(x), ay = fabs(y), az = fabs(z);
-	if (ax >= ay && ax >= az) {
+	double big = ax > ay ? ax : ay;
+	big = big > az ? big : az;
+	if (big == 0 || isinf(big)) {
+		*ma = *sc = *tc = 0;
+		return signbit(z) ? 5 : 4;
+	}
+	if (ax > ay && ax > az) {
 		*ma = ax;
 		*tc = -y;
 		*sc = x >= 0 ? -z : z;
 		return x >= 0 ? 0 : 1;
 	}
-	if (ay >= az) {
+	if (ay > az) {
 		*ma = ay;
 		*sc = x;
 		*tc = y >= 0 ? z : -z;
@@ -202,12 +260,16 @@ typedef struct Where {
 	const uint32_t *depth;
 } Where;
 
-/* The texel (all four components, bits) at raw indices. */
-static void rtexel_bits(const Where *W, double x, double y, double z, uint32_t o[4])
+/* The texel (all four components, bits) at raw indices; u (if not NULL)
+ * gets each component's value in 1/65535 where the filter sums those
+ * (unorm_units), else -1 (the border colour too). */
+static void rtexel_bits(const Where *W, double x, double y, double z, uint32_t o[4], long u[4])
 {
 	const Ref *R = W->R;
 	int l = W->l;
 	double layer = W->layer;
+	if (u)
+		u[0] = u[1] = u[2] = u[3] = -1;
 	if (W->face >= 0 && (x < 0 || x >= R->w[l] || y < 0 || y >= R->h[l])) {
 		/* the texel centre beyond the face, projected onto the cube */
 		double n = R->w[l], v[3], s, t;
@@ -224,20 +286,42 @@ static void rtexel_bits(const Where *W, double x, double y, double z, uint32_t o
 			layer += W->face;
 	}
 	if (x < 0 || y < 0 || z < 0) {
-		for (int k = 0; k < 4; k++)
-			o[k] = bitsf(R->border[k]);
+		for (int k = 0; k < 4; k++)     /* only the format's components */
+			o[k] = k < R->ch ? bitsf(R->border[k]) : 0;
 		return;
 	}
 	size_t row = (((size_t)layer * R->d[l] + (size_t)z) * R->h[l] + (size_t)y);
 	const uint8_t *p = R->lv[l] + row * R->pitch[l] + (size_t)x * R->es;
-	for (int k = 0; k < 4; k++)
+	for (int k = 0; k < 4; k++) {
 		o[k] = rdecode(R, p, k);
+		if (u)
+			u[k] = unorm_units(R, p, k);
+	}
 }
 
+/* A texel's components as doubles, and their units (rtexel_bits); a
+ * depth compare's (1 or 0, 0, 0, 1) have none. */
+static void rtexel_u(const Where *W, double x, double y, double z, double o[4], long u[4])
+{
+	uint32_t b[4];
+	rtexel_bits(W, x, y, z, b, u);
+	for (int k = 0; k < 4; k++)
+		o[k] = dval(W->R, b[k]);
+	if (W->depth) {
+		o[0] = fbits(*W->depth) <= o[0] ? 1 : 0;
+		o[1] = o[2] = 0;
+		o[3] = 1;
+		u[0] = u[1] = u[2] = u[3] = -1;
+	}
+}
+
+/* A texel as doubles; a seamless cube's corner outside both edges (for
+ * tld4) is the mean of the three texels that meet there. */
 static void rtexel(const Where *W, double x, double y, double z, double o[4])
 {
 	const Ref *R = W->R;
 	double n = R->w[W->l];
+	long u[4];
 	if (W->face >= 0 && (x < 0 || x >= n) && (y < 0 || y >= n)) {
 		double xi = x < 0 ? 0 : n - 1, yi = y < 0 ? 0 : n - 1, a[4], b[4], c[4];
 		rtexel(W, xi, yi, z, a);
@@ -247,28 +331,46 @@ static void rtexel(const Where *W, double x, double y, double z, double o[4])
 			o[k] = (a[k] + b[k] + c[k]) / 3;
 		return;
 	}
-	uint32_t b[4];
-	rtexel_bits(W, x, y, z, b);
-	for (int k = 0; k < 4; k++)
-		o[k] = dval(R, b[k]);
-	if (W->depth) {
-		o[0] = fbits(*W->depth) <= o[0] ? 1 : 0;
-		o[1] = o[2] = 0;
-		o[3] = 1;
-	}
+	rtexel_u(W, x, y, z, o, u);
 }
 
-/* (256 - a) x + a y, a texel of weight 0 left out */
-static double mix(double x, double y, int a)
+/* ---- the filter: weighted texels, summed as the hardware sums them ---- */
+
+typedef struct Terms {
+	int n;
+	double w[24], v[24][4];
+	long u[24][4];
+} Terms;
+
+static void add_term(Terms *T, const Where *W, double w, double x, double y, double z)
 {
-	if (a == 0)
-		return 256 * x;
-	if (a == 256)
-		return 256 * y;
-	return (256 - a) * x + a * y;
+	if (w == 0)
+		return;                 /* a texel of weight 0 plays no part */
+	T->w[T->n] = w;
+	rtexel_u(W, x, y, z, T->v[T->n], T->u[T->n]);
+	T->n++;
 }
 
-/* Texel coordinates of dimension k at level l. */
+/* x rounded to an integer, halves up; halves down. */
+static double half_up(double x) { return floor(x + 0.5); }
+static double half_down(double x) { return ceil(x - 0.5); }
+
+/* The four weights of a 2D footprint with alphas a (x), b (y) out of a
+ * share of 256: w[dy][dx].  The x+1 column takes share * a / 256 (halves
+ * up); in it the y+1 texel takes column * b / 256 (halves up), in the x
+ * column halves go down. */
+static void weights2(double share, int a, int b, double w[2][2])
+{
+	double col1 = half_up(share * a / 256), col0 = share - col1;
+	w[1][1] = half_up(col1 * b / 256);
+	w[0][1] = col1 - w[1][1];
+	w[1][0] = half_down(col0 * b / 256);
+	w[0][0] = col0 - w[1][0];
+}
+
+/* Texel coordinates of dimension k at level l.  A normalized coordinate
+ * (after wrap or mirror folds it into one period) is held with 24
+ * fractional bits, cut towards -inf, before it is scaled. */
 static double tcoord(const Ref *R, int l, int k, double x, int normalized, int mode, double off)
 {
 	double n = k == 0 ? R->w[l] : k == 1 ? R->h[l] : R->d[l];
@@ -281,20 +383,21 @@ static double tcoord(const Ref *R, int l, int k, double x, int normalized, int m
 			x -= floor(x);
 		else if (mode == AM)
 			x -= 2 * floor(x / 2);
-		u = x * n;
+		u = floor(ldexp(x, 24)) * n / 16777216;
 	} else {
 		u = l ? x * n / n0 : x;
 	}
 	if (isnan(u))
 		u = 0;
-	if (isinf(u))                   /* an infinite coordinate saturates */
-		u = copysign(1e30, u);
+	if (fabs(u) > 1048576)          /* far and infinite coordinates saturate at 2^20 texels */
+		u = copysign(1048576, u);
 	return u + off;
 }
 
-/* Filtered at level l: doubles. */
+/* The terms of level W->l at coordinates x, share of 256.  A 1D texture
+ * is a 2D one of one row, filtered at y = 0: on its upper edge. */
 static void rlevel(const Ref *R, const Where *W0, int dims, const double x[3], int normalized, const double off[3],
-		   double r[4])
+		   double share, Terms *T)
 {
 	Where W = *W0;
 	double u[3] = { 0, 0, 0 };
@@ -306,8 +409,12 @@ static void rlevel(const Ref *R, const Where *W0, int dims, const double x[3], i
 		}
 	}
 	if (!R->filter) {
-		rtexel(&W, floor(u[0]), floor(u[1]), floor(u[2]), r);
+		add_term(T, &W, share, floor(u[0]), floor(u[1]), floor(u[2]));
 		return;
+	}
+	if (dims == 1) {
+		dims = 2;
+		u[1] = tcoord(R, W.l, 1, 0, normalized, W.mode[1], 0);
 	}
 	double i[3] = { 0, 0, 0 };
 	int a[3] = { 0, 0, 0 };
@@ -316,25 +423,82 @@ static void rlevel(const Ref *R, const Where *W0, int dims, const double x[3], i
 		i[k] = floor(xb);
 		a[k] = (int)floor((xb - i[k]) * 256 + 0.5);
 	}
-	double t[2][2][2][4];
-	for (int dz = 0; dz < (dims > 2 ? 2 : 1); dz++)
-		for (int dy = 0; dy < (dims > 1 ? 2 : 1); dy++)
-			for (int dx = 0; dx < 2; dx++)
-				rtexel(&W, i[0] + dx, i[1] + dy, i[2] + dz, t[dz][dy][dx]);
-	for (int k = 0; k < 4; k++) {
-		if (dims == 1) {
-			r[k] = mix(t[0][0][0][k], t[0][0][1][k], a[0]) / 256;
-		} else {
-			double p0 = mix(mix(t[0][0][0][k], t[0][0][1][k], a[0]), mix(t[0][1][0][k], t[0][1][1][k], a[0]), a[1]);
-			if (dims == 2) {
-				r[k] = p0 / 65536;
-			} else {
-				double p1 = mix(mix(t[1][0][0][k], t[1][0][1][k], a[0]), mix(t[1][1][0][k], t[1][1][1][k], a[0]),
-						a[1]);
-				r[k] = mix(p0, p1, a[2]) / 16777216;
-			}
-		}
+	double slab[2] = { share, 0 };
+	if (dims == 3) {                /* depth first */
+		slab[1] = half_up(share * a[2] / 256);
+		slab[0] = share - slab[1];
 	}
+	double nw = R->w[W.l], nh = R->h[W.l];
+	for (int dz = 0; dz < (dims == 3 ? 2 : 1); dz++) {
+		double w[2][2];
+		weights2(slab[dz], a[0], a[1], w);
+		for (int dy = 0; dy < 2; dy++)
+			for (int dx = 0; dx < 2; dx++) {
+				double xx = i[0] + dx, yy = i[1] + dy;
+				if (W.face >= 0 && (xx < 0 || xx >= nw) && (yy < 0 || yy >= nh)) {
+					/* a seamless cube's corner: a third of its weight
+					 * (rounded) to each texel beyond an edge, the rest
+					 * to the face's own corner texel */
+					double third = half_up(w[dy][dx] / 3), xi = xx < 0 ? 0 : nw - 1, yi = yy < 0 ? 0 : nh - 1;
+					add_term(T, &W, w[dy][dx] - 2 * third, xi, yi, 0);
+					add_term(T, &W, third, xx, yi, 0);
+					add_term(T, &W, third, xi, yy, 0);
+				} else {
+					add_term(T, &W, w[dy][dx], xx, yy, i[2] + dz);
+				}
+			}
+	}
+}
+
+/* x rounded to f32, ties away from zero. */
+static float away(double x)
+{
+	float f = (float)x;
+	if ((double)f == x)
+		return f;
+	float g = nextafterf(f, (double)f < x ? INFINITY : -INFINITY);
+	double df = fabs(x - (double)f), dg = fabs(x - (double)g);
+	if (df != dg)
+		return df < dg ? f : g;
+	return fabsf(f) > fabsf(g) ? f : g;
+}
+
+/* Component k of the terms (weights summing to 256), f32 bits.  All in
+ * 1/65535 units: their sum over 256, halves up, as a unit count over
+ * 65535.  Else each value cut (towards zero) to a multiple of 2^-4 of the
+ * last significand bit of the largest, the sum over 256 rounded to f32
+ * ties away; an infinity or NaN among them: IEEE's sum. */
+static uint32_t rsum(const Terms *T, int k)
+{
+	int units = 1, odd = 0;
+	double top = 0;
+	for (int i = 0; i < T->n; i++) {
+		double v = T->v[i][k];
+		units &= T->u[i][k] >= 0;
+		if (!isfinite(v))
+			odd = 1;
+		else if (fabs(v) > top)
+			top = fabs(v);
+	}
+	double S = 0;
+	if (units) {
+		for (int i = 0; i < T->n; i++)
+			S += T->w[i] * (double)T->u[i][k];
+		return bitsf((float)floor(S / 256 + 0.5) / 65535.0f);
+	}
+	if (odd) {
+		for (int i = 0; i < T->n; i++)
+			S += T->w[i] * T->v[i][k];
+		return bitsf((float)(S / 256));
+	}
+	if (top == 0)
+		return 0;
+	int e;
+	frexp(top, &e);                 /* top in [2^(e-1), 2^e): its last bit is 2^(e-24) */
+	double grid = ldexp(1, e - 28);
+	for (int i = 0; i < T->n; i++)
+		S += T->w[i] * (trunc(T->v[i][k] / grid) * grid);
+	return bitsf(away(S / 256));
 }
 
 static double fc(uint32_t b)
@@ -378,11 +542,16 @@ void ref_look(const Ref *R, const Q *q, uint32_t out[4])
 	if (q->icoord) {
 		int l = q->mip == 1 ? (int32_t)q->lod : 0;
 		W.l = l < 0 ? 0 : l >= R->nl ? R->nl - 1 : l;
-		double i[3] = { 0, 0, 0 };
-		for (int k = 0; k < dims; k++)
+		double i[3] = { 0, 0, 0 }, size[3] = { R->w[W.l], R->h[W.l], R->d[W.l] };
+		for (int k = 0; k < dims; k++) {
 			i[k] = (int32_t)q->c[k] + off[k];
+			if (i[k] < 0 || i[k] >= size[k]) {      /* outside: zeros, no border */
+				out[0] = out[1] = out[2] = out[3] = 0;
+				return;
+			}
+		}
 		if (!q->has_depth) {
-			rtexel_bits(&W, i[0], i[1], i[2], out);
+			rtexel_bits(&W, i[0], i[1], i[2], out, NULL);
 			return;
 		}
 		double r[4];
@@ -420,9 +589,6 @@ void ref_look(const Ref *R, const Q *q, uint32_t out[4])
 		gx[2] = gy[2] = 0;
 		x[0] = ma > 0 ? (sc / ma + 1) / 2 : 0.5;
 		x[1] = ma > 0 ? (tc / ma + 1) / 2 : 0.5;
-		for (int k = 0; k < 2; k++)
-			if (isnan(x[k]))        /* two infinite components */
-				x[k] = 0;
 		x[2] = 0;
 		normalized = 1;
 		W.mode[0] = W.mode[1] = W.mode[2] = AC;
@@ -450,7 +616,7 @@ void ref_look(const Ref *R, const Q *q, uint32_t out[4])
 				out[t] = fl || q->has_depth ? bitsf((float)v) : (uint32_t)(int64_t)v;
 			} else {
 				uint32_t b[4];
-				rtexel_bits(&W, xx, yy, 0, b);
+				rtexel_bits(&W, xx, yy, 0, b, NULL);
 				out[t] = b[q->gather];
 			}
 		}
@@ -475,7 +641,7 @@ void ref_look(const Ref *R, const Q *q, uint32_t out[4])
 			double nn = pmin > 0 ? ceil(pmax / pmin) : an;
 			probes = nn < an ? (int)nn : an;
 		}
-		lam = log2(pmax / probes) + R->bias;
+		lam = ceil(256 * log2(pmax / probes)) / 256 + R->bias;   /* rounded up */
 		major = px >= py ? gx : gy;
 	}
 	if (isnan(lam))
@@ -488,7 +654,7 @@ void ref_look(const Ref *R, const Q *q, uint32_t out[4])
 	int l0 = 0, la = 0;
 	if (lam > 0 && R->nl > 1) {
 		if (!mipfilter) {
-			double l = lam <= 0.5 ? 0 : ceil(lam + 0.5) - 1;
+			double l = floor(lam + 0.5);    /* the nearest, halves up */
 			l0 = l > R->nl - 1 ? R->nl - 1 : (int)l;
 		} else if (floor(lam) >= R->nl - 1) {
 			l0 = R->nl - 1;
@@ -506,28 +672,30 @@ void ref_look(const Ref *R, const Q *q, uint32_t out[4])
 			W.layer += W.face;
 			W.face = -1;
 		}
-		rtexel_bits(&W, u[0], u[1], u[2], out);
+		rtexel_bits(&W, u[0], u[1], u[2], out, NULL);
 		return;
 	}
+	/* each probe: the terms of its level or two levels (la / 256 to the
+	 * second), summed; the probes' f32 results averaged in double */
 	double acc[4] = { 0, 0, 0, 0 };
 	for (int p = 1; p <= probes; p++) {
-		double xp[3], r0[4], r1[4];
+		double xp[3];
 		double tt = probes > 1 ? (double)p / (probes + 1) - 0.5 : 0;
 		for (int k = 0; k < 3; k++)
 			xp[k] = probes > 1 ? x[k] + tt * major[k] : x[k];
+		Terms T;
+		T.n = 0;
 		W.l = l0;
-		rlevel(R, &W, dims, xp, normalized, off, r0);
+		rlevel(R, &W, dims, xp, normalized, off, 256 - la, &T);
 		if (la) {
 			W.l = l0 + 1;
-			rlevel(R, &W, dims, xp, normalized, off, r1);
-			for (int k = 0; k < 4; k++)
-				r0[k] = mix(r0[k], r1[k], la) / 256;
+			rlevel(R, &W, dims, xp, normalized, off, la, &T);
 		}
 		for (int k = 0; k < 4; k++)
-			acc[k] = probes > 1 ? acc[k] + r0[k] : r0[k];
+			acc[k] += fbits(rsum(&T, k));
 	}
 	for (int k = 0; k < 4; k++)
-		out[k] = bitsf((float)(probes > 1 ? acc[k] / probes : acc[k]));
+		out[k] = probes > 1 ? bitsf((float)(acc[k] / probes)) : bitsf((float)acc[k]);
 }
 
 /* ---- textures on the device --------------------------------------------------------- */

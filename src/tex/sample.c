@@ -4,18 +4,19 @@
  * A lookup runs in this order: the layer; the coordinates (NaN is 0; a
  * cubemap direction becomes a face and face coordinates); the level of
  * detail and the levels it blends; in each level, the coordinates in
- * texels (normalized ones times the level's size, plus the offset), the
- * texels of the footprint through the address mode, and the filter.
- * Linear filtering is the Programming Guide's: xB = x - 0.5, i = floor(xB),
- * alpha = frac(xB) rounded to 8 fractional bits, the weights (256 - A)/256
- * and A/256 nested dimension by dimension in double precision, rounded to
- * f32 once at the end.  docs/TEXTURES.md states every rule and marks what
- * is ptxvm's choice.
+ * texels (normalized ones in 24-bit fixed point times the level's size,
+ * plus the offset), the texels of the footprint through the address mode,
+ * and the filter.  Linear filtering is the hardware's, as an H200 showed
+ * it: alpha = frac(x - 0.5) rounded to 8 fractional bits, integer weights
+ * that sum to 256 over every texel of the lookup (split2), and a sum in
+ * fixed point (accumulate).  docs/TEXTURES.md states every rule and says
+ * which were measured and which are ptxvm's choice.
  */
 #include "tex.h"
 #include "../exec/fp.h"
 #include "../../include/ptxvm.h"
 
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 
@@ -35,24 +36,42 @@ static inline uint32_t bitsof(float f)
 	return b;
 }
 
-static const uint32_t ONE = 0x3f800000u;        /* 1.0f */
-
-/* sRGB to linear, of an 8-bit value: the standard curve in double, rounded
- * to f32. */
-static float srgb_decode(unsigned v)
-{
-	double c = v / 255.0;
-	return (float)(c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4));
-}
+/* sRGB to linear, of an 8-bit value: the hardware's table (measured on an
+ * H200, tests/hw/golden/h200.txt), whose values have 8 significant bits:
+ * bfloat16, the high half of the f32 result.  It is not the standard curve
+ * rounded (251 gives 0.9609375 where the curve is 0.96469). */
+static const uint16_t srgb_bf16[256] = {
+	0x0000, 0x39a0, 0x3a20, 0x3a70, 0x3aa0, 0x3ac8, 0x3af0, 0x3b0c, 0x3b20, 0x3b34, 0x3b48, 0x3b5c,
+	0x3b70, 0x3b84, 0x3b90, 0x3b9c, 0x3baa, 0x3bb8, 0x3bc6, 0x3bd6, 0x3be6, 0x3bf6, 0x3c03, 0x3c0c,
+	0x3c16, 0x3c1f, 0x3c29, 0x3c34, 0x3c3e, 0x3c49, 0x3c55, 0x3c60, 0x3c6c, 0x3c7a, 0x3c83, 0x3c8a,
+	0x3c91, 0x3c98, 0x3c9f, 0x3ca6, 0x3cae, 0x3cb6, 0x3cbe, 0x3cc6, 0x3cce, 0x3cd7, 0x3ce0, 0x3ce9,
+	0x3cf2, 0x3cfc, 0x3d03, 0x3d08, 0x3d0d, 0x3d12, 0x3d17, 0x3d1c, 0x3d22, 0x3d28, 0x3d2d, 0x3d33,
+	0x3d39, 0x3d3f, 0x3d45, 0x3d4c, 0x3d52, 0x3d58, 0x3d60, 0x3d66, 0x3d6c, 0x3d74, 0x3d7a, 0x3d81,
+	0x3d85, 0x3d88, 0x3d8c, 0x3d90, 0x3d94, 0x3d98, 0x3d9c, 0x3da0, 0x3da4, 0x3da9, 0x3dad, 0x3db1,
+	0x3db6, 0x3dba, 0x3dbf, 0x3dc3, 0x3dc8, 0x3dcd, 0x3dd1, 0x3dd6, 0x3ddb, 0x3de0, 0x3de5, 0x3dea,
+	0x3df0, 0x3df4, 0x3dfa, 0x3e00, 0x3e02, 0x3e05, 0x3e08, 0x3e0b, 0x3e0e, 0x3e11, 0x3e14, 0x3e17,
+	0x3e1a, 0x3e1d, 0x3e20, 0x3e23, 0x3e26, 0x3e29, 0x3e2c, 0x3e30, 0x3e33, 0x3e36, 0x3e3a, 0x3e3d,
+	0x3e40, 0x3e44, 0x3e47, 0x3e4b, 0x3e4e, 0x3e52, 0x3e56, 0x3e59, 0x3e5d, 0x3e61, 0x3e65, 0x3e68,
+	0x3e6c, 0x3e70, 0x3e74, 0x3e78, 0x3e7c, 0x3e80, 0x3e82, 0x3e84, 0x3e86, 0x3e88, 0x3e8a, 0x3e8d,
+	0x3e8f, 0x3e91, 0x3e93, 0x3e95, 0x3e98, 0x3e9a, 0x3e9c, 0x3e9e, 0x3ea1, 0x3ea3, 0x3ea5, 0x3ea8,
+	0x3eaa, 0x3ead, 0x3eaf, 0x3eb2, 0x3eb4, 0x3eb6, 0x3eb9, 0x3ebc, 0x3ebe, 0x3ec1, 0x3ec3, 0x3ec6,
+	0x3ec8, 0x3ecb, 0x3ece, 0x3ed1, 0x3ed3, 0x3ed6, 0x3ed9, 0x3edb, 0x3ede, 0x3ee1, 0x3ee4, 0x3ee7,
+	0x3eea, 0x3eed, 0x3ef0, 0x3ef2, 0x3ef6, 0x3ef8, 0x3efc, 0x3efe, 0x3f01, 0x3f02, 0x3f04, 0x3f05,
+	0x3f07, 0x3f09, 0x3f0a, 0x3f0c, 0x3f0d, 0x3f0f, 0x3f11, 0x3f12, 0x3f14, 0x3f16, 0x3f17, 0x3f19,
+	0x3f1b, 0x3f1c, 0x3f1e, 0x3f20, 0x3f21, 0x3f23, 0x3f25, 0x3f27, 0x3f29, 0x3f2a, 0x3f2c, 0x3f2e,
+	0x3f30, 0x3f32, 0x3f33, 0x3f35, 0x3f37, 0x3f39, 0x3f3b, 0x3f3d, 0x3f3f, 0x3f41, 0x3f43, 0x3f45,
+	0x3f47, 0x3f49, 0x3f4b, 0x3f4d, 0x3f4f, 0x3f51, 0x3f53, 0x3f55, 0x3f57, 0x3f59, 0x3f5b, 0x3f5d,
+	0x3f5f, 0x3f61, 0x3f63, 0x3f65, 0x3f68, 0x3f6a, 0x3f6c, 0x3f6e, 0x3f70, 0x3f72, 0x3f74, 0x3f76,
+	0x3f7a, 0x3f7c, 0x3f7e, 0x3f80,
+};
 
 /* The four components of the texel at p: f32 bits where the result is
- * floating point, else integers.  Components the format lacks are 0, and
- * 1 for alpha. */
+ * floating point, else integers.  Components the format lacks are 0,
+ * alpha too. */
 static void texel(const TexView *v, const uint8_t *p, uint32_t o[4])
 {
 	unsigned n = v->channels, cb = v->esize / n;
-	o[0] = o[1] = o[2] = 0;
-	o[3] = v->fresult ? ONE : 1;
+	o[0] = o[1] = o[2] = o[3] = 0;
 	if (v->format == PTXVM_FORMAT_F32 || v->format == PTXVM_FORMAT_U32 || v->format == PTXVM_FORMAT_S32) {
 		memcpy(o, p, 4 * n);    /* the bits as they are (a little-endian host) */
 		return;
@@ -63,7 +82,7 @@ static void texel(const TexView *v, const uint8_t *p, uint32_t o[4])
 		switch (v->format) {
 		case PTXVM_FORMAT_U8: case PTXVM_FORMAT_UNORM8:
 			if (v->srgb && ch < 3)
-				r = bitsof(srgb_decode(r));
+				r = (uint32_t)srgb_bf16[r] << 16;
 			else if (v->norm)
 				r = bitsof((float)r / 255.0f);
 			break;
@@ -82,13 +101,23 @@ static void texel(const TexView *v, const uint8_t *p, uint32_t o[4])
 				r = bitsof(fmaxf((float)(int32_t)r / 32767.0f, -1.0f));
 			break;
 		case PTXVM_FORMAT_F16:
-			r = bitsof(f16_to_f32((uint16_t)r));
+			/* a NaN keeps its sign and payload, shifted into place */
+			r = (r & 0x7c00) == 0x7c00 && (r & 0x3ff) ? (r & 0x8000) << 16 | 0x7f800000u | (r & 0x3ff) << 13
+								  : bitsof(f16_to_f32((uint16_t)r));
 			break;
 		default:        /* u32, s32, f32: the bits */
 			break;
 		}
 		o[ch] = r;
 	}
+}
+
+/* The border colour as a texel of the view: the components the format
+ * lacks are 0, as a texel's. */
+static void border_texel(const TexView *v, uint32_t o[4])
+{
+	for (unsigned k = 0; k < 4; k++)
+		o[k] = k < v->channels ? v->s.border[k] : 0;
 }
 
 /* ---- addressing ------------------------------------------------------------ */
@@ -123,13 +152,20 @@ static const int8_t face_m[6][3] = { { 1, 0, 0 }, { -1, 0, 0 }, { 0, 1, 0 }, { 0
 static const int8_t face_s[6][3] = { { 0, 0, -1 }, { 0, 0, 1 }, { 1, 0, 0 }, { 1, 0, 0 }, { 1, 0, 0 }, { -1, 0, 0 } };
 static const int8_t face_t[6][3] = { { 0, -1, 0 }, { 0, -1, 0 }, { 0, 0, 1 }, { 0, 0, -1 }, { 0, -1, 0 }, { 0, -1, 0 } };
 
-/* The face of direction (x, y, z), with sc, tc and |ma|: the largest
- * magnitude selects, x before y before z on a tie. */
+/* The face of direction (x, y, z) (no NaN), with sc, tc and |ma|.  x
+ * takes the face only with a magnitude larger than both others', y with
+ * one larger than z's: ties go to z, then y.  A direction of zero or
+ * infinite magnitude has no face: it reads the centre of +z (-z when z is
+ * negative), *ma = 0. */
 static int cube_face(double x, double y, double z, double *sc, double *tc, double *ma)
 {
-	double ax = fabs(x), ay = fabs(y), az = fabs(z);
-	int f = ax >= ay && ax >= az ? (x >= 0 ? 0 : 1) : ay >= az ? (y >= 0 ? 2 : 3) : (z >= 0 ? 4 : 5);
-	switch (f) {    /* the components the face's s and t axes pick (no products: a component may be infinite) */
+	double ax = fabs(x), ay = fabs(y), az = fabs(z), m = fmax(ax, fmax(ay, az));
+	if (m == 0 || isinf(m)) {
+		*sc = *tc = *ma = 0;
+		return signbit(z) ? 5 : 4;
+	}
+	int f = ax > ay && ax > az ? (x >= 0 ? 0 : 1) : ay > az ? (y >= 0 ? 2 : 3) : (z >= 0 ? 4 : 5);
+	switch (f) {    /* the components the face's s and t axes pick */
 	case 0: *sc = -z; *tc = -y; *ma = ax; break;
 	case 1: *sc = z; *tc = -y; *ma = ax; break;
 	case 2: *sc = x; *tc = z; *ma = ay; break;
@@ -171,8 +207,9 @@ typedef struct Loc {
 	const uint32_t *depth;
 } Loc;
 
-/* The texel at raw indices (x, y, z): addressed, or the border colour. */
-static void fetch_bits(const Loc *c, int64_t x, int64_t y, int64_t z, uint32_t o[4])
+/* The texel at raw indices (x, y, z): addressed, or the border colour
+ * (then true). */
+static bool fetch_bits(const Loc *c, int64_t x, int64_t y, int64_t z, uint32_t o[4])
 {
 	const TexView *v = c->v;
 	const TexLevel *lv = c->lv;
@@ -186,39 +223,57 @@ static void fetch_bits(const Loc *c, int64_t x, int64_t y, int64_t z, uint32_t o
 		z = address(z, lv->d, c->mode[2]);
 	}
 	if (x < 0 || y < 0 || z < 0) {
-		memcpy(o, v->s.border, 16);
-		return;
+		border_texel(v, o);
+		return true;
 	}
 	texel(v, lv->data + layer * lv->layer + (size_t)z * lv->slice + (size_t)y * lv->row + (size_t)x * v->esize, o);
+	return false;
 }
 
-/* A texel's components as doubles (a depth compare replaces the first by
- * 1.0 or 0.0); a seamless cube corner outside both edges is the mean of
- * the three texels that meet there. */
-static void fetch_d(const Loc *c, int64_t x, int64_t y, int64_t z, double o[4])
+/* A texel as the filter reads it: its components as doubles (integers by
+ * the format's signedness) and, for those of an unsigned 8- or 16-bit
+ * texel read as normalized floats, the value in units of 1/65535 (8-bit
+ * values times 257), else -1.  A depth compare replaces the components by
+ * (1.0 or 0.0, 0, 0, 1.0); a seamless cube corner outside both edges is
+ * the mean of the three texels that meet there. */
+typedef struct Tap {
+	double v[4];
+	int32_t u[4];
+} Tap;
+
+static void fetch_tap(const Loc *c, int64_t x, int64_t y, int64_t z, Tap *t)
 {
-	uint32_t b[4];
+	const TexView *v = c->v;
 	int64_t n = c->lv->w;
+	for (int k = 0; k < 4; k++)
+		t->u[k] = -1;
 	if (c->face >= 0 && (x < 0 || x >= n) && (y < 0 || y >= n)) {
 		int64_t xi = x < 0 ? 0 : n - 1, yi = y < 0 ? 0 : n - 1;
-		double a[4], e[4], f[4];
-		fetch_d(c, xi, yi, z, a);
-		fetch_d(c, x, yi, z, e);
-		fetch_d(c, xi, y, z, f);
+		Tap a, e, f;
+		fetch_tap(c, xi, yi, z, &a);
+		fetch_tap(c, x, yi, z, &e);
+		fetch_tap(c, xi, y, z, &f);
 		for (int k = 0; k < 4; k++)
-			o[k] = (a[k] + e[k] + f[k]) / 3;
+			t->v[k] = (a.v[k] + e.v[k] + f.v[k]) / 3;
 		return;
 	}
-	fetch_bits(c, x, y, z, b);
-	bool fl = c->v->fresult;
+	uint32_t b[4];
+	bool border = fetch_bits(c, x, y, z, b);
+	bool fl = v->fresult, sg = v->format == PTXVM_FORMAT_S32 || v->format == PTXVM_FORMAT_S16 ||
+				    v->format == PTXVM_FORMAT_S8;
 	for (int k = 0; k < 4; k++)
-		o[k] = fl ? (double)f32of(b[k]) : c->v->format == PTXVM_FORMAT_U32 || c->v->format == PTXVM_FORMAT_U16 ||
-		       c->v->format == PTXVM_FORMAT_U8 ? (double)b[k] : (double)(int32_t)b[k];
+		t->v[k] = fl ? (double)f32of(b[k]) : sg ? (double)(int32_t)b[k] : (double)b[k];
 	if (c->depth) {
-		o[0] = f32of(*c->depth) <= o[0] ? 1.0 : 0.0;
-		o[1] = o[2] = 0;
-		o[3] = 1;
+		t->v[0] = f32of(*c->depth) <= t->v[0] ? 1.0 : 0.0;
+		t->v[1] = t->v[2] = 0;
+		t->v[3] = 1;
+		return;
 	}
+	unsigned f = v->format;
+	if (!border && v->norm && (f == PTXVM_FORMAT_U8 || f == PTXVM_FORMAT_UNORM8 || f == PTXVM_FORMAT_U16 ||
+				   f == PTXVM_FORMAT_UNORM16))
+		for (unsigned k = v->srgb ? 3 : 0; k < v->channels; k++)
+			t->u[k] = (int32_t)lrint(t->v[k] * 65535);   /* exact: v[k] is n/65535 rounded to f32 */
 }
 
 /* floor of |x| < 2^52 (texel coordinates are bounded by LIM) without a
@@ -227,12 +282,6 @@ static inline double ffloor(double x)
 {
 	double t = (double)(int64_t)x;
 	return t > x ? t - 1 : t;
-}
-
-/* (256 - a) * x + a * y: a weight of 0 leaves the other texel out. */
-static inline double lerp256(double x, double y, int a)
-{
-	return a == 0 ? 256 * x : a == 256 ? 256 * y : (256 - a) * x + a * y;
 }
 
 /* One axis of a footprint: the first texel index and, for linear
@@ -257,9 +306,33 @@ static inline Axis axis(double u, int64_t n, bool linear, unsigned mode)
 	return r;
 }
 
-/* The components filtered at texel-space coordinates u[0..dims-1] of a
- * level, in double precision (not yet rounded). */
-static void filter_level(const Loc *c, unsigned dims, const double u[3], bool linear, double r[4])
+/* The texels a lookup filters, with integer weights that sum to 256 over
+ * all of them (both levels of a mipmap blend). */
+typedef struct Taps {
+	unsigned n;
+	int w[16];
+	Tap t[16];
+} Taps;
+
+/* A share w of the 256 split between the four texels of a 2D footprint
+ * (i, j), (i+1, j), (i, j+1), (i+1, j+1) with alphas a and b: first along
+ * x, the i+1 side getting w.a/256 rounded half up; then each side along
+ * y, the j+1 part of side i+1 rounded half up, of side i half down.  (So
+ * the corner (i+1, j+1) gets a.b/256 rounded half up of a whole 256, and
+ * the others the differences, exactly.) */
+static void split2(int w, int a, int b, int o[4])
+{
+	int ax = (w * a + 128) >> 8, v11 = (ax * b + 128) >> 8, v01 = ((w - ax) * b + 127) >> 8;
+	o[0] = w - ax - v01;
+	o[1] = ax - v11;
+	o[2] = v01;
+	o[3] = v11;
+}
+
+
+/* The footprint of a level at texel-space coordinates u[0..dims-1] (2 or
+ * 3 dimensions), share w of the weight: texels of weight 0 are left out. */
+static void level_taps(const Loc *c, unsigned dims, const double u[3], bool linear, int w, Taps *T)
 {
 	const TexLevel *lv = c->lv;
 	int64_t n[3] = { lv->w, lv->h, lv->d };
@@ -267,27 +340,92 @@ static void filter_level(const Loc *c, unsigned dims, const double u[3], bool li
 	for (unsigned k = 0; k < dims; k++)
 		ax[k] = axis(u[k], n[k], linear, c->mode[k]);
 	if (!linear) {
-		fetch_d(c, ax[0].i, ax[1].i, ax[2].i, r);
+		T->w[T->n] = w;
+		fetch_tap(c, ax[0].i, ax[1].i, ax[2].i, &T->t[T->n++]);
 		return;
 	}
-	double t[8][4];
-	unsigned nt = 1u << dims;
-	for (unsigned j = 0; j < nt; j++)
-		fetch_d(c, ax[0].i + (j & 1), ax[1].i + (j >> 1 & 1), ax[2].i + (j >> 2 & 1), t[j]);
-	for (int k = 0; k < 4; k++) {
-		double x0 = lerp256(t[0][k], t[1][k], ax[0].a);
-		if (dims == 1) {
-			r[k] = x0 / 256;
-			continue;
-		}
-		double y0 = lerp256(x0, lerp256(t[2][k], t[3][k], ax[0].a), ax[1].a);
-		if (dims == 2) {
-			r[k] = y0 / 65536;
-			continue;
-		}
-		double y1 = lerp256(lerp256(t[4][k], t[5][k], ax[0].a), lerp256(t[6][k], t[7][k], ax[0].a), ax[1].a);
-		r[k] = lerp256(y0, y1, ax[2].a) / 16777216;
+	int wz[2] = { w, 0 };
+	if (dims > 2) {         /* depth first, as a mipmap blend's levels */
+		wz[1] = (w * ax[2].a + 128) >> 8;
+		wz[0] = w - wz[1];
 	}
+	for (int z = 0; z < (dims > 2 ? 2 : 1); z++) {
+		int w4[4];
+		split2(wz[z], ax[0].a, ax[1].a, w4);
+		for (int j = 0; j < 4; j++) {
+			int64_t x = ax[0].i + (j & 1), y = ax[1].i + (j >> 1);
+			if (c->face >= 0 && (x < 0 || x >= n[0]) && (y < 0 || y >= n[1]) && w4[j]) {
+				/* a seamless cube's corner: its weight goes to the three
+				 * texels that meet there, a third (rounded) to each of
+				 * the two beyond the edges, the rest to the face's own */
+				int64_t xi = x < 0 ? 0 : n[0] - 1, yi = y < 0 ? 0 : n[1] - 1;
+				int t = (w4[j] + 1) / 3;
+				T->w[T->n] = w4[j] - 2 * t;
+				fetch_tap(c, xi, yi, 0, &T->t[T->n++]);
+				T->w[T->n] = t;
+				fetch_tap(c, x, yi, 0, &T->t[T->n++]);
+				T->w[T->n] = t;
+				fetch_tap(c, xi, y, 0, &T->t[T->n++]);
+			} else if (w4[j]) {
+				T->w[T->n] = w4[j];
+				fetch_tap(c, x, y, ax[2].i + z, &T->t[T->n++]);
+			}
+		}
+	}
+}
+
+/* An exact double rounded to f32, ties away from zero. */
+static float round_away(double x)
+{
+	if (x == 0)
+		return (float)x;
+	int e;
+	frexp(x, &e);                           /* |x| in [2^(e-1), 2^e) */
+	int q = e - 24 < -149 ? -149 : e - 24;  /* the f32 quantum there */
+	double r = floor(ldexp(fabs(x), -q) + 0.5);
+	return (float)copysign(ldexp(r, q), x);
+}
+
+/* Component k of the weighted taps, as f32 bits.  Unsigned normalized
+ * texels are summed in units of 1/65535, the sum rounded half up to a
+ * unit, then divided (f32).  Other values are aligned to the largest
+ * exponent among them, keeping 4 bits below its 24-bit significand
+ * (bits further down are cut off, towards zero), summed exactly and
+ * rounded to f32 ties away from zero.  An infinite or NaN texel makes the
+ * sum IEEE's. */
+static uint32_t accumulate(const Taps *T, int k)
+{
+	bool fixed = true, special = false;
+	int e = INT_MIN;
+	for (unsigned i = 0; i < T->n; i++) {
+		double x = T->t[i].v[k];
+		fixed = fixed && T->t[i].u[k] >= 0;
+		if (!isfinite(x)) {
+			special = true;
+		} else if (x != 0) {
+			int ex;
+			frexp(x, &ex);
+			e = ex > e ? ex : e;
+		}
+	}
+	if (fixed) {
+		int64_t s = 0;
+		for (unsigned i = 0; i < T->n; i++)
+			s += (int64_t)T->w[i] * T->t[i].u[k];
+		return bitsof((float)((s + 128) >> 8) / 65535.0f);
+	}
+	if (special) {
+		double s = 0;
+		for (unsigned i = 0; i < T->n; i++)
+			s += T->w[i] * T->t[i].v[k];
+		return bitsof((float)(s / 256));
+	}
+	if (e == INT_MIN)
+		return 0;
+	double s = 0;   /* exact: terms below 2^36, at most 16 of them */
+	for (unsigned i = 0; i < T->n; i++)
+		s += T->w[i] * trunc(ldexp(T->t[i].v[k], 28 - e));
+	return bitsof(round_away(ldexp(s, e - 36)));
 }
 
 /* ---- coordinates and levels of detail ------------------------------------- */
@@ -325,31 +463,47 @@ typedef struct Look {
 	double x[3];
 } Look;
 
+/* A normalized coordinate as the hardware holds it: a fixed-point number
+ * of 24 fractional bits, cut towards -inf (0.2f times 5 texels is texel
+ * 0: 0.2f is a little above 1/5, its 24-bit cut a little below). */
+static inline double fixed24(double x)
+{
+	return floor(x * 16777216.0) / 16777216.0;
+}
+
 /* Coordinate x of dimension d in texels of level l: a normalized one
- * (reduced to one period under wrap and mirror) times the level's size;
- * an unnormalized one is in texels of level 0, scaled to level l; plus
- * the offset (none on cube faces). */
+ * (reduced to one period under wrap and mirror, in fixed point) times the
+ * level's size; an unnormalized one is in texels of level 0, scaled to
+ * level l; plus the offset (none on cube faces). */
 static double texel_coord(const Look *k, unsigned l, unsigned d, double x)
 {
 	const TexLevel *lv = &k->v->lv[l];
 	double n = d == 0 ? lv->w : d == 1 ? lv->h : lv->d;
 	double n0 = d == 0 ? k->v->lv[0].w : d == 1 ? k->v->lv[0].h : k->v->lv[0].d;
-	double u = k->normalized ? reduce(x, k->mode[d]) * n : l ? x * n / n0 : x;
+	double u = k->normalized ? fixed24(reduce(x, k->mode[d])) * n : l ? x * n / n0 : x;
 	u = isnan(u) ? 0 : u < -LIM ? -LIM : u > LIM ? LIM : u;
 	return u + (k->face >= 0 ? 0 : k->q->off[d]);
 }
 
-/* Filtered components at level l (double, not rounded). */
-static void look_level(const Look *k, unsigned l, const double x[3], double r[4])
+/* The footprint of level l, share w of the weight.  A 1D texture is
+ * filtered as a 2D one of height 1 at y = 0, on the edge of its row:
+ * half of the weight falls on row -1 (the border colour, under border
+ * addressing). */
+static void look_level(const Look *k, unsigned l, const double x[3], int w, Taps *T)
 {
 	const TexView *v = k->v;
 	const TexLevel *lv = &v->lv[l];
-	double u[3];
-	for (unsigned d = 0; d < k->dims; d++)
+	double u[3] = { 0, 0, 0 };
+	unsigned dims = k->dims;
+	for (unsigned d = 0; d < dims; d++)
 		u[d] = texel_coord(k, l, d, x[d]);
+	if (dims == 1 && v->s.filter) {
+		u[1] = texel_coord(k, l, 1, 0);
+		dims = 2;
+	}
 	Loc c = { v, lv, k->layer, { k->mode[0], k->mode[1], k->mode[2] },
 		  k->face >= 0 && v->s.seamless ? k->face : -1, k->q->has_depth ? &k->q->depth : NULL };
-	filter_level(&c, k->dims, u, v->s.filter, r);
+	level_taps(&c, dims, u, v->s.filter, w, T);
 }
 
 /* The levels a level of detail reads: l0 alone (a == 0), or l0 and
@@ -372,7 +526,7 @@ static Plan plan(const TexView *v, double lam)
 	if (lam <= 0 || !last)
 		return p;                       /* magnification: level 0 */
 	if (!s->mipfilter) {
-		double l = lam <= 0.5 ? 0 : ceil(lam + 0.5) - 1;
+		double l = floor(lam + 0.5);    /* the nearest level, 0.5 rounding up */
 		p.l0 = l >= last ? last : (unsigned)l;
 		return p;
 	}
@@ -386,16 +540,16 @@ static Plan plan(const TexView *v, double lam)
 	return p;
 }
 
-/* Components at the levels of a plan (double, not rounded). */
-static void look_plan(const Look *k, Plan p, const double x[3], double r[4])
+/* The filtered components at the levels of a plan, f32 bits. */
+static void look_plan(const Look *k, Plan p, const double x[3], uint32_t r[4])
 {
-	double r1[4];
-	look_level(k, p.l0, x, r);
-	if (!p.a)
-		return;
-	look_level(k, p.l0 + 1, x, r1);
-	for (int i = 0; i < 4; i++)
-		r[i] = lerp256(r[i], r1[i], p.a) / 256;
+	Taps T;
+	T.n = 0;
+	look_level(k, p.l0, x, 256 - p.a, &T);
+	if (p.a)
+		look_level(k, p.l0 + 1, x, p.a, &T);
+	for (int c = 0; c < 4; c++)
+		r[c] = accumulate(&T, c);
 }
 
 /* tex.grad: the gradients in texels of level 0 give the level of detail
@@ -422,24 +576,26 @@ static unsigned grad_lod(const Look *k, const double gx[3], const double gy[3], 
 		double nn = pmin > 0 ? ceil(pmax / pmin) : v->s.max_aniso;
 		probes = nn < v->s.max_aniso ? (unsigned)nn : v->s.max_aniso;
 	}
-	*lam = log2(pmax / probes) + v->s.bias;
+	*lam = ceil(log2(pmax / probes) * 256) / 256 + v->s.bias;
 	*major = px >= py ? gx : gy;
 	return probes;
 }
 
-static void look_aniso(const Look *k, Plan p, unsigned probes, const double g[3], double r[4])
+/* The probes' f32 results averaged in double, rounded once. */
+static void look_aniso(const Look *k, Plan p, unsigned probes, const double g[3], uint32_t r[4])
 {
 	double acc[4] = { 0, 0, 0, 0 };
 	for (unsigned i = 1; i <= probes; i++) {
-		double t = (double)i / (probes + 1) - 0.5, x[3], pr[4];
+		double t = (double)i / (probes + 1) - 0.5, x[3];
+		uint32_t pr[4];
 		for (unsigned d = 0; d < 3; d++)
 			x[d] = k->x[d] + t * g[d];
 		look_plan(k, p, x, pr);
 		for (int c = 0; c < 4; c++)
-			acc[c] += pr[c];
+			acc[c] += f32of(pr[c]);
 	}
 	for (int c = 0; c < 4; c++)
-		r[c] = acc[c] / probes;
+		r[c] = bitsof((float)(acc[c] / probes));
 }
 
 /* ---- the lookup -------------------------------------------------------------- */
@@ -448,7 +604,8 @@ static const uint8_t geom_dims[] = { [TEX_G1D] = 1, [TEX_G2D] = 2, [TEX_G3D] = 3
 				     [TEX_GCUBE] = 2, [TEX_GACUBE] = 2 };
 
 /* Texel fetch: .s32 coordinates are texel indices of the level .level
- * names (else level 0), unfiltered, through the address modes. */
+ * names (else level 0), unfiltered; an index outside the level reads 0 in
+ * all four components, whatever the address mode (no border colour). */
 static void fetch_texel(const TexView *v, const TexQuery *q, uint32_t layer, uint32_t out[4])
 {
 	unsigned l = 0;
@@ -456,19 +613,24 @@ static void fetch_texel(const TexView *v, const TexQuery *q, uint32_t layer, uin
 		int32_t lod = (int32_t)q->lod;
 		l = lod < 0 ? 0 : lod >= v->nlevels ? v->nlevels - 1u : (unsigned)lod;
 	}
-	int64_t i[3] = { 0, 0, 0 };
-	for (unsigned d = 0; d < geom_dims[q->geom]; d++)
+	const TexLevel *lv = &v->lv[l];
+	int64_t i[3] = { 0, 0, 0 }, n[3] = { lv->w, lv->h, lv->d };
+	for (unsigned d = 0; d < geom_dims[q->geom]; d++) {
 		i[d] = (int64_t)(int32_t)q->c[d] + q->off[d];
-	Loc c = { v, &v->lv[l], layer, { v->s.addr[0], v->s.addr[1], v->s.addr[2] }, -1,
-		  q->has_depth ? &q->depth : NULL };
+		if (i[d] < 0 || i[d] >= n[d]) {
+			memset(out, 0, 16);
+			return;
+		}
+	}
+	Loc c = { v, lv, layer, { TEX_CLAMP, TEX_CLAMP, TEX_CLAMP }, -1, q->has_depth ? &q->depth : NULL };
 	if (!q->has_depth) {
 		fetch_bits(&c, i[0], i[1], i[2], out);
 		return;
 	}
-	double r[4];
-	fetch_d(&c, i[0], i[1], i[2], r);
+	Tap t;
+	fetch_tap(&c, i[0], i[1], i[2], &t);
 	for (int k = 0; k < 4; k++)
-		out[k] = bitsof((float)r[k]);
+		out[k] = bitsof((float)t.v[k]);
 }
 
 /* tld4: the four texels of the bilinear footprint of level 0, component
@@ -489,10 +651,10 @@ static void gather(const Look *k, uint32_t out[4])
 	for (int t = 0; t < 4; t++) {
 		int64_t x = ax[0].i + di[t], y = ax[1].i + dj[t];
 		if (k->q->has_depth || (c.face >= 0 && (x < 0 || x >= n[0]) && (y < 0 || y >= n[1]))) {
-			double r[4];
-			fetch_d(&c, x, y, 0, r);
-			out[t] = v->fresult || k->q->has_depth ? bitsof((float)r[k->q->has_depth ? 0 : comp])
-							      : (uint32_t)(int64_t)r[comp];
+			Tap r;
+			fetch_tap(&c, x, y, 0, &r);
+			out[t] = v->fresult || k->q->has_depth ? bitsof((float)r.v[k->q->has_depth ? 0 : comp])
+							      : (uint32_t)(int64_t)r.v[comp];
 		} else {
 			uint32_t b[4];
 			fetch_bits(&c, x, y, 0, b);
@@ -502,9 +664,9 @@ static void gather(const Look *k, uint32_t out[4])
 }
 
 /* The common lookup on its own: one level, a 1D or 2D geometry (layered
- * or not), float coordinates, no depth compare, no gather, no clamp_ogl;
- * the general path's rules without its generality (the tests hold both to
- * the reference). */
+ * or not), float coordinates, point sampled, no depth compare, no gather,
+ * no clamp_ogl; the general path's rules without its generality (the
+ * tests hold both to the reference). */
 static void sample_flat(const TexView *v, const TexQuery *q, uint32_t layer, uint32_t out[4])
 {
 	const TexSampler *s = &v->s;
@@ -515,57 +677,15 @@ static void sample_flat(const TexView *v, const TexQuery *q, uint32_t layer, uin
 	for (unsigned d = 0; d < dims; d++) {
 		double x = coord(q->c[d]);
 		if (s->normalized)
-			x = reduce(x, s->addr[d]) * (double)n[d];
+			x = fixed24(reduce(x, s->addr[d])) * (double)n[d];
 		u[d] = (isnan(x) ? 0 : x < -LIM ? -LIM : x > LIM ? LIM : x) + q->off[d];
 	}
-	const uint8_t *base = lv->data + layer * lv->layer;
-	size_t row = lv->row, es = v->esize;
-	if (!s->filter) {
-		int64_t x = address((int64_t)ffloor(u[0]), n[0], s->addr[0]);
-		int64_t y = dims > 1 ? address((int64_t)ffloor(u[1]), n[1], s->addr[1]) : 0;
-		if (x < 0 || y < 0)
-			memcpy(out, s->border, 16);
-		else
-			texel(v, base + (size_t)y * row + (size_t)x * es, out);
-		return;
-	}
-	Axis ax = axis(u[0], n[0], true, s->addr[0]), ay = { 0, 0 };
-	int64_t xs[2] = { address(ax.i, n[0], s->addr[0]), address(ax.i + 1, n[0], s->addr[0]) }, ys[2] = { 0, 0 };
-	if (dims > 1) {
-		ay = axis(u[1], n[1], true, s->addr[1]);
-		ys[0] = address(ay.i, n[1], s->addr[1]);
-		ys[1] = address(ay.i + 1, n[1], s->addr[1]);
-	}
-	unsigned nt = dims > 1 ? 4 : 2;
-	if (v->format == PTXVM_FORMAT_F32 && v->channels == 1 && xs[0] >= 0 && xs[1] >= 0 && ys[0] >= 0 &&
-	    ys[1] >= 0) {
-		/* one f32 channel, no border texel: the others are 0, 0, 1 */
-		float f[4];
-		for (unsigned j = 0; j < nt; j++)
-			memcpy(&f[j], base + (size_t)ys[j >> 1] * row + (size_t)xs[j & 1] * 4, 4);
-		double r = lerp256(f[0], f[1], ax.a);
-		r = dims > 1 ? lerp256(r, lerp256(f[2], f[3], ax.a), ay.a) / 65536 : r / 256;
-		out[0] = bitsof((float)r);
-		out[1] = out[2] = 0;
-		out[3] = ONE;
-		return;
-	}
-	double t[4][4];
-	for (unsigned j = 0; j < nt; j++) {
-		int64_t x = xs[j & 1], y = ys[j >> 1];
-		uint32_t b[4];
-		if (x < 0 || y < 0)
-			memcpy(b, s->border, 16);
-		else
-			texel(v, base + (size_t)y * row + (size_t)x * es, b);
-		for (int k = 0; k < 4; k++)
-			t[j][k] = f32of(b[k]);
-	}
-	for (int k = 0; k < 4; k++) {
-		double r = lerp256(t[0][k], t[1][k], ax.a);
-		r = dims > 1 ? lerp256(r, lerp256(t[2][k], t[3][k], ax.a), ay.a) / 65536 : r / 256;
-		out[k] = bitsof((float)r);
-	}
+	int64_t x = address((int64_t)ffloor(u[0]), n[0], s->addr[0]);
+	int64_t y = dims > 1 ? address((int64_t)ffloor(u[1]), n[1], s->addr[1]) : 0;
+	if (x < 0 || y < 0)
+		border_texel(v, out);
+	else
+		texel(v, lv->data + layer * lv->layer + (size_t)y * lv->row + (size_t)x * v->esize, out);
 }
 
 /* The layer a lookup reads: an array's index, clamped to the last. */
@@ -614,9 +734,6 @@ static void sample_one(const TexView *v, const TexQuery *q, uint32_t out[4])
 		k.x[0] = ma > 0 ? (sc / ma + 1) / 2 : 0.5;
 		k.x[1] = ma > 0 ? (tc / ma + 1) / 2 : 0.5;
 		k.x[2] = 0;
-		for (int d = 0; d < 2; d++)
-			if (isnan(k.x[d]))      /* two infinite components */
-				k.x[d] = 0;
 		if (ma > 0) {
 			gx[0] = (dsx * ma - sc * dmx) / (2 * ma * ma);
 			gx[1] = (dtx * ma - tc * dmx) / (2 * ma * ma);
@@ -629,12 +746,12 @@ static void sample_one(const TexView *v, const TexQuery *q, uint32_t out[4])
 		gather(&k, out);
 		return;
 	}
-	double lam = (q->mip == TEX_LEVEL ? coord(q->lod) : 0) + v->s.bias, r[4];
+	double lam = (q->mip == TEX_LEVEL ? coord(q->lod) : 0) + v->s.bias;
 	const double *major = gx;
 	unsigned probes = q->mip == TEX_GRAD ? grad_lod(&k, gx, gy, &lam, &major) : 1;
 	Plan p = plan(v, lam);
 	if (probes > 1) {
-		look_aniso(&k, p, probes, major, r);
+		look_aniso(&k, p, probes, major, out);
 	} else if (!p.a && !v->s.filter && !q->has_depth) {
 		/* one level, point sampled: the texel's own bits */
 		const TexLevel *lv = &v->lv[p.l0];
@@ -643,12 +760,9 @@ static void sample_one(const TexView *v, const TexQuery *q, uint32_t out[4])
 			i[d] = axis(texel_coord(&k, p.l0, d, k.x[d]), n[d], false, k.mode[d]).i;
 		Loc c = { v, lv, k.layer, { k.mode[0], k.mode[1], k.mode[2] }, -1, NULL };
 		fetch_bits(&c, i[0], i[1], i[2], out);
-		return;
 	} else {
-		look_plan(&k, p, k.x, r);
+		look_plan(&k, p, k.x, out);
 	}
-	for (int c = 0; c < 4; c++)
-		out[c] = bitsof((float)r[c]);
 }
 
 void tex_sample(const TexView *v, const TexQuery *q, unsigned n, uint32_t (*out)[4])
@@ -656,7 +770,7 @@ void tex_sample(const TexView *v, const TexQuery *q, unsigned n, uint32_t (*out)
 	if (!n)
 		return;
 	unsigned g = q->geom;
-	bool flat = !q->icoord && v->nlevels == 1 && (g == TEX_G1D || g == TEX_G2D || g == TEX_GA1D || g == TEX_GA2D) &&
+	bool flat = !q->icoord && !v->s.filter && v->nlevels == 1 && (g == TEX_G1D || g == TEX_G2D || g == TEX_GA1D || g == TEX_GA2D) &&
 		    !q->has_depth && q->gather < 0 && (q->mip != TEX_GRAD || v->s.max_aniso <= 1) &&
 		    v->s.addr[0] != TEX_CLAMP_OGL && v->s.addr[1] != TEX_CLAMP_OGL;
 	for (unsigned i = 0; i < n; i++) {
