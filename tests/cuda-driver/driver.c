@@ -1748,6 +1748,15 @@ int main(int argc, char **argv)
 		printf("cuda-driver: %d passed, %d failed\n", passed, failed);
 		return failed != 0;
 	}
+	if (argc > 1 && !strcmp(argv[1], "graph_memory")) {     /* alone, to run on a GPU's driver too */
+		CUcontext ctx;
+		OK(cuInit(0));
+		OK(cuDevicePrimaryCtxRetain(&ctx, 0));
+		OK(cuCtxSetCurrent(ctx));
+		graph_memory();
+		printf("cuda-driver: %d passed, %d failed\n", passed, failed);
+		return failed != 0;
+	}
 	CUcontext primary;
 	EXPECT(cuDeviceGetCount(&(int){ 0 }), CUDA_ERROR_NOT_INITIALIZED);
 	OK(cuInit(0));

@@ -24,6 +24,16 @@ static cudaMemAllocNodeParams params(size_t bytes)
 	return p;
 }
 
+// The node count of a captured graph, which is destroyed.
+static void nodes_of(cudaGraph_t g)
+{
+	size_t k = 0;
+	if (g && cudaGraphGetNodes(g, NULL, &k) == cudaSuccess)
+		printf("graph nodes %zu\n", k);
+	if (g)
+		cudaGraphDestroy(g);
+}
+
 static void attrs(const char *when)
 {
 	unsigned long long v[4];
@@ -201,23 +211,26 @@ int main()
 	cudaStreamIsCapturing(s, &st);
 	printf("capture status %d\n", (int)st);
 	P("end capture", cudaStreamEndCapture(s, &g));
-	if (g) { size_t k = 0; cudaGraphGetNodes(g, NULL, &k); printf("graph nodes %zu\n", k); }
+	nodes_of(g);
 	P("begin capture", cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
 	void *z = NULL;
 	P("cudaMallocAsync 0 bytes in capture", cudaMallocAsync(&z, 0, s));
 	cudaStreamIsCapturing(s, &st);
 	printf("capture status %d z %p\n", (int)st, z);
 	P("end capture", cudaStreamEndCapture(s, &g));
+	nodes_of(g);
 	P("begin capture", cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
 	P("cudaFreeAsync garbage in capture", cudaFreeAsync((void *)0x1234, s));
 	cudaStreamIsCapturing(s, &st);
 	printf("capture status %d\n", (int)st);
 	P("end capture", cudaStreamEndCapture(s, &g));
+	nodes_of(g);
 	P("begin capture", cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
 	P("cudaFreeAsync NULL in capture", cudaFreeAsync(NULL, s));
 	cudaStreamIsCapturing(s, &st);
 	printf("capture status %d\n", (int)st);
 	P("end capture", cudaStreamEndCapture(s, &g));
+	nodes_of(g);
 	// capture alloc, end, destroy graph without instantiating
 	P("begin capture", cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
 	P("cudaMallocAsync", cudaMallocAsync(&z, 4096, s));

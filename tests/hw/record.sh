@@ -6,6 +6,8 @@
 #   - LOGDIR/cuda-host.log and cuda-host.tar.gz: tests/cuda-host's programs
 #     run on the GPU's own driver (CUDA_HOST_NATIVE=1), which shows that
 #     what they check is what the hardware does;
+#   - LOGDIR/cuda-driver.log: the sections of tests/cuda-driver/driver.c
+#     that hold on any driver (graph_memory), on the GPU's;
 #   - LOGDIR/python.log: the Python clients' cases on the GPU (the two that
 #     assert ptxvm's device name fail there by design).
 # LOGDIR defaults to build/hw-NAME.  Needs nvcc, cc and the NVIDIA driver.
@@ -24,6 +26,10 @@ tests/hw/printf.sh --record "$NAME" || st=1
 CUDA_HOST_NATIVE=1 JOBS=${JOBS:-$(nproc)} tests/cuda-host/run.sh build/hw-native >"$LOG/cuda-host.log" 2>&1
 tail -n 1 "$LOG/cuda-host.log"
 tar -czf "$LOG/cuda-host.tar.gz" --exclude='*.static' --exclude='*.shared' -C build/hw-native cuda-host
+cc -std=gnu11 -I"${CUDA_HOME:-/usr/local/cuda}/include" -o "$LOG/cuda-driver" tests/cuda-driver/driver.c -lcuda -ldl &&
+	"$LOG/cuda-driver" graph_memory >"$LOG/cuda-driver.log" 2>&1
+tail -n 1 "$LOG/cuda-driver.log"
+rm -f "$LOG/cuda-driver"
 {
 	for t in tests/pyclients/cuda_bindings.py tests/pyclients/cupy_kernels.py tests/numba/kernels.py; do
 		echo "== $t"
