@@ -455,12 +455,24 @@ static float away(double x)
 	return fabsf(f) > fabsf(g) ? f : g;
 }
 
+/* x rounded to f16 (as an f32), ties away from zero; beyond its range
+ * infinite. */
+static float away16(double x)
+{
+	double a = fabs(x), q = ldexp(1, -24);  /* the quantum: subnormals' at least */
+	while (q * 2048 <= a)
+		q *= 2;
+	double r = floor(a / q + 0.5) * q;
+	return (float)copysign(r >= 65520 ? INFINITY : r, x);
+}
+
 /* Component k of the terms (weights summing to 256), f32 bits.  All in
  * 1/65535 units: their sum over 256, halves up, as a unit count over
  * 65535.  Else each value cut (towards zero) to a multiple of 2^-4 of the
- * last significand bit of the largest, the sum over 256 rounded to f32
- * ties away; an infinity or NaN among them: IEEE's sum. */
-static uint32_t rsum(const Terms *T, int k)
+ * last significand bit of the largest (f16 textures: of an 11-bit
+ * significand), the sum over 256 rounded to f32 (f16) ties away; an
+ * infinity or NaN among them: IEEE's sum. */
+static uint32_t rsum(const Terms *T, int k, int half)
 {
 	int units = 1, odd = 0;
 	double top = 0;
@@ -486,11 +498,11 @@ static uint32_t rsum(const Terms *T, int k)
 	if (top == 0)
 		return 0;
 	int e;
-	frexp(top, &e);                 /* top in [2^(e-1), 2^e): its last bit is 2^(e-24) */
-	double grid = ldexp(1, e - 28);
+	frexp(top, &e);                 /* top in [2^(e-1), 2^e): its last bit is 2^(e-24), f16's 2^(e-11) */
+	double grid = ldexp(1, e - (half ? 15 : 28));
 	for (int i = 0; i < T->n; i++)
 		S += T->w[i] * (trunc(T->v[i][k] / grid) * grid);
-	return bitsf(away(S / 256));
+	return bitsf(half ? away16(S / 256) : away(S / 256));
 }
 
 static double fc(uint32_t b)
@@ -678,7 +690,7 @@ void ref_look(const Ref *R, const Q *q, uint32_t out[4])
 			rlevel(R, &W, dims, xp, normalized, off, la, &T);
 		}
 		for (int k = 0; k < 4; k++)
-			acc[k] += fbits(rsum(&T, k));
+			acc[k] += fbits(rsum(&T, k, R->fmt == PTXVM_FORMAT_F16));
 	}
 	for (int k = 0; k < 4; k++)
 		out[k] = probes > 1 ? bitsf((float)(acc[k] / probes)) : bitsf((float)acc[k]);

@@ -365,26 +365,28 @@ static void level_taps(const Loc *c, unsigned dims, const double u[3], bool line
 	}
 }
 
-/* An exact double rounded to f32, ties away from zero. */
-static float round_away(double x)
+/* An exact double rounded to p significant bits (f32: 24, f16: 11, with
+ * the subnormal quantum below; f16's overflow is infinite), ties away
+ * from zero. */
+static float round_away(double x, int p)
 {
 	if (x == 0)
 		return (float)x;
-	int e;
+	int e, qmin = p == 11 ? -24 : -149;
 	frexp(x, &e);                           /* |x| in [2^(e-1), 2^e) */
-	int q = e - 24 < -149 ? -149 : e - 24;  /* the f32 quantum there */
-	double r = floor(ldexp(fabs(x), -q) + 0.5);
-	return (float)copysign(ldexp(r, q), x);
+	int q = e - p < qmin ? qmin : e - p;    /* the quantum there */
+	double r = ldexp(floor(ldexp(fabs(x), -q) + 0.5), q);
+	return (float)copysign(p == 11 && r >= 65520 ? INFINITY : r, x);
 }
 
 /* Component k of the weighted taps, as f32 bits.  Unsigned normalized
  * texels are summed in units of 1/65535, the sum rounded half up to a
  * unit, then divided (f32).  Other values are aligned to the largest
- * exponent among them, keeping 4 bits below its 24-bit significand
- * (bits further down are cut off, towards zero), summed exactly and
- * rounded to f32 ties away from zero.  An infinite or NaN texel makes the
- * sum IEEE's. */
-static uint32_t accumulate(const Taps *T, int k)
+ * exponent among them, keeping 4 bits below its significand of p bits
+ * (f32: 24; f16 texels: 11) -- bits further down are cut off, towards
+ * zero --, summed exactly and rounded to p bits, ties away from zero.  An
+ * infinite or NaN texel makes the sum IEEE's. */
+static uint32_t accumulate(const Taps *T, int k, int p)
 {
 	bool fixed = true, special = false;
 	int e = INT_MIN;
@@ -413,10 +415,10 @@ static uint32_t accumulate(const Taps *T, int k)
 	}
 	if (e == INT_MIN)
 		return 0;
-	double s = 0;   /* exact: terms below 2^36, at most 16 of them */
+	double s = 0;   /* exact: terms below 2^(p + 12), at most 16 of them */
 	for (unsigned i = 0; i < T->n; i++)
-		s += T->w[i] * trunc(ldexp(T->t[i].v[k], 28 - e));
-	return bitsof(round_away(ldexp(s, e - 36)));
+		s += T->w[i] * trunc(ldexp(T->t[i].v[k], p + 4 - e));
+	return bitsof(round_away(ldexp(s, e - p - 12), p));
 }
 
 /* ---- coordinates and levels of detail ------------------------------------- */
@@ -539,8 +541,9 @@ static void look_plan(const Look *k, Plan p, const double x[3], uint32_t r[4])
 	look_level(k, p.l0, x, 256 - p.a, &T);
 	if (p.a)
 		look_level(k, p.l0 + 1, x, p.a, &T);
+	int bits = k->v->format == PTXVM_FORMAT_F16 ? 11 : 24;
 	for (int c = 0; c < 4; c++)
-		r[c] = accumulate(&T, c);
+		r[c] = accumulate(&T, c, bits);
 }
 
 /* tex.grad: the gradients in texels of level 0 give the level of detail
