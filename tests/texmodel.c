@@ -257,7 +257,6 @@ typedef struct Where {
 	double layer;                   /* cubes: the first face's layer */
 	int face;                       /* seamless: the face, else -1 */
 	int mode[3];
-	const uint32_t *depth;
 } Where;
 
 /* The texel (all four components, bits) at raw indices; u (if not NULL)
@@ -299,20 +298,13 @@ static void rtexel_bits(const Where *W, double x, double y, double z, uint32_t o
 	}
 }
 
-/* A texel's components as doubles, and their units (rtexel_bits); a
- * depth compare's (1 or 0, 0, 0, 1) have none. */
+/* A texel's components as doubles, and their units (rtexel_bits). */
 static void rtexel_u(const Where *W, double x, double y, double z, double o[4], long u[4])
 {
 	uint32_t b[4];
 	rtexel_bits(W, x, y, z, b, u);
 	for (int k = 0; k < 4; k++)
 		o[k] = dval(W->R, b[k]);
-	if (W->depth) {
-		o[0] = fbits(*W->depth) <= o[0] ? 1 : 0;
-		o[1] = o[2] = 0;
-		o[3] = 1;
-		u[0] = u[1] = u[2] = u[3] = -1;
-	}
 }
 
 /* A texel as doubles; a seamless cube's corner outside both edges (for
@@ -369,7 +361,7 @@ static void weights2(double share, int a, int b, double w[2][2])
 }
 
 /* Texel coordinates of dimension k at level l.  A normalized coordinate
- * (after wrap or mirror folds it into one period) is held with 24
+ * (after wrap or mirror folds it into one period) is held with 21
  * fractional bits, cut towards -inf, before it is scaled. */
 static double tcoord(const Ref *R, int l, int k, double x, int normalized, int mode, double off)
 {
@@ -383,7 +375,7 @@ static double tcoord(const Ref *R, int l, int k, double x, int normalized, int m
 			x -= floor(x);
 		else if (mode == AM)
 			x -= 2 * floor(x / 2);
-		u = floor(ldexp(x, 24)) * n / 16777216;
+		u = floor(ldexp(x, 21)) * n / 2097152;
 	} else {
 		u = l ? x * n / n0 : x;
 	}
@@ -463,12 +455,24 @@ static float away(double x)
 	return fabsf(f) > fabsf(g) ? f : g;
 }
 
+/* x rounded to f16 (as an f32), ties away from zero; beyond its range
+ * infinite. */
+static float away16(double x)
+{
+	double a = fabs(x), q = ldexp(1, -24);  /* the quantum: subnormals' at least */
+	while (q * 2048 <= a)
+		q *= 2;
+	double r = floor(a / q + 0.5) * q;
+	return (float)copysign(r >= 65520 ? INFINITY : r, x);
+}
+
 /* Component k of the terms (weights summing to 256), f32 bits.  All in
  * 1/65535 units: their sum over 256, halves up, as a unit count over
  * 65535.  Else each value cut (towards zero) to a multiple of 2^-4 of the
- * last significand bit of the largest, the sum over 256 rounded to f32
- * ties away; an infinity or NaN among them: IEEE's sum. */
-static uint32_t rsum(const Terms *T, int k)
+ * last significand bit of the largest (f16 textures: of an 11-bit
+ * significand), the sum over 256 rounded to f32 (f16) ties away; an
+ * infinity or NaN among them: IEEE's sum. */
+static uint32_t rsum(const Terms *T, int k, int half)
 {
 	int units = 1, odd = 0;
 	double top = 0;
@@ -494,11 +498,11 @@ static uint32_t rsum(const Terms *T, int k)
 	if (top == 0)
 		return 0;
 	int e;
-	frexp(top, &e);                 /* top in [2^(e-1), 2^e): its last bit is 2^(e-24) */
-	double grid = ldexp(1, e - 28);
+	frexp(top, &e);                 /* top in [2^(e-1), 2^e): its last bit is 2^(e-24), f16's 2^(e-11) */
+	double grid = ldexp(1, e - (half ? 15 : 28));
 	for (int i = 0; i < T->n; i++)
 		S += T->w[i] * (trunc(T->v[i][k] / grid) * grid);
-	return bitsf(away(S / 256));
+	return bitsf(half ? away16(S / 256) : away(S / 256));
 }
 
 static double fc(uint32_t b)
@@ -534,8 +538,9 @@ void ref_look(const Ref *R, const Q *q, uint32_t out[4])
 		double nlay = g == 6 ? R->layers / 6 : R->layers;
 		layer = q->layer < nlay ? q->layer : nlay - 1;
 	}
-	uint32_t dep = q->depth;
-	Where W = { R, 0, layer, -1, { mode[0], mode[1], mode[2] }, q->has_depth ? &dep : NULL };
+	/* a depth compare operand changes nothing: CUDA's samplers compare
+	 * nothing, and the hardware returns the texels */
+	Where W = { R, 0, layer, -1, { mode[0], mode[1], mode[2] } };
 	double off[3] = { 0, 0, 0 };
 	for (int k = 0; k < 3; k++)
 		off[k] = q->has_off ? q->off[k] : 0;
@@ -550,14 +555,7 @@ void ref_look(const Ref *R, const Q *q, uint32_t out[4])
 				return;
 			}
 		}
-		if (!q->has_depth) {
-			rtexel_bits(&W, i[0], i[1], i[2], out, NULL);
-			return;
-		}
-		double r[4];
-		rtexel(&W, i[0], i[1], i[2], r);
-		for (int k = 0; k < 4; k++)
-			out[k] = bitsf((float)r[k]);
+		rtexel_bits(&W, i[0], i[1], i[2], out, NULL);
 		return;
 	}
 	double x[3] = { fc(q->c[0]), fc(q->c[1]), fc(q->c[2]) };
@@ -609,11 +607,11 @@ void ref_look(const Ref *R, const Q *q, uint32_t out[4])
 		for (int t = 0; t < 4; t++) {
 			double xx = i0 + di[t], yy = j0 + dj[t];
 			int corner = W.face >= 0 && (xx < 0 || xx >= R->w[0]) && (yy < 0 || yy >= R->h[0]);
-			if (q->has_depth || corner) {
+			if (corner) {
 				double r[4];
 				rtexel(&W, xx, yy, 0, r);
-				double v = r[q->has_depth ? 0 : q->gather];
-				out[t] = fl || q->has_depth ? bitsf((float)v) : (uint32_t)(int64_t)v;
+				double v = r[q->gather];
+				out[t] = fl ? bitsf((float)v) : (uint32_t)(int64_t)v;
 			} else {
 				uint32_t b[4];
 				rtexel_bits(&W, xx, yy, 0, b, NULL);
@@ -663,7 +661,7 @@ void ref_look(const Ref *R, const Q *q, uint32_t out[4])
 			la = (int)((lam - l0) * 256);
 		}
 	}
-	if (probes == 1 && !la && !filter && !q->has_depth) {
+	if (probes == 1 && !la && !filter) {
 		double u[3] = { 0, 0, 0 };
 		W.l = l0;
 		for (int k = 0; k < dims; k++)
@@ -692,7 +690,7 @@ void ref_look(const Ref *R, const Q *q, uint32_t out[4])
 			rlevel(R, &W, dims, xp, normalized, off, la, &T);
 		}
 		for (int k = 0; k < 4; k++)
-			acc[k] += fbits(rsum(&T, k));
+			acc[k] += fbits(rsum(&T, k, R->fmt == PTXVM_FORMAT_F16));
 	}
 	for (int k = 0; k < 4; k++)
 		out[k] = probes > 1 ? bitsf((float)(acc[k] / probes)) : bitsf((float)acc[k]);

@@ -4,7 +4,7 @@
  * A lookup runs in this order: the layer; the coordinates (NaN is 0; a
  * cubemap direction becomes a face and face coordinates); the level of
  * detail and the levels it blends; in each level, the coordinates in
- * texels (normalized ones in 24-bit fixed point times the level's size,
+ * texels (normalized ones in 21-bit fixed point times the level's size,
  * plus the offset), the texels of the footprint through the address mode,
  * and the filter.  Linear filtering is the hardware's, as an H200 showed
  * it: alpha = frac(x - 0.5) rounded to 8 fractional bits, integer weights
@@ -196,15 +196,13 @@ static int cube_neighbour(int f, int64_t n, int64_t *x, int64_t *y)
 }
 
 /* Where a level is read: the level, the layer (or cube face layer), the
- * address modes, a cube face for seamless filtering (-1: none), and the
- * depth compare value. */
+ * address modes, and a cube face for seamless filtering (-1: none). */
 typedef struct Loc {
 	const TexView *v;
 	const TexLevel *lv;
 	uint32_t layer;
 	uint8_t mode[3];
 	int face;               /* seamless cube: the face; else -1 */
-	const uint32_t *depth;
 } Loc;
 
 /* The texel at raw indices (x, y, z): addressed, or the border colour
@@ -233,9 +231,8 @@ static bool fetch_bits(const Loc *c, int64_t x, int64_t y, int64_t z, uint32_t o
 /* A texel as the filter reads it: its components as doubles (integers by
  * the format's signedness) and, for those of an unsigned 8- or 16-bit
  * texel read as normalized floats, the value in units of 1/65535 (8-bit
- * values times 257), else -1.  A depth compare replaces the components by
- * (1.0 or 0.0, 0, 0, 1.0); a seamless cube corner outside both edges is
- * the mean of the three texels that meet there. */
+ * values times 257), else -1.  A seamless cube corner outside both edges
+ * (for tld4) is the mean of the three texels that meet there. */
 typedef struct Tap {
 	double v[4];
 	int32_t u[4];
@@ -263,12 +260,6 @@ static void fetch_tap(const Loc *c, int64_t x, int64_t y, int64_t z, Tap *t)
 				    v->format == PTXVM_FORMAT_S8;
 	for (int k = 0; k < 4; k++)
 		t->v[k] = fl ? (double)f32of(b[k]) : sg ? (double)(int32_t)b[k] : (double)b[k];
-	if (c->depth) {
-		t->v[0] = f32of(*c->depth) <= t->v[0] ? 1.0 : 0.0;
-		t->v[1] = t->v[2] = 0;
-		t->v[3] = 1;
-		return;
-	}
 	unsigned f = v->format;
 	if (!border && v->norm && (f == PTXVM_FORMAT_U8 || f == PTXVM_FORMAT_UNORM8 || f == PTXVM_FORMAT_U16 ||
 				   f == PTXVM_FORMAT_UNORM16))
@@ -374,26 +365,28 @@ static void level_taps(const Loc *c, unsigned dims, const double u[3], bool line
 	}
 }
 
-/* An exact double rounded to f32, ties away from zero. */
-static float round_away(double x)
+/* An exact double rounded to p significant bits (f32: 24, f16: 11, with
+ * the subnormal quantum below; f16's overflow is infinite), ties away
+ * from zero. */
+static float round_away(double x, int p)
 {
 	if (x == 0)
 		return (float)x;
-	int e;
+	int e, qmin = p == 11 ? -24 : -149;
 	frexp(x, &e);                           /* |x| in [2^(e-1), 2^e) */
-	int q = e - 24 < -149 ? -149 : e - 24;  /* the f32 quantum there */
-	double r = floor(ldexp(fabs(x), -q) + 0.5);
-	return (float)copysign(ldexp(r, q), x);
+	int q = e - p < qmin ? qmin : e - p;    /* the quantum there */
+	double r = ldexp(floor(ldexp(fabs(x), -q) + 0.5), q);
+	return (float)copysign(p == 11 && r >= 65520 ? INFINITY : r, x);
 }
 
 /* Component k of the weighted taps, as f32 bits.  Unsigned normalized
  * texels are summed in units of 1/65535, the sum rounded half up to a
  * unit, then divided (f32).  Other values are aligned to the largest
- * exponent among them, keeping 4 bits below its 24-bit significand
- * (bits further down are cut off, towards zero), summed exactly and
- * rounded to f32 ties away from zero.  An infinite or NaN texel makes the
- * sum IEEE's. */
-static uint32_t accumulate(const Taps *T, int k)
+ * exponent among them, keeping 4 bits below its significand of p bits
+ * (f32: 24; f16 texels: 11) -- bits further down are cut off, towards
+ * zero --, summed exactly and rounded to p bits, ties away from zero.  An
+ * infinite or NaN texel makes the sum IEEE's. */
+static uint32_t accumulate(const Taps *T, int k, int p)
 {
 	bool fixed = true, special = false;
 	int e = INT_MIN;
@@ -422,10 +415,10 @@ static uint32_t accumulate(const Taps *T, int k)
 	}
 	if (e == INT_MIN)
 		return 0;
-	double s = 0;   /* exact: terms below 2^36, at most 16 of them */
+	double s = 0;   /* exact: terms below 2^(p + 12), at most 16 of them */
 	for (unsigned i = 0; i < T->n; i++)
-		s += T->w[i] * trunc(ldexp(T->t[i].v[k], 28 - e));
-	return bitsof(round_away(ldexp(s, e - 36)));
+		s += T->w[i] * trunc(ldexp(T->t[i].v[k], p + 4 - e));
+	return bitsof(round_away(ldexp(s, e - p - 12), p));
 }
 
 /* ---- coordinates and levels of detail ------------------------------------- */
@@ -464,11 +457,11 @@ typedef struct Look {
 } Look;
 
 /* A normalized coordinate as the hardware holds it: a fixed-point number
- * of 24 fractional bits, cut towards -inf (0.2f times 5 texels is texel
- * 0: 0.2f is a little above 1/5, its 24-bit cut a little below). */
-static inline double fixed24(double x)
+ * of 21 fractional bits, cut towards -inf (0.2f times 5 texels is texel
+ * 0: 0.2f is a little above 1/5, its cut a little below). */
+static inline double fixed21(double x)
 {
-	return floor(x * 16777216.0) / 16777216.0;
+	return floor(x * 2097152.0) / 2097152.0;
 }
 
 /* Coordinate x of dimension d in texels of level l: a normalized one
@@ -480,7 +473,7 @@ static double texel_coord(const Look *k, unsigned l, unsigned d, double x)
 	const TexLevel *lv = &k->v->lv[l];
 	double n = d == 0 ? lv->w : d == 1 ? lv->h : lv->d;
 	double n0 = d == 0 ? k->v->lv[0].w : d == 1 ? k->v->lv[0].h : k->v->lv[0].d;
-	double u = k->normalized ? fixed24(reduce(x, k->mode[d])) * n : l ? x * n / n0 : x;
+	double u = k->normalized ? fixed21(reduce(x, k->mode[d])) * n : l ? x * n / n0 : x;
 	u = isnan(u) ? 0 : u < -LIM ? -LIM : u > LIM ? LIM : u;
 	return u + (k->face >= 0 ? 0 : k->q->off[d]);
 }
@@ -502,7 +495,7 @@ static void look_level(const Look *k, unsigned l, const double x[3], int w, Taps
 		dims = 2;
 	}
 	Loc c = { v, lv, k->layer, { k->mode[0], k->mode[1], k->mode[2] },
-		  k->face >= 0 && v->s.seamless ? k->face : -1, k->q->has_depth ? &k->q->depth : NULL };
+		  k->face >= 0 && v->s.seamless ? k->face : -1 };
 	level_taps(&c, dims, u, v->s.filter, w, T);
 }
 
@@ -548,8 +541,9 @@ static void look_plan(const Look *k, Plan p, const double x[3], uint32_t r[4])
 	look_level(k, p.l0, x, 256 - p.a, &T);
 	if (p.a)
 		look_level(k, p.l0 + 1, x, p.a, &T);
+	int bits = k->v->format == PTXVM_FORMAT_F16 ? 11 : 24;
 	for (int c = 0; c < 4; c++)
-		r[c] = accumulate(&T, c);
+		r[c] = accumulate(&T, c, bits);
 }
 
 /* tex.grad: the gradients in texels of level 0 give the level of detail
@@ -622,15 +616,8 @@ static void fetch_texel(const TexView *v, const TexQuery *q, uint32_t layer, uin
 			return;
 		}
 	}
-	Loc c = { v, lv, layer, { TEX_CLAMP, TEX_CLAMP, TEX_CLAMP }, -1, q->has_depth ? &q->depth : NULL };
-	if (!q->has_depth) {
-		fetch_bits(&c, i[0], i[1], i[2], out);
-		return;
-	}
-	Tap t;
-	fetch_tap(&c, i[0], i[1], i[2], &t);
-	for (int k = 0; k < 4; k++)
-		out[k] = bitsof((float)t.v[k]);
+	Loc c = { v, lv, layer, { TEX_CLAMP, TEX_CLAMP, TEX_CLAMP }, -1 };
+	fetch_bits(&c, i[0], i[1], i[2], out);
 }
 
 /* tld4: the four texels of the bilinear footprint of level 0, component
@@ -645,16 +632,15 @@ static void gather(const Look *k, uint32_t out[4])
 	for (unsigned d = 0; d < 2; d++)
 		ax[d] = axis(texel_coord(k, 0, d, k->x[d]), n[d], true, k->mode[d]);
 	Loc c = { v, lv, k->layer, { k->mode[0], k->mode[1], k->mode[2] },
-		  k->face >= 0 && v->s.seamless ? k->face : -1, k->q->has_depth ? &k->q->depth : NULL };
+		  k->face >= 0 && v->s.seamless ? k->face : -1 };
 	static const int8_t di[4] = { 0, 1, 1, 0 }, dj[4] = { 1, 1, 0, 0 };
 	unsigned comp = (unsigned)k->q->gather;
 	for (int t = 0; t < 4; t++) {
 		int64_t x = ax[0].i + di[t], y = ax[1].i + dj[t];
-		if (k->q->has_depth || (c.face >= 0 && (x < 0 || x >= n[0]) && (y < 0 || y >= n[1]))) {
+		if (c.face >= 0 && (x < 0 || x >= n[0]) && (y < 0 || y >= n[1])) {
 			Tap r;
 			fetch_tap(&c, x, y, 0, &r);
-			out[t] = v->fresult || k->q->has_depth ? bitsof((float)r.v[k->q->has_depth ? 0 : comp])
-							      : (uint32_t)(int64_t)r.v[comp];
+			out[t] = v->fresult ? bitsof((float)r.v[comp]) : (uint32_t)(int64_t)r.v[comp];
 		} else {
 			uint32_t b[4];
 			fetch_bits(&c, x, y, 0, b);
@@ -664,7 +650,7 @@ static void gather(const Look *k, uint32_t out[4])
 }
 
 /* The common lookup on its own: one level, a 1D or 2D geometry (layered
- * or not), float coordinates, point sampled, no depth compare, no gather,
+ * or not), float coordinates, point sampled, no gather,
  * no clamp_ogl; the general path's rules without its generality (the
  * tests hold both to the reference). */
 static void sample_flat(const TexView *v, const TexQuery *q, uint32_t layer, uint32_t out[4])
@@ -677,7 +663,7 @@ static void sample_flat(const TexView *v, const TexQuery *q, uint32_t layer, uin
 	for (unsigned d = 0; d < dims; d++) {
 		double x = coord(q->c[d]);
 		if (s->normalized)
-			x = fixed24(reduce(x, s->addr[d])) * (double)n[d];
+			x = fixed21(reduce(x, s->addr[d])) * (double)n[d];
 		u[d] = (isnan(x) ? 0 : x < -LIM ? -LIM : x > LIM ? LIM : x) + q->off[d];
 	}
 	int64_t x = address((int64_t)ffloor(u[0]), n[0], s->addr[0]);
@@ -752,13 +738,13 @@ static void sample_one(const TexView *v, const TexQuery *q, uint32_t out[4])
 	Plan p = plan(v, lam);
 	if (probes > 1) {
 		look_aniso(&k, p, probes, major, out);
-	} else if (!p.a && !v->s.filter && !q->has_depth) {
+	} else if (!p.a && !v->s.filter) {
 		/* one level, point sampled: the texel's own bits */
 		const TexLevel *lv = &v->lv[p.l0];
 		int64_t n[3] = { lv->w, lv->h, lv->d }, i[3] = { 0, 0, 0 };
 		for (unsigned d = 0; d < k.dims; d++)
 			i[d] = axis(texel_coord(&k, p.l0, d, k.x[d]), n[d], false, k.mode[d]).i;
-		Loc c = { v, lv, k.layer, { k.mode[0], k.mode[1], k.mode[2] }, -1, NULL };
+		Loc c = { v, lv, k.layer, { k.mode[0], k.mode[1], k.mode[2] }, -1 };
 		fetch_bits(&c, i[0], i[1], i[2], out);
 	} else {
 		look_plan(&k, p, k.x, out);
@@ -771,7 +757,7 @@ void tex_sample(const TexView *v, const TexQuery *q, unsigned n, uint32_t (*out)
 		return;
 	unsigned g = q->geom;
 	bool flat = !q->icoord && !v->s.filter && v->nlevels == 1 && (g == TEX_G1D || g == TEX_G2D || g == TEX_GA1D || g == TEX_GA2D) &&
-		    !q->has_depth && q->gather < 0 && (q->mip != TEX_GRAD || v->s.max_aniso <= 1) &&
+		    q->gather < 0 && (q->mip != TEX_GRAD || v->s.max_aniso <= 1) &&
 		    v->s.addr[0] != TEX_CLAMP_OGL && v->s.addr[1] != TEX_CLAMP_OGL;
 	for (unsigned i = 0; i < n; i++) {
 		if (flat)

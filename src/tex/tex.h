@@ -137,23 +137,23 @@ bool tex_is_type(const SurfView *t, uint64_t h, int type);
 /* Does an instruction of geometry g fit the texture?  NULL, or why not. */
 const char *tex_geom_check(const TexView *v, unsigned g);
 
-/* One lane's lookup. */
+/* One lane's lookup.  (PTX's depth compare operand is not part of it: a
+ * CUDA sampler has no comparison function, and the hardware returns the
+ * texels as without the operand.) */
 typedef struct TexQuery {
 	uint8_t geom;           /* TEX_G* */
 	uint8_t icoord;         /* .s32 coordinates: texel indices */
 	uint8_t mip;            /* TEX_BASE, TEX_LEVEL, TEX_GRAD */
 	int8_t gather;          /* tld4: the component, 0..3; tex: -1 */
-	uint8_t has_depth;
 	uint32_t layer;         /* arrays: the layer (or cube) index */
 	uint32_t c[3];          /* coordinates: f32 or s32 bits */
 	uint32_t lod;           /* .level: f32 or s32 bits */
 	uint32_t dx[3], dy[3];  /* .grad: f32 bits */
 	int32_t off[3];         /* texel offsets */
-	uint32_t depth;         /* depth compare value, f32 bits */
 } TexQuery;
 
 /* n lookups of one instruction (the same geometry, mipmap mode, gather,
- * and presence of offsets and depth compare; their own coordinates):
+ * and presence of offsets; their own coordinates):
  * out[i][0..3] are the four components, f32 bits when v->fresult, else
  * 32-bit integers. */
 void tex_sample(const TexView *v, const TexQuery *q, unsigned n, uint32_t (*out)[4]);
