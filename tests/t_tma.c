@@ -3,8 +3,9 @@
  * kernels of tests/cuda/tma.cu: loads of 1 to 5 dimensions with element
  * strides, out-of-bound fill (zeros, NaN) and the three swizzles, a map in
  * global memory, stores and reductions, im2col loads, .multicast::cluster,
- * prefetches, and bad maps, each against a CPU model written here from
- * the rules of docs/TENSOR.md.
+ * prefetches, and bad maps; and tensormap.replace (tests/cuda/
+ * tmreplace.sm_90a.cu) on each field, each against a CPU model written
+ * here from the rules of docs/TENSOR.md.
  */
 #include "test.h"
 
@@ -792,6 +793,195 @@ static void t_encode(T *t)
 				      0, 0, 0) == PTXVM_ERROR_INVALID_VALUE, "im2col: an empty bounding box");
 }
 
+/* ---- tensormap.replace (sm_90a): tests/cuda/tmreplace.sm_90a.cu ---------------------- */
+/* The kernels' Rep, field for field; the mask names the fields replaced. */
+enum {
+	R_ADDR = 1, R_RANK = 2, R_BOX = 4, R_GDIM = 8, R_GSTRIDE = 16, R_ESTRIDE = 32, R_ELEMTYPE = 64,
+	R_INTERLEAVE = 128, R_SWIZZLE = 256, R_FILL = 512, R_GSTRIDE4 = 1024,
+	R_DIMS = R_BOX | R_GDIM | R_GSTRIDE | R_ESTRIDE,
+};
+typedef struct Rep {
+	uint64_t addr, gstride[4];
+	uint32_t gdim[5], box[5], estride[5];
+	int32_t rank_m1, elemtype, interleave, swizzle, fill;
+	uint32_t mask;
+} Rep;
+
+/* A Rep that describes tensor x (its address, rank, dims, strides) with
+ * box b and element strides es; unused ordinals get 1 and 16. */
+static Rep rep_of(const Ten *x, const uint32_t *b, const uint32_t *es, uint32_t mask)
+{
+	Rep r = { .addr = x->dev, .rank_m1 = (int32_t)x->rank - 1, .mask = mask };
+	for (unsigned i = 0; i < 5; i++) {
+		r.gdim[i] = i < x->rank ? (uint32_t)x->dim[i] : 1;
+		r.box[i] = i < x->rank ? b[i] : 1;
+		r.estride[i] = i < x->rank ? es[i] : 1;
+		if (i < 4)
+			r.gstride[i] = i + 1 < x->rank ? x->stride[i + 1] : 16;
+	}
+	return r;
+}
+
+/* Runs tmr_global (or tmr_shared) on a copy of map0 in global memory
+ * with r, loading the box at c of `rank` dimensions; compares with the
+ * model's box (the tensor the replaced map describes), or with the fault
+ * expected (want_r, and text in the message). */
+static void t_rep(T *t, const char *what, const uint8_t *map0, const Rep *r, int rank, const int *c,
+		  const Ten *x, const uint32_t *b, const uint32_t *es, unsigned sw, int nan, int shared,
+		  ptxvm_result want_r, const char *text)
+{
+	uint64_t dmaps = zeros(t, 512), dout = zeros(t, 16384);
+	ptxvm_memcpy_htod(t->d, dmaps, map0, 128);
+	uint64_t src = dmaps, dst = dmaps + 256;
+	if (text && !strcmp(text, "64-byte aligned"))
+		ptxvm_memcpy_htod(t->d, src += 16, map0, 128);
+	int co[5] = { 0 };
+	memcpy(co, c, sizeof(int) * (unsigned)rank);
+	static uint8_t want[16384 + 128], got[16384];
+	memset(want, 0xee, sizeof want);
+	unsigned bytes = x ? (unsigned)ref_tile(x, b, es, co, sw, nan, 0, want) : 64;
+	void *ga[] = { &src, (void *)r, &rank, co, &bytes, &dout };
+	void *sa[] = { &src, &dst, (void *)r, &rank, co, &bytes, &dout };
+	ptxvm_result res = launch(t, shared ? "tmr_shared" : "tmr_global", 1, 64, shared ? sa : ga);
+	const char *msg = ptxvm_device_message(t->d);
+	if (want_r != PTXVM_SUCCESS) {
+		check(res == want_r && strstr(msg, text), "replace: %s: %s (%s), wanted %s with \"%s\"", what,
+		      ptxvm_result_name(res), msg, ptxvm_result_name(want_r), text);
+	} else {
+		check(res == PTXVM_SUCCESS, "replace: %s: %s: %s", what, ptxvm_result_name(res), msg);
+		ptxvm_memcpy_dtoh(t->d, got, dout, bytes);
+		if (res == PTXVM_SUCCESS)
+			check(!memcmp(want, got, bytes), "replace: %s: the box differs from the model", what);
+	}
+	ptxvm_mem_free(t->d, dmaps);
+	ptxvm_mem_free(t->d, dout);
+}
+
+static void t_replace(T *t)
+{
+	const uint32_t e1[] = { 1, 1, 1, 1, 1 }, b2[] = { 8, 5 };
+	Ten a, b, c3, d64, h16, u8, i3, i32b;
+	ten_make(t, &a, 2, 4, (const uint64_t[]){ 37, 23 }, 64);
+	ten_make(t, &b, 2, 4, (const uint64_t[]){ 37, 23 }, 64);
+	_Alignas(64) uint8_t ma[128], zero[128] = { 0 };
+	ptxvm_tensor_map_tiled(t->d, ma, 7, 2, a.dev, a.dim, a.stride + 1, b2, e1, 0, 0, 0, 0);
+	const int c34[] = { 3, 4 };
+	t_rep(t, "nothing replaced", ma, &(Rep){ .mask = 0 }, 2, c34, &a, b2, e1, 0, 0, 0, 0, NULL);
+	Rep r = rep_of(&b, b2, e1, R_ADDR);
+	t_rep(t, "global_address", ma, &r, 2, c34, &b, b2, e1, 0, 0, 0, 0, NULL);
+	t_rep(t, "global_address in shared memory", ma, &r, 2, c34, &b, b2, e1, 0, 0, 1, 0, NULL);
+	/* a 2-d map made a 3-d one: rank, every dimension's fields */
+	ten_make(t, &c3, 3, 4, (const uint64_t[]){ 20, 9, 7 }, 16);
+	const uint32_t b3[] = { 8, 3, 4 }, es3[] = { 1, 2, 3 };
+	r = rep_of(&c3, b3, es3, R_ADDR | R_RANK | R_DIMS);
+	t_rep(t, "rank 2 to 3, box_dim, global_dim, global_stride, element_stride", ma, &r, 3, (const int[]){ 2, 1, 0 },
+	      &c3, b3, es3, 0, 0, 0, 0, NULL);
+	t_rep(t, "the same in shared memory", ma, &r, 3, (const int[]){ 15, 7, 5 }, &c3, b3, es3, 0, 0, 1, 0, NULL);
+	/* elemtype as the PTX manual numbers it: 9 is .f64 (CUDA's 8), 10 .bf16 (CUDA's 9), 8 .f32.ftz, 0 .u8 */
+	ten_make(t, &d64, 2, 8, (const uint64_t[]){ 10, 6 }, 16);
+	const uint32_t bd[] = { 4, 3 };
+	r = rep_of(&d64, bd, e1, R_ADDR | R_DIMS | R_ELEMTYPE);
+	r.elemtype = 9;
+	t_rep(t, "elemtype 9 (.f64)", ma, &r, 2, (const int[]){ 7, 4 }, &d64, bd, e1, 0, 0, 0, 0, NULL);
+	ten_make(t, &h16, 2, 2, (const uint64_t[]){ 30, 6 }, 16);
+	const uint32_t bh[] = { 16, 4 };
+	r = rep_of(&h16, bh, e1, R_ADDR | R_DIMS | R_ELEMTYPE | R_FILL);
+	r.elemtype = 10, r.fill = 1;
+	t_rep(t, "elemtype 10 (.bf16), NaN fill", ma, &r, 2, (const int[]){ 20, -1 }, &h16, bh, e1, 0, 1, 0, 0, NULL);
+	r = rep_of(&a, b2, e1, R_ELEMTYPE | R_FILL);
+	r.elemtype = 8, r.fill = 1;
+	t_rep(t, "elemtype 8 (.f32.ftz), NaN fill", ma, &r, 2, (const int[]){ 33, 20 }, &a, b2, e1, 0, 1, 0, 0, NULL);
+	r.fill = 0;
+	t_rep(t, "fill_mode 0", ma, &r, 2, (const int[]){ 33, 20 }, &a, b2, e1, 0, 0, 0, 0, NULL);
+	/* swizzle_mode: 128B rows of u8, each swizzle */
+	ten_make(t, &u8, 2, 1, (const uint64_t[]){ 300, 40 }, 16);
+	const uint32_t bu[] = { 128, 24 }, bu32[] = { 32, 24 };
+	for (int sw = 0; sw <= 3; sw++) {
+		char what[64];
+		snprintf(what, sizeof what, "elemtype 0 (.u8), swizzle_mode %d", sw);
+		const uint32_t *bx = sw == 1 ? bu32 : bu;
+		r = rep_of(&u8, bx, e1, R_ADDR | R_DIMS | R_ELEMTYPE | R_SWIZZLE);
+		r.elemtype = 0, r.swizzle = sw;
+		if (sw == 2)
+			r.box[0] = 64;
+		uint32_t bb[2] = { r.box[0], r.box[1] };
+		t_rep(t, what, ma, &r, 2, (const int[]){ 200, 20 }, &u8, bb, e1, (unsigned)sw, 0, sw & 1, 0, NULL);
+	}
+	/* interleave_layout: 16B, with an inner box of 8 bytes (valid only
+	 * interleaved); 32B, which takes the 32B swizzle and 32-byte strides */
+	ten_make(t, &i3, 3, 2, (const uint64_t[]){ 12, 6, 5 }, 32);
+	const uint32_t bi[] = { 4, 3, 2 }, bi2[] = { 16, 3, 2 };
+	r = rep_of(&i3, bi, e1, R_ADDR | R_RANK | R_DIMS | R_ELEMTYPE | R_INTERLEAVE);
+	r.elemtype = 1, r.interleave = 1;
+	t_rep(t, "interleave_layout 1 (16B)", ma, &r, 3, (const int[]){ 9, 4, 3 }, &i3, bi, e1, 0, 0, 0, 0, NULL);
+	ten_make(t, &i32b, 3, 2, (const uint64_t[]){ 16, 6, 5 }, 32);
+	r = rep_of(&i32b, bi2, e1, R_ADDR | R_RANK | R_DIMS | R_ELEMTYPE | R_INTERLEAVE | R_SWIZZLE);
+	r.elemtype = 1, r.interleave = 2, r.swizzle = 1;
+	t_rep(t, "interleave_layout 2 (32B), swizzle_mode 1", ma, &r, 3, (const int[]){ 0, 2, 1 }, &i32b, bi2, e1, 1,
+	      0, 1, 0, NULL);
+	/* a map built from 128 zero bytes, field by field (as Triton does) */
+	r = rep_of(&c3, b3, es3, 0x3ff);
+	r.elemtype = 7, r.interleave = 0, r.swizzle = 0, r.fill = 0;
+	t_rep(t, "every field, on zeroed bytes", zero, &r, 3, (const int[]){ 3, 2, 1 }, &c3, b3, es3, 0, 0, 0, 0, NULL);
+	t_rep(t, "every field, on zeroed bytes in shared memory", zero, &r, 3, (const int[]){ -3, 2, 1 }, &c3, b3, es3,
+	      0, 0, 1, 0, NULL);
+	r.mask = 0x3ff & ~R_RANK;
+	t_rep(t, "every field but rank, on zeroed bytes", zero, &r, 3, (const int[]){ 3, 2, 1 }, NULL, NULL, NULL, 0, 0,
+	      0, PTXVM_ERROR_ILLEGAL_INSTRUCTION, "mode, rank or data type is invalid");
+	/* values a field cannot hold end the launch, naming the instruction */
+	static const struct { const char *what; uint32_t mask; int field, v; const char *text; } bad[] = {
+		{ "box_dim 0", R_BOX, 0, 0, "tensormap.replace.box_dim" },
+		{ "box_dim 257", R_BOX, 0, 257, "1 to 256" },
+		{ "element_stride 9", R_ESTRIDE, 1, 9, "tensormap.replace.element_stride" },
+		{ "global_dim 0", R_GDIM, 2, 0, "each global dimension" },
+		{ "global_stride 8", R_GSTRIDE, 3, 8, "multiple of 16" },
+		{ "global_stride 2^40", R_GSTRIDE, 3, -1, "below 2^40" },
+		{ "rank 6", R_RANK, 4, 5, "rank minus one" },
+		{ "global_address 8 past alignment", R_ADDR, 5, 8, "16-byte aligned" },
+		{ "global_stride of ordinal 4", R_GSTRIDE4, 6, 0, "ordinal is 0 to 3" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		r = rep_of(&a, b2, e1, bad[i].mask);
+		switch (bad[i].field) {
+		case 0: r.box[0] = (uint32_t)bad[i].v; break;
+		case 1: r.estride[1] = (uint32_t)bad[i].v; break;
+		case 2: r.gdim[1] = (uint32_t)bad[i].v; break;
+		case 3: r.gstride[0] = bad[i].v < 0 ? 1ull << 40 : (uint64_t)bad[i].v; break;
+		case 4: r.rank_m1 = bad[i].v; break;
+		case 5: r.addr += (uint64_t)bad[i].v; break;
+		}
+		t_rep(t, bad[i].what, ma, &r, 2, c34, NULL, NULL, NULL, 0, 0, (int)(i & 1), PTXVM_ERROR_ILLEGAL_INSTRUCTION,
+		      bad[i].text);
+	}
+	/* fields valid alone, not together: the copy refuses the map */
+	r = rep_of(&a, (const uint32_t[]){ 16, 5 }, e1, R_BOX | R_SWIZZLE);
+	r.swizzle = 1;
+	t_rep(t, "a 64-byte inner box with the 32B swizzle", ma, &r, 2, c34, NULL, NULL, NULL, 0, 0, 0,
+	      PTXVM_ERROR_ILLEGAL_INSTRUCTION, "swizzle span");
+	r = rep_of(&a, b2, e1, R_ELEMTYPE | R_FILL);
+	r.elemtype = 2, r.fill = 1;
+	t_rep(t, "NaN fill of .u32", ma, &r, 2, c34, NULL, NULL, NULL, 0, 0, 0, PTXVM_ERROR_ILLEGAL_INSTRUCTION,
+	      "NaN fill needs");
+	/* where the map is */
+	r = rep_of(&b, b2, e1, R_ADDR);
+	t_rep(t, "a map 16 bytes past alignment", ma, &r, 2, c34, NULL, NULL, NULL, 0, 0, 0,
+	      PTXVM_ERROR_MISALIGNED_ADDRESS, "64-byte aligned");
+	_Alignas(64) uint8_t mi[128];
+	ptxvm_tensor_map_im2col(t->d, mi, 1, 3, i3.dev, i3.dim, i3.stride + 1, (const int[]){ 0 }, (const int[]){ 0 },
+				8, 4, e1, 0, 0, 0, 0);
+	t_rep(t, "an im2col map", mi, &r, 2, c34, NULL, NULL, NULL, 0, 0, 0, PTXVM_ERROR_ILLEGAL_INSTRUCTION, "im2col");
+	uint64_t wild = 0x40;
+	int rank = 2, co[5] = { 0 };
+	unsigned bytes = 64;
+	void *ga[] = { &wild, &r, &rank, co, &bytes, &wild };
+	ptxvm_result res = launch(t, "tmr_global", 1, 32, ga);
+	check(res == PTXVM_ERROR_ILLEGAL_ADDRESS && strstr(ptxvm_device_message(t->d), "0x40"),
+	      "replace: a map at address 0x40: %s: %s", ptxvm_result_name(res), ptxvm_device_message(t->d));
+	Ten *all[] = { &a, &b, &c3, &d64, &h16, &u8, &i3, &i32b };
+	for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+		ten_free(t, all[i]);
+}
+
 void test_tma(const char *root)
 {
 	char path[4096], why[512];
@@ -824,4 +1014,21 @@ void test_tma(const char *root)
 		ptxvm_program_unload(t.p);
 	}
 	ptxvm_device_destroy(t.d);
+	/* tensormap.replace: sm_90a code on an sm_90a device */
+	snprintf(path, sizeof path, "%s/tests/ptx/tmreplace.sm_90a.ptx", root);
+	text = slurp(path, &len);
+	o.arch = "sm_90a";
+	o.timeout = 20;         /* a box that never completes its mbarrier ends, not hangs */
+	T ta = { ptxvm_device_create(&o), NULL };
+	ptxvm_check_opts co = { .arch = "sm_90a" };
+	ptxvm_module *m = text ? ptxvm_module_load(path, text, len, &co) : NULL;
+	free(text);
+	if (!m || ptxvm_module_errors(m) || ptxvm_program_load(ta.d, m, &ta.p)) {
+		fail("tma: %s does not load: %s", path, ptxvm_device_message(ta.d));
+	} else {
+		t_replace(&ta);
+		ptxvm_program_unload(ta.p);
+	}
+	ptxvm_module_free(m);
+	ptxvm_device_destroy(ta.d);
 }

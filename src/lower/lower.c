@@ -1172,6 +1172,15 @@ static void lower_instr(Lw *w, const Stmt *st)
 		x.sub2 = has(in, MOD_parity) ? MOD_parity : x.sub != MOD_expect_tx && has(in, MOD_expect_tx)
 			 ? MOD_expect_tx : MOD_NONE;      /* arrive{_drop}.expect_tx */
 		break;
+	case OPC_tensormap:
+		/* tensormap.replace: the field, and the dimension ordinal (an
+		 * immediate) of the forms that take one */
+		x.sub = pick(in, (const uint16_t[]){ MOD_global_address, MOD_rank, MOD_box_dim, MOD_global_dim,
+			MOD_global_stride, MOD_element_stride, MOD_elemtype, MOD_interleave_layout, MOD_swizzle_mode,
+			MOD_fill_mode, MOD_NONE });
+		if (in->nopnd == 3 && in->opnd[1].kind == OK_INT)
+			x.target = (uint32_t)in->opnd[1].ival;
+		break;
 	case OPC_cp:
 		/* cp.async: a copy, its mbarrier arrival, group bookkeeping, or bulk */
 		x.sub = has(in, MOD_commit_group) || has(in, MOD_wait_group) || has(in, MOD_wait_all)

@@ -262,6 +262,93 @@ const char *tmap_replace_address(uint8_t map[TMAP_BYTES], uint64_t addr)
 	return NULL;
 }
 
+/* The element types as tensormap.replace.elemtype numbers them (the PTX
+ * manual's table: .f32.ftz before .f64 and .bf16, unlike
+ * CUtensorMapDataType); 13-15 are sm_100's packed types. */
+static const uint8_t ptx_elemtype[] = {
+	TMAP_U8, TMAP_U16, TMAP_U32, TMAP_S32, TMAP_U64, TMAP_S64, TMAP_F16, TMAP_F32, TMAP_F32_FTZ, TMAP_F64,
+	TMAP_BF16, TMAP_TF32, TMAP_TF32_FTZ,
+};
+
+/* Each field's own range; the rules that tie fields together (the inner
+ * box, the swizzle span, 32B interleave, NaN fill) wait until a copy
+ * reads the map, since a kernel replaces fields one at a time. */
+const char *tmap_replace(uint8_t map[TMAP_BYTES], unsigned field, unsigned ord, uint64_t value)
+{
+	uint8_t b[TMAP_BYTES];
+	memcpy(b, map, sizeof b);
+	if (memcmp(b, magic, 4)) {      /* no map yet: these bytes become one, field by field */
+		memcpy(b, magic, 4);
+		b[4] = TMAP_TILE;
+	}
+	if (b[4] == TMAP_IM2COL)
+		return "tensormap.replace.tile on an im2col map";
+	b[4] = TMAP_TILE;
+	bool dimensioned = field == TMAP_F_BOX_DIM || field == TMAP_F_GLOBAL_DIM || field == TMAP_F_GLOBAL_STRIDE ||
+			   field == TMAP_F_ELEMENT_STRIDE;
+	if (dimensioned && ord >= (field == TMAP_F_GLOBAL_STRIDE ? TMAP_MAX_RANK - 1 : TMAP_MAX_RANK))
+		return field == TMAP_F_GLOBAL_STRIDE ? "global_stride's ordinal is 0 to 3 (the stride of dimension 1 to 4)"
+						     : "the dimension ordinal is 0 to 4";
+	switch (field) {
+	case TMAP_F_ADDRESS:
+		if (value % 16)
+			return "the global address is 16-byte aligned";
+		put(b + 16, value, 8);
+		break;
+	case TMAP_F_RANK:
+		if (value > 4)
+			return "rank takes the rank minus one, 0 to 4";
+		b[5] = (uint8_t)(value + 1);
+		break;
+	case TMAP_F_BOX_DIM:
+		if (value == 0 || value > 256)
+			return "each box dimension is 1 to 256";
+		b[80 + ord] = (uint8_t)(value - 1);
+		break;
+	case TMAP_F_GLOBAL_DIM:
+		if (value == 0 || value > UINT32_MAX)
+			return "each global dimension is 1 to 2^32 - 1";
+		put(b + 24 + 4 * ord, value - 1, 4);
+		break;
+	case TMAP_F_GLOBAL_STRIDE:
+		if (value % 16 || value >= (1ull << 40))
+			return "each global stride is a multiple of 16 below 2^40";
+		put(b + 48 + 8 * ord, value, 8);
+		break;
+	case TMAP_F_ELEMENT_STRIDE:
+		if (value == 0 || value > 8)
+			return "each element stride is 1 to 8";
+		b[85 + ord] = (uint8_t)(value - 1);
+		break;
+	case TMAP_F_ELEMTYPE:
+		if (value >= sizeof ptx_elemtype)
+			return value <= 15 ? "element types 13 to 15 (packed) are compute capability 10's"
+					   : "elemtype is 0 to 15";
+		b[6] = ptx_elemtype[value];
+		break;
+	case TMAP_F_INTERLEAVE:
+		if (value > 2)
+			return "interleave_layout is 0 (none), 1 (16B) or 2 (32B)";
+		b[7] = (uint8_t)value;
+		break;
+	case TMAP_F_SWIZZLE:
+		if (value > 3)
+			return "swizzle_mode is 0 (none), 1 (32B), 2 (64B) or 3 (128B) on compute capability 9.0";
+		b[8] = (uint8_t)value;
+		break;
+	case TMAP_F_FILL:
+		if (value > 1)
+			return "fill_mode is 0 (zeros) or 1 (NaN)";
+		b[10] = (uint8_t)value;
+		break;
+	default:
+		return "no such tensor map field";
+	}
+	put(b + 124, fnv(b, 124), 4);
+	memcpy(map, b, TMAP_BYTES);
+	return NULL;
+}
+
 /* ---- the box ------------------------------------------------------------- */
 /* Elements along dimension i of a tile box: ceil(box / estride), where
  * dimension 0 takes no stride unless the tensor is interleaved. */

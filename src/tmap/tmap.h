@@ -56,6 +56,17 @@ const char *tmap_encode_im2col(uint8_t out[TMAP_BYTES], unsigned dtype, unsigned
 /* cuTensorMapReplaceAddress: a valid map gets a new (16-byte aligned) address. */
 const char *tmap_replace_address(uint8_t map[TMAP_BYTES], uint64_t addr);
 
+/* The fields tensormap.replace rewrites (PTX ISA 8.3, sm_90a). */
+enum { TMAP_F_ADDRESS, TMAP_F_RANK, TMAP_F_BOX_DIM, TMAP_F_GLOBAL_DIM, TMAP_F_GLOBAL_STRIDE,
+       TMAP_F_ELEMENT_STRIDE, TMAP_F_ELEMTYPE, TMAP_F_INTERLEAVE, TMAP_F_SWIZZLE, TMAP_F_FILL };
+/* tensormap.replace.tile: field (of dimension ord, where it has one) :=
+ * value, as the instruction's operand gives it (docs/TENSOR.md): NULL, or
+ * why the value is not one the field can hold (nothing written).  The map
+ * need not be valid yet (a kernel may build one from zeroed bytes, field
+ * by field): the other fields are kept as they are, the check value is
+ * recomputed, and the map is checked as a whole when a copy reads it. */
+const char *tmap_replace(uint8_t map[TMAP_BYTES], unsigned field, unsigned ord, uint64_t value);
+
 /* Reads and checks 128 bytes; NULL, or why they are not a map. */
 const char *tmap_decode(const uint8_t in[TMAP_BYTES], TMap *m);
 
