@@ -276,8 +276,14 @@ static const Vec vecs[] = {
 	{ AT_ADD, AS_F64_RN, 0x3ff0000000000000ull, 0x3ca8000000000000ull, 0, 0x3ff0000000000001ull, "above the tie" },
 	{ AT_ADD, AS_F64_RN, 0x3fb999999999999aull, 0x3fc999999999999aull, 0, 0x3fd3333333333334ull, "0.1 + 0.2" },
 	{ AT_ADD, AS_F64_RN, 1, 1, 0, 2, "subnormals kept" },
-	{ AT_ADD, AS_F64_RN, 0x7ff0000000000000ull, 0xfff0000000000000ull, 0, 0x7fffffffffffffffull, "inf - inf" },
-	{ AT_ADD, AS_F64_RN, 0x7ff8000000000001ull, 0, 0, 0x7fffffffffffffffull, "NaN: canonical" },
+	/* an H200's: inf - inf is -NaN; a NaN operand, else a NaN in memory,
+	 * is stored as it is, signalling ones too */
+	{ AT_ADD, AS_F64_RN, 0x7ff0000000000000ull, 0xfff0000000000000ull, 0, 0xfff8000000000000ull, "inf - inf" },
+	{ AT_ADD, AS_F64_RN, 0x7ff8000000000001ull, 0, 0, 0x7ff8000000000001ull, "NaN in memory: kept" },
+	{ AT_ADD, AS_F64_RN, 0x3ff0000000000000ull, 0x7ff0000000000001ull, 0, 0x7ff0000000000001ull,
+	  "signalling NaN operand: kept" },
+	{ AT_ADD, AS_F64_RN, 0x7ff8000000000002ull, 0xfff0000000000003ull, 0, 0xfff0000000000003ull,
+	  "two NaNs: the operand's" },
 	{ AT_ADD, AS_F64_RN, 0x7fefffffffffffffull, 0x7fefffffffffffffull, 0, 0x7ff0000000000000ull, "overflow" },
 };
 

@@ -251,6 +251,26 @@ static X ref_sqrt(X a)
 enum { OADD, OSUB, OMUL, ODIV, OFMA, OSQRT, ORCP, ONOPS };
 static const char *const op_name[ONOPS] = { "add", "sub", "mul", "div", "fma", "sqrt", "rcp" };
 
+/* An f64 NaN result, as an H200 gives it: the first NaN operand in the
+ * order the GPU looks at them (add, sub, mul: b, a; fma: b, c, a; div: a,
+ * b; sqrt and rcp: a), with its quiet bit set; a NaN made of numbers (inf -
+ * inf, 0 * inf, 0 / 0, sqrt(-1)) is -NaN 0xfff8000000000000. */
+static uint64_t ref_nan64(int op, uint64_t a, uint64_t b, uint64_t c)
+{
+	uint64_t ord[3] = { b, a, 0 };
+
+	if (op == OFMA)
+		ord[1] = c, ord[2] = a;
+	else if (op == ODIV)
+		ord[0] = a, ord[1] = b;
+	else if (op == OSQRT || op == ORCP)
+		ord[0] = a, ord[1] = 0;
+	for (int i = 0; i < 3; i++)
+		if ((ord[i] & 0x7fffffffffffffffull) > 0x7ff0000000000000ull)
+			return ord[i] | 0x0008000000000000ull;
+	return 0xfff8000000000000ull;
+}
+
 static uint64_t ref_op(int op, uint64_t a, uint64_t b, uint64_t c, const Fmt *f, int rm)
 {
 	X x = x_of(a, f), y = x_of(b, f), z = x_of(c, f), one = { K_NUM, 0, 0, 1 }, r;
@@ -264,6 +284,8 @@ static uint64_t ref_op(int op, uint64_t a, uint64_t b, uint64_t c, const Fmt *f,
 	case OSQRT: r = ref_sqrt(x); break;
 	default:   r = ref_div(one, x); break;
 	}
+	if (f == &FD && r.k == K_NAN)
+		return ref_nan64(op, a, b, c);
 	return ref_pack(r, f, rm);
 }
 
@@ -460,9 +482,15 @@ static void check_known(void)
 		/* the smallest subnormal times 0.5: RN ties to +0 */
 		{ OMUL, FP_RN, &FD, 1, 0x3fe0000000000000ull, 0, 0 },
 		{ OMUL, FP_RP, &FD, 1, 0x3fe0000000000000ull, 0, 1 },
-		/* 0 * inf and inf - inf are the canonical NaN */
+		/* 0 * inf and inf - inf: f32's canonical NaN, f64's -NaN; f64
+		 * NaN operands come out quieted, b's before a's */
 		{ OMUL, FP_RN, &FS, 0, 0x7f800000, 0, 0x7fffffff },
-		{ OADD, FP_RN, &FD, 0x7ff0000000000000ull, 0xfff0000000000000ull, 0, 0x7fffffffffffffffull },
+		{ OADD, FP_RN, &FD, 0x7ff0000000000000ull, 0xfff0000000000000ull, 0, 0xfff8000000000000ull },
+		{ OADD, FP_RN, &FD, 0x7ff0000000000001ull, 0x3ff0000000000000ull, 0, 0x7ff8000000000001ull },
+		{ OMUL, FP_RZ, &FD, 0x7ff8000000000002ull, 0xfff0000000000003ull, 0, 0xfff8000000000003ull },
+		{ ODIV, FP_RN, &FD, 0x7ff8000000000002ull, 0xfff0000000000003ull, 0, 0x7ff8000000000002ull },
+		{ OFMA, FP_RN, &FD, 0x7ff8000000000002ull, 0x3ff0000000000000ull, 0xfff0000000000003ull,
+		  0xfff8000000000003ull },
 		{ OADD, FP_RN, &FS, 0x7fc01234, 0x3f800000, 0, 0x7fffffff },
 		{ OSQRT, FP_RN, &FS, 0x80000000, 0, 0, 0x80000000 },
 		{ OSQRT, FP_RN, &FS, 0xbf800000, 0, 0, 0x7fffffff },
@@ -672,6 +700,34 @@ static X xint_round(X x, int rm)
 	return r;
 }
 
+/* cvt of a NaN v between float formats (an H200's): bf16 -> f32 is v << 16;
+ * f32 -> f64 and f64 -> f16, bf16, f32 keep the sign and the payload's top
+ * bits, quiet bit set, as does f64 -> f64; f16 -> f64 is f32's canonical
+ * NaN widened so, bf16 -> f64 v << 16 widened so; the rest give the
+ * destination's canonical NaN. */
+static uint64_t ref_cvt_nan(const Fmt *df, const Fmt *sf, uint64_t v)
+{
+	if (sf == &FB && df == &FS)
+		return v << 16;
+	if (sf == &FH && df == &FD)
+		return 0x7fffffffe0000000ull;
+	if (sf == &FB && df == &FD)
+		return (v & 0x8000) << 48 | 0x7ff8000000000000ull | (v & 0x7f) << 45;
+	if (sf == &FS && df == &FD)
+		return (v & 0x80000000) << 32 | 0x7ff8000000000000ull | (v & 0x7fffff) << 29;
+	if (sf == &FD) {
+		uint64_t m = v & 0xfffffffffffffull, sg = v >> 63;
+		if (df == &FD)
+			return v | 0x0008000000000000ull;
+		if (df == &FS)
+			return sg << 31 | 0x7fc00000 | m >> 29;
+		if (df == &FH)
+			return sg << 15 | 0x7e00 | m >> 42;
+		return sg << 15 | 0x7fc0 | m >> 45;
+	}
+	return df->cnan;
+}
+
 static uint64_t ref_cvt(unsigned dty, unsigned sty, uint64_t v, int rm, bool irnd, bool ftz, bool sat)
 {
 	const Fmt *df = fmt_of(dty), *sf = fmt_of(sty);
@@ -696,8 +752,8 @@ static uint64_t ref_cvt(unsigned dty, unsigned sty, uint64_t v, int rm, bool irn
 	if (!df) {
 		i128 lo, hi, n;
 		int_range(dty, &lo, &hi);
-		if (x.k == K_NAN)
-			return 0;
+		if (x.k == K_NAN)       /* an H200's: 0, or 2^(w-1) (signed: the most negative) where a side has 64 bits */
+			return isa_type[dty].bytes < 8 && sf->w < 64 ? 0 : int_wrap(dty, lo ? lo : (hi + 1) / 2);
 		if (x.k == K_INF)
 			n = x.neg ? lo : hi;
 		else {
@@ -714,7 +770,7 @@ static uint64_t ref_cvt(unsigned dty, unsigned sty, uint64_t v, int rm, bool irn
 	}
 	if (irnd)
 		x = xint_round(x, rm);
-	uint64_t r = ref_pack(x, df, rm);
+	uint64_t r = x.k == K_NAN ? ref_cvt_nan(df, sf, v) : ref_pack(x, df, rm);
 	if (ftz && df == &FS && !(r & 0x7f800000))
 		r &= 0x80000000;
 	if (sat) {
@@ -967,7 +1023,9 @@ static void test_minmax_cmp(void)
 				uint64_t b = i < ne * ne ? eg[i % ne] : (i & 1) ? partner(a, f) : rnd_val(f);
 				uint64_t w;
 				int na = is_nan(a, f), nb = is_nan(b, f);
-				if ((na && nb) || (np && (na || nb)))
+				if (f == &FD && (na || nb) && (np || (na && nb)))
+					w = (nb ? b : a) | 0x0008000000000000ull;  /* b's, quieted */
+				else if ((na && nb) || (np && (na || nb)))
 					w = f->cnan;
 				else if (na || nb)
 					w = na ? b : a;

@@ -9,7 +9,7 @@
  * written here, independent of src/: host IEEE arithmetic under
  * fesetround() for f32/f64, round-to-odd in double plus a rounding routine
  * of our own for f16/bf16/tf32 and narrowing conversions, and plain C for
- * integers.  NaN results are the canonical NaNs of docs/FLOAT.md; the
+ * integers.  NaN results are those an H200 gives (docs/FLOAT.md); the
  * approximate instructions are checked against their documented bounds.
  * One pass per variant, or one fail naming it with the first bad inputs.
  */
@@ -441,13 +441,13 @@ static uint64_t ref_int(const V *v, const uint64_t *in, uint64_t *r2)
 		return c + (a < b ? b - a : a - b);
 	case DIV:
 		if (!b)
-			return s ? (sa >= 0 ? ~0ull : 1) : ~0ull;
+			return ~0ull;   /* by zero: all ones, as rem (an H200's) */
 		if (s)
 			return sa == IMIN(w) && sb == -1 ? a : (uint64_t)(sa / sb);
 		return a / b;
 	case REM:
 		if (!b)
-			return a;
+			return ~0ull;
 		if (s)
 			return sb == -1 ? 0 : (uint64_t)(sa % sb);
 		return a % b;
@@ -758,14 +758,30 @@ static uint64_t ref_far(const V *v, const uint64_t *in)
 		uint64_t e = bits32(r);
 		if (v->ftz)
 			e = ftz32(e);
+		/* add, sub, mul, fma: .ftz flushes a result whose exact value is
+		 * below 2^-126 even when it rounds up to 2^-126 (an H200's) */
+		if (v->ftz && v->op <= FFMA &&
+		    fabsf(f32_op(v->op, f32of(a), f32of(b), f32of(c), RZ)) < 0x1p-126f)
+			e &= 0x80000000;
 		if (v->sat)
 			e = satf(e, 32);
 		return e;
 	}
 	if (v->t == F64) {
 		double r = f64_op(v->op, f64of(in[0]), f64of(in[1]), f64of(in[2]), v->rnd == RNONE ? RN : v->rnd);
-		if (isnan(r))
-			return CN64;
+		if (isnan(r)) {
+			/* an H200's: the first NaN operand, b a for add, sub, mul,
+			 * b c a for fma, a b for div, quieted; else -NaN */
+			static const int order[][3] = {
+				[FADD] = { 1, 0, -1 }, [FSUB] = { 1, 0, -1 }, [FMUL] = { 1, 0, -1 },
+				[FFMA] = { 1, 2, 0 }, [FDIV] = { 0, 1, -1 }, [FSQRT] = { 0, -1, -1 },
+				[FRCP] = { 0, -1, -1 },
+			};
+			for (int k = 0; k < 3 && order[v->op][k] >= 0; k++)
+				if (isnan(f64of(in[order[v->op][k]])))
+					return in[order[v->op][k]] | 0x0008000000000000ull;
+			return 0xfff8000000000000ull;
+		}
 		return bits64(r);
 	}
 	/* f16, bf16 and packed */
@@ -802,6 +818,8 @@ static uint64_t mm1(const V *v, int t, uint64_t a, uint64_t b)
 		x = fabs(x);
 		y = fabs(y);
 	}
+	if (t == F64 && isnan(x) && isnan(y))
+		return b | 0x0008000000000000ull;       /* b, quieted (an H200's) */
 	if ((isnan(x) && isnan(y)) || (v->nan && (isnan(x) || isnan(y))))
 		return cn;
 	if (isnan(x))
@@ -823,6 +841,8 @@ static uint64_t absneg1(const V *v, int t, uint64_t a)
 	uint64_t sb = 1ull << (w - 1);
 	if (v->ftz)
 		a = t == F32 ? ftz32(a) : t == F16 ? ftz16(a) : a;
+	if (t != F64 && isnan(fval(t, a, 0)))
+		return t == F32 ? CN32 : CN16;  /* an H200's; f64's are bitwise */
 	return v->op == ABS ? a & ~sb : a ^ sb;
 }
 
@@ -847,6 +867,33 @@ static uint64_t ext_to_reg(uint64_t x, int t)
 {
 	int w = TY[t].bits, rw = rbits(t);
 	return (is_signed(t) ? (uint64_t)SX(x, w) : x & MASK(w)) & MASK(rw);
+}
+
+/* cvt of a NaN between float types, as an H200 does it: bf16 -> f32 moves
+ * the bits; f32 -> f64 and f64 -> anything keep the sign and the top of the
+ * payload with the quiet bit set (f16 and bf16 reach f64 through f32); the
+ * others give the canonical NaN. */
+static uint64_t cvt_nan_ref(int dt, int stt, uint64_t a)
+{
+	static const struct { int t, mb, ew; uint64_t cn; } F[] = {
+		{ F16, 10, 5, CN16 }, { BF16, 7, 8, CN16 }, { F32, 23, 8, CN32 }, { F64, 52, 11, CN64 },
+	};
+	int d = 0, s = 0;
+	for (int i = 0; i < 4; i++) {
+		if (F[i].t == dt)
+			d = i;
+		if (F[i].t == stt)
+			s = i;
+	}
+	if (stt == BF16 && dt == F32)
+		return a << 16;
+	if ((stt == F16 || stt == BF16) && dt == F64)
+		return cvt_nan_ref(F64, F32, cvt_nan_ref(F32, stt, a));
+	if (stt != F64 && dt != F64)
+		return F[d].cn;
+	uint64_t sign = a >> (F[s].mb + F[s].ew) & 1, pay = a & MASK(F[s].mb);
+	pay = F[d].mb > F[s].mb ? pay << (F[d].mb - F[s].mb) : pay >> (F[s].mb - F[d].mb);
+	return sign << (F[d].mb + F[d].ew) | MASK(F[d].ew + 1) << (F[d].mb - 1) | pay;
 }
 
 /* cvt: one conversion of a scalar value (src type t2, dst type t) */
@@ -875,8 +922,8 @@ static uint64_t cvt1(const V *v, int dt, int stt, uint64_t a)
 	}
 	if (is_int(dt)) {       /* float -> int */
 		double x = fval(stt, a, v->ftz);
-		if (isnan(x))
-			return 0;
+		if (isnan(x))           /* an H200's: 0, or only the top bit where a side has 64 bits */
+			return sw < 64 && dw < 64 ? 0 : ext_to_reg(1ull << (dw - 1), dt);
 		switch (v->irnd) {
 		case RN: fesetround(FE_TONEAREST); x = nearbyint(x); break;
 		case RZ: x = trunc(x); break;
@@ -930,7 +977,7 @@ static uint64_t cvt1(const V *v, int dt, int stt, uint64_t a)
 		int sftz = v->ftz && stt == F32;
 		double x = fval(stt, a, sftz);
 		if (isnan(x))       /* .sat: NaN results become +0 */
-			return v->sat ? 0 : dt == F64 ? CN64 : dt == F32 ? CN32 : CN16;
+			return v->sat ? 0 : cvt_nan_ref(dt, stt, a);
 		if (v->irnd != RNONE) {
 			switch (v->irnd) {
 			case RN: fesetround(FE_TONEAREST); x = nearbyint(x); break;
@@ -961,11 +1008,15 @@ static uint64_t cvt1(const V *v, int dt, int stt, uint64_t a)
 static uint64_t tf32_ref(const V *v, uint64_t a)
 {
 	double x = f32of(a);
-	if (isnan(x))
-		return CN32;
-	uint64_t r = enc(x, &FMT_T, v->rnd) << 13;
-	if (v->satf && (r & 0x7fffffff) == 0x7f800000)
-		r = (r & 0x80000000) | 0x7f7fe000;
+	uint64_t r;
+	if (!isnan(x))
+		r = enc(x, &FMT_T, v->rnd) << 13;
+	else if (v->rnd == RNA)
+		r = a & 0xffffe000;     /* an H200's: the NaN's bits truncated */
+	else
+		return 0x7fffe000;      /* .rn, .rz: f32's canonical NaN truncated */
+	if (v->satf && (r & 0x7f800000) == 0x7f800000)
+		r -= 0x2000;            /* inf or NaN: one tf32 unit less (an H200's) */
 	if (v->relu && (r >> 31))
 		r = 0;
 	return r;
@@ -1104,6 +1155,8 @@ static uint64_t video_ref(const V *v, const uint64_t *in)
 		uint64_t n = (uint64_t)b;
 		n = v->x ? n & 0x1f : n > 32 ? 32 : n;      /* x: .wrap */
 		t = v->op == VSHL ? a * ((__int128)1 << n) : a >> n;
+		if (v->op == VSHL)      /* the GPU's shifter: 34 bits, signed */
+			t = (t % ((__int128)1 << 34) + ((__int128)3 << 33)) % ((__int128)1 << 34) - ((__int128)1 << 33);
 		break;
 	}
 	case VSET: t = vcompare(v->cmp, a, b); break;

@@ -960,10 +960,15 @@ static double round_int(double v, int rm)
 }
 /* cvt.rXi.{s,u}{bits}.fXX: round in mode, saturate, NaN -> 0.  Returns the
  * value sign- or zero-extended to 64 bits. */
-static uint64_t f2i(double v, int rm, int bits, int sgn)
+/* cvt to a bits-wide integer from a float of sbits: NaN gives 0, or only
+ * the top bit where either side has 64 bits (an H200's) */
+static uint64_t f2iw(double v, int sbits, int rm, int bits, int sgn)
 {
-	if (isnan(v))
-		return 0;
+	if (isnan(v)) {
+		if (sbits < 64 && bits < 64)
+			return 0;
+		return sgn ? (uint64_t)(int64_t)-ldexp(1.0, bits - 1) : 1ull << (bits - 1);
+	}
 	double r = round_int(v, rm);
 	if (sgn) {
 		double lo = -ldexp(1.0, bits - 1), hi = ldexp(1.0, bits - 1);
@@ -977,6 +982,11 @@ static uint64_t f2i(double v, int rm, int bits, int sgn)
 	if (r <= 0) return 0;
 	return (uint64_t)r;
 }
+
+/* from f32 (or narrower) */
+static uint64_t f2i(double v, int rm, int bits, int sgn) { return f2iw(v, 32, rm, bits, sgn); }
+/* from f64 */
+static uint64_t d2i(double v, int rm, int bits, int sgn) { return f2iw(v, 64, rm, bits, sgn); }
 
 /* Spacing of floats at |v|. */
 static double ulpf(double v)
@@ -1320,23 +1330,23 @@ static void t_cvt_float_to_int(Ctx *c)
 			o[4 + m] = f2i(x, m, 32, 0);
 			o[8 + m] = f2i(x, m, 64, 1);
 			o[12 + m] = f2i(x, m, 64, 0);
-			o[16 + m] = f2i(y, m, 32, 1);
-			o[20 + m] = f2i(y, m, 32, 0);
-			o[24 + m] = f2i(y, m, 64, 1);
-			o[28 + m] = f2i(y, m, 64, 0);
+			o[16 + m] = d2i(y, m, 32, 1);
+			o[20 + m] = d2i(y, m, 32, 0);
+			o[24 + m] = d2i(y, m, 64, 1);
+			o[28 + m] = d2i(y, m, 64, 0);
 		}
 		/* (int) and (unsigned) casts are cvt.rzi with saturation; narrower
 		 * casts of floats are undefined in C beyond the range, nvcc truncates the
 		 * saturated s32 (u32 for the double) */
 		o[32] = f2i(x, RZ, 32, 1);
 		o[33] = f2i(x, RZ, 32, 0);
-		o[34] = f2i(y, RZ, 64, 1);
+		o[34] = d2i(y, RZ, 64, 1);
 		o[35] = (uint64_t)(int64_t)(int16_t)f2i(x, RZ, 32, 1);
 		o[36] = (uint64_t)(int64_t)(int8_t)f2i(x, RZ, 32, 1);
-		o[37] = (uint8_t)f2i(y, RZ, 32, 0);
+		o[37] = (uint8_t)d2i(y, RZ, 32, 0);
 		o[38] = f2i(x, RN, 64, 1);      /* lrintf */
 		/* llround: trunc(y + copysign(0.5, y)) with the add rounded toward zero */
-		o[39] = f2i(dop(OADD, RZ, y, copysign(0.5, y), 0), RZ, 64, 1);
+		o[39] = d2i(dop(OADD, RZ, y, copysign(0.5, y), 0), RZ, 64, 1);
 	}
 	uint64_t d1 = up(c, fa, sizeof fa), d2 = up(c, da_, sizeof da_), dout = zbuf(c, sizeof e);
 	int n = FN;

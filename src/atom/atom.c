@@ -70,15 +70,23 @@ static uint32_t f32_add_rn(uint32_t x, uint32_t y, bool ftz)
 	return ftz ? f32_ftz(v) : v;
 }
 
+/* f64 add: a NaN operand, else a NaN in memory, is stored as it is (not
+ * quieted, unlike add.f64's); inf - inf is FP_F64_DNAN (an H200's, see
+ * docs/ATOM.md). */
 static uint64_t f64_add_rn(uint64_t m, uint64_t b)
 {
+	const uint64_t inf = 0x7ff0000000000000ull, mag = ~(1ull << 63);
+	if ((b & mag) > inf)
+		return b;
+	if ((m & mag) > inf)
+		return m;
 	double x, y;
 	memcpy(&x, &m, 8);
 	memcpy(&y, &b, 8);
 	double r = x + y;
 	uint64_t v;
 	memcpy(&v, &r, 8);
-	return (v & 0x7fffffffffffffffull) > 0x7ff0000000000000ull ? FP_F64_CNAN : v;
+	return (v & mag) > inf ? FP_F64_DNAN : v;
 }
 
 /* One f16 or bf16 half. */

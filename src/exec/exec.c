@@ -729,22 +729,21 @@ static uint64_t mul_hi(uint64_t a, uint64_t b, unsigned bits, bool sg)
 
 static uint64_t sat_s32(int64_t v) { return (uint64_t)(v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : v); }
 
-/* Integer division: by zero gives all ones (unsigned) or -1/1 by the sign of
- * the dividend; the most negative value divided by -1 wraps.  To confirm on
- * hardware; see docs/EXECUTION.md. */
+/* Integer division: div and rem by zero give all ones, signed or not (an
+ * H200's); the most negative value divided by -1 wraps.  docs/EXECUTION.md. */
 static uint64_t idiv(uint64_t a, uint64_t b, unsigned bits, bool sg, bool rem)
 {
 	if (sg) {
 		int64_t x = sx(a, bits), y = sx(b, bits);
 		if (y == 0)
-			return rem ? (uint64_t)x : (uint64_t)(x >= 0 ? -1 : 1);
+			return ~0ull;
 		if (y == -1)
 			return rem ? 0 : (uint64_t)(0 - (uint64_t)x);
 		return (uint64_t)(rem ? x % y : x / y);
 	}
 	uint64_t x = zx(a, bits), y = zx(b, bits);
 	if (y == 0)
-		return rem ? x : ~0ull;
+		return ~0ull;
 	return rem ? x % y : x / y;
 }
 
@@ -990,7 +989,9 @@ static inline uint64_t f64_op(unsigned op, uint64_t a, uint64_t b, uint64_t c, i
 		default: r = fma(f64(a), f64(b), f64(c)); break;
 		}
 		uint64_t v = bf64(r);
-		return (v & 0x7fffffffffffffffull) > 0x7ff0000000000000ull ? FP_F64_CNAN : v;
+		if ((v & 0x7fffffffffffffffull) <= 0x7ff0000000000000ull)
+			return v;
+		/* a NaN: fp.c says which */
 	}
 	switch (op) {
 	case OPC_add: return f64_add(a, b, rnd);
@@ -998,6 +999,14 @@ static inline uint64_t f64_op(unsigned op, uint64_t a, uint64_t b, uint64_t c, i
 	case OPC_mul: return f64_mul(a, b, rnd);
 	default: return f64_fma(a, b, c, rnd);
 	}
+}
+
+/* neg or abs of one f16 or bf16 value (only f16 has .ftz) */
+static inline uint16_t h_negabs(uint16_t a, bool bf, bool ftz, bool neg)
+{
+	if (bf)
+		return bf16_negabs(a, neg);
+	return f16_negabs(ftz ? f16_ftz(a) : a, neg);
 }
 
 /* Half-precision arithmetic on one 16-bit value. */

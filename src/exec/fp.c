@@ -243,7 +243,28 @@ static uint64_t f64_op(int op, uint64_t a, uint64_t b, uint64_t c, int rm)
 	if (rm != FP_RN)
 		fesetround(old);
 	double d = r;
-	return d != d ? FP_F64_CNAN : bits_d(d);
+	if (d == d)
+		return bits_d(d);
+	switch (op) {
+	case OP_FMA:  return f64_nan(b, c, a);
+	case OP_DIV:  return f64_nan(a, b, 0);
+	case OP_SQRT: return f64_nan(a, 0, 0);
+	default:      return f64_nan(b, a, 0);
+	}
+}
+
+static inline bool nan64(uint64_t x) { return (x & ~(1ull << 63)) > 0x7ff0000000000000ull; }
+
+uint64_t f64_nan(uint64_t p, uint64_t q, uint64_t r)
+{
+	const uint64_t quiet = 1ull << 51;
+	if (nan64(p))
+		return p | quiet;
+	if (nan64(q))
+		return q | quiet;
+	if (nan64(r))
+		return r | quiet;
+	return FP_F64_DNAN;
 }
 
 uint64_t f64_add(uint64_t a, uint64_t b, int rm) { return f64_op(OP_ADD, a, b, 0, rm); }
@@ -361,7 +382,7 @@ T name(T a, T b, bool nanprop)                                                  
 	double x = tof(a), y = tof(b);                                           \
 	if (x != x || y != y) {                                                  \
 		if (nanprop || (x != x && y != y))                               \
-			return cnan;                                             \
+			return (cnan);                                           \
 		return x != x ? b : a;                                           \
 	}                                                                        \
 	if (x != y)                                                              \
@@ -371,8 +392,8 @@ T name(T a, T b, bool nanprop)                                                  
 static inline double f32d(uint32_t a) { return f_of(a); }
 MINMAX(f32_min, uint32_t, f32d, FP_F32_CNAN, x < y, |)
 MINMAX(f32_max, uint32_t, f32d, FP_F32_CNAN, x > y, &)
-MINMAX(f64_min, uint64_t, d_of, FP_F64_CNAN, x < y, |)
-MINMAX(f64_max, uint64_t, d_of, FP_F64_CNAN, x > y, &)
+MINMAX(f64_min, uint64_t, d_of, f64_nan(b, a, 0), x < y, |)
+MINMAX(f64_max, uint64_t, d_of, f64_nan(b, a, 0), x > y, &)
 MINMAX(f16_min, uint16_t, h2d, FP_F16_CNAN, x < y, |)
 MINMAX(f16_max, uint16_t, h2d, FP_F16_CNAN, x > y, &)
 MINMAX(bf16_min, uint16_t, b2d, FP_BF16_CNAN, x < y, |)
@@ -539,6 +560,28 @@ static void float_fmt(unsigned ty, int *eb, int *mb, uint64_t *cnan)
 	}
 }
 
+/* cvt of a NaN v between float types (an H200's rules, docs/FLOAT.md):
+ * bf16 -> f32 is the bits shifted, as they are; a conversion with f64 on
+ * one side keeps the sign and the payload's top bits, quieted (f16 and
+ * bf16 reach f64 through f32); the others give the canonical NaN. */
+static uint64_t cvt_nan(unsigned dty, unsigned sty, uint64_t v)
+{
+	int deb, dmb, seb, smb;
+	uint64_t dcnan, scnan;
+
+	if (sty == TY_bf16 && dty == TY_f32)
+		return v << 16;
+	if ((sty == TY_f16 || sty == TY_bf16) && dty == TY_f64)
+		return cvt_nan(TY_f64, TY_f32, cvt_nan(TY_f32, sty, v));
+	float_fmt(dty, &deb, &dmb, &dcnan);
+	if (dty != TY_f64 && sty != TY_f64)
+		return dcnan;
+	float_fmt(sty, &seb, &smb, &scnan);
+	uint64_t sign = v >> (seb + smb) & 1, pay = v & ((1ull << smb) - 1);
+	pay = dmb > smb ? pay << (dmb - smb) : pay >> (smb - dmb);
+	return sign << (deb + dmb) | inf_bits(deb, dmb) | 1ull << (dmb - 1) | pay;
+}
+
 uint64_t fp_cvt(unsigned dty, unsigned sty, uint64_t v, int rm, bool irnd,
 		bool ftz, bool sat, bool *ok)
 {
@@ -579,8 +622,8 @@ uint64_t fp_cvt(unsigned dty, unsigned sty, uint64_t v, int rm, bool irnd,
 	if (dk != 'F') {                /* float -> int: round, saturate */
 		uint64_t mag = 0;
 		bool big = x.cls == V_INF;
-		if (x.cls == V_NAN)
-			return 0;
+		if (x.cls == V_NAN)     /* 0, or the top bit alone where a side has 64 */
+			return dw < 64 && sw < 64 ? 0 : extend(1ull << (dw - 1), dk, dw);
 		if (x.cls == V_NUM) {
 			if (x.exp < 0)
 				mag = shift_round(x.sig, -x.exp, x.sign, rm);
@@ -594,7 +637,7 @@ uint64_t fp_cvt(unsigned dty, unsigned sty, uint64_t v, int rm, bool irnd,
 	if (irnd)
 		x = integral(x, rm);
 	float_fmt(dty, &eb, &mb, &cnan);
-	uint64_t r = pack(x, eb, mb, rm, cnan);
+	uint64_t r = x.cls == V_NAN ? cvt_nan(dty, sty, v) : pack(x, eb, mb, rm, cnan);
 	if (ftz && dty == TY_f32)
 		r = f32_ftz((uint32_t)r);
 	return sat ? sat_bits(r, eb, mb) : r;
@@ -604,11 +647,16 @@ uint64_t fp_cvt(unsigned dty, unsigned sty, uint64_t v, int rm, bool irnd,
 uint32_t f32_to_tf32(uint32_t f, int rm, bool satfinite, bool relu)
 {
 	Val x = unpack(f, F32_);
-	if (x.cls == V_NAN)
+	uint32_t r;
+	if (x.cls != V_NAN)
+		r = (uint32_t)pack(x, 8, 10, rm, 0) << 13;
+	else if (rm == FP_RNA)  /* the bits truncated: 0x7f800001 becomes +inf */
+		r = f & 0xffffe000u;
+	else
 		return FP_TF32_CNAN;
-	uint32_t r = (uint32_t)pack(x, 8, 10, rm, 0) << 13;
-	if (satfinite && (r & 0x7fffffffu) == 0x7f800000u)
-		r = (r & 0x80000000u) | 0x7f7fe000u;
+	/* an all-ones exponent, infinity or NaN, loses one unit of the last place */
+	if (satfinite && (r & 0x7f800000u) == 0x7f800000u)
+		r -= 0x2000;
 	if (relu && (r & 0x80000000u))
 		r = 0;
 	return r;

@@ -17,28 +17,34 @@
 #include <stdbool.h>
 
 /* ---- choices not fixed by the manual: to confirm on hardware ------------- */
-/* The canonical NaN an arithmetic operation writes when its result is NaN,
- * whatever the NaN inputs were (payloads do not propagate through
- * arithmetic, cvt or min/max; abs, neg, mov and copysign are bitwise and do
- * keep them).  f32 0x7fffffff is the pattern NVIDIA documents for its GPUs
- * (CUDA guide); f16, bf16 and f64 take the same positive all-ones-payload
- * pattern (to confirm on hardware).  See docs/FLOAT.md. */
+/* The canonical NaN an f32, f16 or bf16 operation writes when its result
+ * is NaN, whatever the NaN inputs were: payloads do not propagate through
+ * their arithmetic, min/max, cvt.rni, neg or abs (mov and copysign are
+ * bitwise and keep them).  Confirmed on an H200
+ * (tests/hw/golden/h200.isa.txt).  See docs/FLOAT.md. */
 #define FP_F32_CNAN   0x7fffffffu
-#define FP_F64_CNAN   0x7fffffffffffffffull
 #define FP_F16_CNAN   ((uint16_t)0x7fff)
 #define FP_BF16_CNAN  ((uint16_t)0x7fff)
+/* f64 arithmetic is IEEE's (confirmed on an H200): a NaN input comes out
+ * quieted (payload and sign kept; f64_nan picks which), and a NaN made
+ * from numbers (inf - inf, 0 * inf, 0 / 0, sqrt(-1)) is FP_F64_DNAN. */
+#define FP_F64_DNAN   0xfff8000000000000ull
+/* The f64 NaN ptxvm writes where no hardware rule is recorded (matrix
+ * products' f64 results, tensor copies' out-of-bounds fill). */
+#define FP_F64_CNAN   0x7fffffffffffffffull
 /* .sat of -0.0 gives +0.0 (the clamp is max(x, +0.0) with -0.0 < +0.0);
  * to confirm on hardware. */
 /* min/max: -0.0 < +0.0 (the manual: "+0.0 > -0.0" when both inputs are 0). */
 /* cvt float->int: NaN gives 0, out-of-range values saturate (manual). */
 /* cvt float->float: a NaN source gives the destination's canonical NaN
  * (to confirm on hardware). */
-/* .ftz is applied by callers to the rounded result, so a result that rounds
- * up to the smallest normal is kept (to confirm on hardware). */
-/* tf32 in a .b32 register is an f32 whose 13 low fraction bits are zero, and
- * a NaN result is the f32 canonical NaN (the manual leaves the layout to the
- * implementation; to confirm on hardware). */
-#define FP_TF32_CNAN  FP_F32_CNAN
+/* .ftz of add, sub, mul and fma flushes a result whose exact value is below
+ * the smallest normal, even one that rounds up to it (f32_ftz_result; an
+ * H200's).  Elsewhere callers flush the rounded result (to confirm). */
+/* tf32 in a .b32 register is an f32 whose 13 low fraction bits are zero; a
+ * NaN converted with .rn or .rz is the f32 canonical NaN so truncated (an
+ * H200's; .rna truncates the NaN's own bits, see f32_to_tf32). */
+#define FP_TF32_CNAN  0x7fffe000u
 /* The one NaN of e4m3 and e5m2 results: 0x7f, positive (what CUDA's
  * cuda_fp8.h gives on the host for a canonical f32 NaN; to confirm). */
 #define FP_FP8_CNAN   ((uint8_t)0x7f)
@@ -65,11 +71,26 @@ uint64_t f64_div(uint64_t a, uint64_t b, int rm);
 uint64_t f64_fma(uint64_t a, uint64_t b, uint64_t c, int rm);
 uint64_t f64_sqrt(uint64_t a, int rm);
 uint64_t f64_rcp(uint64_t a, int rm);
+/* The NaN result of an f64 operation: the first NaN among p, q, r, quieted
+ * (0 stands for no operand), else FP_F64_DNAN.  The order is the GPU's:
+ * add, sub and mul (b, a); fma (b, c, a); div (a, b); sqrt, rcp (a);
+ * min and max with two NaNs (b, a). */
+uint64_t f64_nan(uint64_t p, uint64_t q, uint64_t r);
 
 /* subnormal -> zero of the same sign; anything else unchanged */
 static inline uint32_t f32_ftz(uint32_t x)
 {
 	return (x & 0x7f800000u) ? x : (x & 0x80000000u);
+}
+/* .ftz of an f32 add, sub, mul or fma result r, rz being the same operation
+ * rounded towards zero: a result whose exact value lies below the smallest
+ * normal is flushed even where it rounds up to it (an H200's: tininess
+ * before rounding, docs/FLOAT.md). */
+static inline uint32_t f32_ftz_result(uint32_t r, uint32_t rz)
+{
+	if ((r & 0x7fffffffu) == 0x00800000u && (rz & 0x7fffffffu) < 0x00800000u)
+		return r & 0x80000000u;
+	return f32_ftz(r);
 }
 static inline uint64_t f64_ftz(uint64_t x)
 {
@@ -82,6 +103,27 @@ static inline uint16_t f16_ftz(uint16_t x)
 static inline uint16_t bf16_ftz(uint16_t x)
 {
 	return (x & 0x7f80) ? x : (uint16_t)(x & 0x8000);
+}
+
+/* neg (or abs): the sign bit flipped (cleared); a NaN gives the canonical
+ * NaN (an H200's; f64's neg and abs are bitwise).  .ftz is the caller's. */
+static inline uint32_t f32_negabs(uint32_t x, bool neg)
+{
+	if ((x & 0x7fffffffu) > 0x7f800000u)
+		return FP_F32_CNAN;
+	return neg ? x ^ 0x80000000u : x & 0x7fffffffu;
+}
+static inline uint16_t f16_negabs(uint16_t x, bool neg)
+{
+	if ((x & 0x7fff) > 0x7c00)
+		return FP_F16_CNAN;
+	return neg ? x ^ 0x8000 : x & 0x7fff;
+}
+static inline uint16_t bf16_negabs(uint16_t x, bool neg)
+{
+	if ((x & 0x7fff) > 0x7f80)
+		return FP_BF16_CNAN;
+	return neg ? x ^ 0x8000 : x & 0x7fff;
 }
 
 /* .sat: clamp to [+0.0, 1.0]; NaN and -0.0 -> +0.0 */
@@ -156,8 +198,9 @@ uint32_t f64_to_f32(uint64_t d, int rm);
 
 /* ---- tf32 and the 8-bit formats ----------------------------------------
  * tf32: 8 exponent bits and 10 fraction bits, kept in an f32 (FP_TF32_CNAN).
- * rm: FP_RN, FP_RZ or FP_RNA.  satfinite: a result beyond the largest
- * finite value, infinity included, is that value with its sign.  relu: a
+ * rm: FP_RN, FP_RZ or FP_RNA.  satfinite: a result with an all-ones
+ * exponent loses one unit of the last place, so infinity becomes the
+ * largest finite value and a NaN stays a NaN (an H200's).  relu: a
  * negative result, -0 included, is +0 (NaN stays NaN).
  * e4m3 (bias 7, no infinity, largest 448) and e5m2 (bias 15, IEEE-like,
  * largest 57344): conversions to them round to nearest even and saturate
