@@ -186,6 +186,40 @@ static void test_ldst(ptxvm_device *d)
 		printf("mma: %d ldmatrix/stmatrix forms\n", cases);
 }
 
+/* stmatrix.x1 with lanes 0 and 1 giving row 0's address: row 0 (lanes 0-3)
+ * stays there, row 1 (lanes 4-7) is lost, as on an H200; row 1's own slot
+ * keeps its sentinel. */
+static void test_stmatrix_same_row(ptxvm_device *d)
+{
+	static const char text[] = HDR
+		".visible .entry k(.param .u64 in, .param .u64 out)\n{\n"
+		"\t.reg .b32 %r<12>;\n\t.reg .b64 %rd<8>;\n\t.reg .pred %p<2>;\n"
+		"\t.shared .align 16 .b8 sm[128];\n"
+		"\tld.param.u64 %rd2, [out];\n\tmov.u32 %r1, %laneid;\n\tmov.u32 %r6, sm;\n"
+		"\tmad.lo.u32 %r7, %r1, 4, %r6;\n\tst.shared.u32 [%r7], 0xeeeeeeee;\n\tbar.sync 0;\n"
+		"\tmad.lo.u32 %r3, %r1, 0x20002, 0x10000;\n"
+		"\tsetp.eq.u32 %p1, %r1, 1;\n\tselp.u32 %r8, 0, %r1, %p1;\n\tmad.lo.u32 %r9, %r8, 16, %r6;\n"
+		"\tstmatrix.sync.aligned.m8n8.x1.shared.b16 [%r9], {%r3};\n\tbar.sync 0;\n"
+		"\tld.shared.u32 %r4, [%r7];\n"
+		"\tmul.wide.u32 %rd6, %r1, 4;\n\tadd.s64 %rd6, %rd2, %rd6;\n\tst.global.u32 [%rd6], %r4;\n"
+		"\tret;\n}\n";
+	uint32_t got[32], in[1] = { 0 };
+	char why[1024];
+	if (launch(d, "stmatrix same row", text, in, sizeof in, got, sizeof got, 32, why, sizeof why)) {
+		fail("mma: %s", why);
+		return;
+	}
+	for (unsigned w = 0; w < 32; w++) {
+		uint32_t want = w >= 4 && w < 8 ? 0xeeeeeeeeu : frag(0, w);
+		if (got[w] != want) {
+			fail("mma: stmatrix rows at one address: word %u is 0x%08x, expected 0x%08x (row 0's)",
+			     w, got[w], want);
+			return;
+		}
+	}
+	passed++;
+}
+
 static void test_movmatrix(ptxvm_device *d)
 {
 	const char *text = HDR
@@ -847,6 +881,7 @@ void test_mma(const char *root)
 		return;
 	}
 	test_ldst(d);
+	test_stmatrix_same_row(d);
 	test_movmatrix(d);
 	test_faults(d);
 	test_mma_sync(d);

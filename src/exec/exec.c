@@ -560,7 +560,7 @@ static uint64_t sreg_value(const Cta *c, unsigned sreg, unsigned comp, uint32_t 
 	case SREG_aggr_smem_size: return L->shared_bytes;
 	case SREG_dynamic_smem_size: return L->dyn_shared;
 	case SREG_reserved_smem_offset_begin: return 0;
-	case SREG_reserved_smem_offset_end: return XSMEM_RESERVED;
+	case SREG_reserved_smem_offset_end: return XSMEM_OFFSET_END;
 	case SREG_reserved_smem_offset_cap: return XSMEM_RESERVED;
 	case SREG_reserved_smem_offset_0: return 0;
 	case SREG_reserved_smem_offset_1: return XSMEM_OFFSET_1;

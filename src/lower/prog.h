@@ -24,7 +24,10 @@
  * the shared window; .shared variables start above it.  Cooperative
  * groups keep their tile scratch there, at %reserved_smem_offset_1. */
 #define XSMEM_RESERVED 1024u
-#define XSMEM_OFFSET_1 256u     /* the driver's choice; to confirm on hardware */
+/* %reserved_smem_offset_end and _1, the driver's values (an H200's, driver
+ * 580): the part of the reserved bytes it uses ends at 0x120 */
+#define XSMEM_OFFSET_END 0x120u
+#define XSMEM_OFFSET_1 0u
 
 /* Operand kinds: the first three index the slot bases of a warp. */
 enum {
