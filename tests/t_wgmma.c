@@ -21,6 +21,7 @@
  * the fragments of D and A from its figures for wgmma.
  */
 #include "test.h"
+#include "mmaref.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -406,9 +407,12 @@ static bool run_case(ptxvm_device *dev, const Case *c)
 					ok = false;
 				}
 			} else {
-				double acc = c->nod ? 0 : C[(g * M + row) * N + col];
+				double p[256];
 				for (unsigned k = 0; k < K; k++)
-					acc += c->sa * Ar[k] * c->sb * B[k * N + col];
+					p[k] = c->sa * Ar[k] * c->sb * B[k * N + col];
+				double acc = mmaref_sum(c->nod ? 0 : C[(g * M + row) * N + col], p, K);
+				if (!hd)
+					acc = mmaref_f32(acc);
 				double v = hd ? f16v(got) : f32v(got);
 				if (v != acc) {
 					fail("wgmma %s: D[%u][%u] (thread %u, element %u) = %g, expected %g", sname(c), row,
