@@ -200,7 +200,11 @@ bool wgmma_decode(const uint16_t *mods, unsigned nmods, MmaShape *s)
  * and groups of 8 K rows LBO apart; swizzled, W/16 chunks share a row,
  * further chunks are LBO apart and groups of 8 K rows SBO apart.  Swizzling
  * then XORs address bits 4.. (the 16-byte chunk) with bits 7.. (the row in
- * the 1024-byte pattern), 1, 2 or 3 bits for W = 32, 64, 128. */
+ * the 1024-byte pattern), 1, 2 or 3 bits for W = 32, 64, 128, less the
+ * base offset (bits 49-51): the pattern repeats at absolute shared
+ * addresses, and the base offset moves it, so that bo = (start >> 7) % 8
+ * makes a tile that starts inside a pattern read as one at its start (an
+ * H200: tests/hw, group wgmma). */
 uint64_t wgmma_desc_addr(uint64_t d, bool trans, unsigned bits, unsigned mn, unsigned k, unsigned *shift)
 {
 	uint64_t start = (d & 0x3fff) << 4, lbo = (d >> 16 & 0x3fff) << 4, sbo = (d >> 32 & 0x3fff) << 4;
@@ -219,7 +223,7 @@ uint64_t wgmma_desc_addr(uint64_t d, bool trans, unsigned bits, unsigned mn, uns
 			a = start + chunk % per * 16 + chunk / per * lbo + k % 8 * w + k / 8 * sbo + b % 16;
 	}
 	if (swz)
-		a ^= (a >> 7 & (w / 16 - 1)) << 4;
+		a ^= (((a >> 7) - WG_DESC_BASE_OFFSET(d)) & (w / 16 - 1)) << 4;
 	return a;
 }
 
