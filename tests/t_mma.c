@@ -22,6 +22,7 @@
  * the form says thread t holds it (row t/4, columns 2(t%4) and 2(t%4)+1).
  */
 #include "test.h"
+#include "mmaref.h"
 
 #include <fenv.h>
 #include <math.h>
@@ -531,14 +532,18 @@ static bool mma_case(ptxvm_device *d, const Mf *f, int kind)
 				want = (uint32_t)acc;
 				got &= 0xffffffffu;
 			} else {
-				double acc = C[q][row][col];
+				double acc = C[q][row][col], p[256];
 				for (unsigned k = 0; k < K; k++)
-					acc = f->d == E_F64 ? fma(A[q][row][k], B[q][k][col], acc)
-							    : acc + A[q][row][k] * B[q][k][col];
+					if (f->d == E_F64)
+						acc = fma(A[q][row][k], B[q][k][col], acc);
+					else
+						p[k] = A[q][row][k] * B[q][k][col];
+				if (f->d != E_F64)
+					acc = mmaref_sum(acc, p, K);
 				if (f->d == E_F64)
 					want = enc(E_F64, acc);
 				else if (f->d == E_F32)
-					want = enc(E_F32, (float)acc);
+					want = enc(E_F32, mmaref_f32(acc));
 				else {
 					want = enc(E_F16, acc);         /* the cases keep f16 sums exact */
 					if (dec_f16((unsigned)want) != acc) {
@@ -771,10 +776,11 @@ static bool wmma_case(ptxvm_device *d, const Wf *f, int kind)
 					acc = ref_fma(A[i][k], B[k][j], acc, f->rnd);
 				w = enc(E_F64, acc);
 			} else {
-				double acc = C[i][j];
+				double p[128];
 				for (unsigned k = 0; k < K; k++)
-					acc += A[i][k] * B[k][j];
-				w = f->d == E_F32 ? enc(E_F32, (float)acc) : enc(E_F16, acc);
+					p[k] = A[i][k] * B[k][j];
+				double acc = mmaref_sum(C[i][j], p, K);
+				w = f->d == E_F32 ? enc(E_F32, mmaref_f32(acc)) : enc(E_F16, acc);
 			}
 			put(want, f->dcol, ldd, ed, i, j, w);
 		}

@@ -27,6 +27,7 @@
  * rounding of docs/FLOAT.md).
  */
 #include "test.h"
+#include "mmaref.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -282,11 +283,13 @@ static bool sp_case(ptxvm_device *d, const Sf *f, int kind)
 					acc = acc > INT32_MAX ? INT32_MAX : acc < INT32_MIN ? INT32_MIN : acc;
 				want = (uint32_t)acc;
 			} else {
-				double acc = C[row][col];
+				double p[256];
+				unsigned n = 0;
 				for (unsigned k = 0; k < K; k++)
 					if (kept[row][k])
-						acc += A[row][k] * B[k][col];
-				want = fenc(f->d, acc);
+						p[n++] = A[row][k] * B[k][col];
+				double acc = mmaref_sum(C[row][col], p, n);
+				want = fenc(f->d, f->d == F32 ? mmaref_f32(acc) : acc);
 			}
 			if (got != want) {
 				fail("mma.sp: %s (inputs %d, selector %u): D[%u][%u] (lane %u element %u) is 0x%x, expected 0x%x",

@@ -5,8 +5,10 @@
  * each element sits: src/isa/mma.c), D = A*B + C is computed element by
  * element, and D is scattered back.  Integer sums are exact (then wrapped
  * to 32 bits, or clamped with .satfinite); floating-point sums follow
- * docs/FLOAT.md: products exact, the sum in k order in double precision
- * from c, one rounding to the destination type at the end; .f64 is a chain
+ * docs/FLOAT.md as an H200 computes them (fsum): products exact, every
+ * term (c too) cut to 26 significant bits below the largest one's leading
+ * bit, the sum exact, one rounding to D's type at the end (towards zero
+ * to f32, to nearest even to f16); .f64 is a chain
  * of fused multiply-adds in k order from c, each rounded as the
  * instruction says (wmma) or to nearest even.  mma.sp multiplies each kept
  * element of A by the row of B its metadata index names: the pruned
@@ -107,7 +109,7 @@ static void scatter(const MmaShape *s, uint64_t *const *D, const Val *d, unsigne
 			uint64_t bits;
 			switch (t) {
 			case MT_F16: bits = f64_to_f16(dbits(v.f), FP_RN); break;
-			case MT_F32: bits = f64_to_f32(dbits(v.f), FP_RN); break;
+			case MT_F32: bits = f64_to_f32(dbits(v.f), FP_RZ); break;
 			case MT_F64: bits = isnan(v.f) ? FP_F64_CNAN : dbits(v.f); break;
 			default:
 				if (s->satfinite)
@@ -120,6 +122,29 @@ static void scatter(const MmaShape *s, uint64_t *const *D, const Val *d, unsigne
 		}
 	for (unsigned r = 0; r < nd; r++)
 		memcpy(D[r], out[r], sizeof out[r]);
+}
+
+/* The tensor core's sum of c and n exact products p (docs/FLOAT.md 19,
+ * confirmed on an H200): each term is cut towards zero to a multiple of
+ * 2^(E-25), E the exponent of the largest term, and the cut terms are
+ * added exactly (17 terms of at most 26 bits: well inside a double).  An
+ * infinity or NaN among them gives what plain addition gives. */
+static double fsum(double c, const double *p, unsigned n)
+{
+	double big = fabs(c), s = c;
+	for (unsigned k = 0; k < n; k++) {
+		big = fmax(big, fabs(p[k]));
+		s += p[k];
+	}
+	if (!isfinite(s) || big == 0 || !isfinite(big))
+		return s;
+	int e;
+	frexp(big, &e);         /* big in [2^(e-1), 2^e): E = e - 1 */
+	double q = ldexp(1, e - 26);
+	s = trunc(c / q) * q;
+	for (unsigned k = 0; k < n; k++)
+		s += trunc(p[k] / q) * q;
+	return s;
 }
 
 void mma_run(const MmaShape *s, uint64_t *const *D, const uint64_t *const *A, const uint64_t *const *B,
@@ -159,8 +184,10 @@ void mma_run(const MmaShape *s, uint64_t *const *D, const uint64_t *const *A, co
 						acc.f = dbl(f64_fma(dbits(ar[k].f), dbits(bc[kc[k] * N].f), dbits(acc.f),
 								    rm[s->rnd & 3]));
 				} else {
+					double p[256];
 					for (unsigned k = 0; k < KA; k++)
-						acc.f += ar[k].f * bc[kc[k] * N].f;
+						p[k] = ar[k].f * bc[kc[k] * N].f;
+					acc.f = fsum(acc.f, p, KA);
 				}
 				d[(g * M + i) * N + j] = acc;
 			}
@@ -224,8 +251,10 @@ int wgmma_run(const WgmmaOp *op)
 				for (unsigned k = 0; k < KA; k++)
 					acc.i += ta == MT_B1 ? ar[k].i & bc[kc[k] * N].i : ar[k].i * bc[kc[k] * N].i;
 			} else {
+				double p[256];
 				for (unsigned k = 0; k < KA; k++)
-					acc.f += op->scale_a * ar[k].f * (op->scale_b * bc[kc[k] * N].f);
+					p[k] = op->scale_a * ar[k].f * (op->scale_b * bc[kc[k] * N].f);
+				acc.f = fsum(acc.f, p, KA);
 			}
 			c[i * N + j] = acc;
 		}

@@ -26,10 +26,13 @@
  * figures for wgmma's D and A).
  *
  * wmma's fragments are opaque: the manual gives their register counts, not
- * which element each holds.  ptxvm's choice (docs/EXECUTION.md): of a
- * logical R x C matrix in row-major order, element e of lane l's E
- * elements is element (l*E + e) mod R*C; where 32*E exceeds R*C (.f16 A
- * and B fragments of 8 registers) each element is held more than once.
+ * which element each holds.  An H200 shows (docs/EXECUTION.md; tests/hw,
+ * group wmma: m16n16k16 .f16 A and B, .f32 C): a fragment is a row of
+ * mma.m16n8kK fragments, K the wmma shape's, by the rule above, tiling
+ * A along M (16 rows each), B along N (8 columns each), C and D in
+ * row-major order of 16 x 8 tiles; for M = 8 a tile has 8 rows (rows g
+ * only, as mma.m8n8kK).  Where the registers hold more elements than the
+ * tiles (.f16 A and B of 8 registers) the tiles repeat.
  */
 #include "mma.h"
 #include "isa.h"
@@ -197,7 +200,11 @@ bool wgmma_decode(const uint16_t *mods, unsigned nmods, MmaShape *s)
  * and groups of 8 K rows LBO apart; swizzled, W/16 chunks share a row,
  * further chunks are LBO apart and groups of 8 K rows SBO apart.  Swizzling
  * then XORs address bits 4.. (the 16-byte chunk) with bits 7.. (the row in
- * the 1024-byte pattern), 1, 2 or 3 bits for W = 32, 64, 128. */
+ * the 1024-byte pattern), 1, 2 or 3 bits for W = 32, 64, 128, less the
+ * base offset (bits 49-51): the pattern repeats at absolute shared
+ * addresses, and the base offset moves it, so that bo = (start >> 7) % 8
+ * makes a tile that starts inside a pattern read as one at its start (an
+ * H200: tests/hw, group wgmma). */
 uint64_t wgmma_desc_addr(uint64_t d, bool trans, unsigned bits, unsigned mn, unsigned k, unsigned *shift)
 {
 	uint64_t start = (d & 0x3fff) << 4, lbo = (d >> 16 & 0x3fff) << 4, sbo = (d >> 32 & 0x3fff) << 4;
@@ -216,7 +223,7 @@ uint64_t wgmma_desc_addr(uint64_t d, bool trans, unsigned bits, unsigned mn, uns
 			a = start + chunk % per * 16 + chunk / per * lbo + k % 8 * w + k / 8 * sbo + b % 16;
 	}
 	if (swz)
-		a ^= (a >> 7 & (w / 16 - 1)) << 4;
+		a ^= (((a >> 7) - WG_DESC_BASE_OFFSET(d)) & (w / 16 - 1)) << 4;
 	return a;
 }
 
@@ -325,11 +332,21 @@ void mma_elem(const MmaShape *s, int op, unsigned l, unsigned i, unsigned *row, 
 {
 	unsigned g = l / 4, t = l % 4;
 	*grp = 0;
+	unsigned e = mma_bits(s->type[op]) == 64 ? 1 : 32 / mma_bits(s->type[op]);
 	if (s->wmma) {
-		unsigned rows, cols, idx;
+		/* tiles of mma.m16n8kK's fragments (m8n8kK's where M is 8):
+		 * A's along M, B's along N, C's and D's in row-major order */
+		unsigned rows, cols, tm = s->m < 16 ? s->m : 16, h = tm / 8;
 		dims(s, op, &rows, &cols);
-		idx = (l * mma_elems(s, op) + i) % (rows * cols);
-		*row = idx / cols, *col = idx % cols;
+		unsigned trows = op == MMA_B ? s->k : tm, tcols = op == MMA_A ? s->k : 8;
+		unsigned per = trows * tcols / 32, across = cols / tcols, tile = i / per % (rows / trows * across);
+		unsigned j = i % per, r, c;
+		switch (op) {
+		case MMA_A: r = g + 8 * ((j / e) % h), c = t * e + j % e + 4 * e * (j / (e * h)); break;
+		case MMA_B: r = t * e + j % e + 4 * e * (j / e), c = g; break;
+		default: r = g + 8 * ((j / 2) % h), c = 2 * t + j % 2; break;
+		}
+		*row = tile / across * trows + r, *col = tile % across * tcols + c;
 		return;
 	}
 	if (quadpairs(s)) {
@@ -358,7 +375,6 @@ void mma_elem(const MmaShape *s, int op, unsigned l, unsigned i, unsigned *row, 
 			return;
 		}
 	}
-	unsigned e = mma_bits(s->type[op]) == 64 ? 1 : 32 / mma_bits(s->type[op]);
 	switch (op) {
 	case MMA_A:
 		*row = g + 8 * ((i / e) % 2);

@@ -12,7 +12,8 @@
  * compares; tests/hw/README.md says how to record.
  *
  *   isa [GROUP]        every group, or one (f32 f16 bf16 f64 cvt fp8 tf32
- *                      oob int atom misc surf mma mma.sp wmma wgmma); isa --groups: their
+ *                      oob int atom misc surf mma mma.sp wmma wgmma mmax wmmax
+ *                      wgmmax); isa --groups: their
  *                      names (run.sh runs each group in its own process, so
  *                      that an error that spoils the context spoils one group)
  *
@@ -708,9 +709,11 @@ typedef struct Mma {
 	uint32_t c[16][8]; /* f32 bits, or an f16 in the low half */
 } Mma;
 
-static void mma_run(const char *cs, const char *ab, int f16acc, const Mma *m)
+static void mma_launch(const char *group, const char *cs, const char *ins, uint32_t in[32][16]);
+
+static void mma_run_g(const char *group, const char *cs, const char *ab, int f16acc, const Mma *m)
 {
-	uint32_t in[32][16], out[32][4];
+	uint32_t in[32][16];
 	memset(in, 0, sizeof in);
 	for (int l = 0; l < 32; l++) {
 		int g = l / 4, t = l % 4;
@@ -728,9 +731,31 @@ static void mma_run(const char *cs, const char *ab, int f16acc, const Mma *m)
 			w[9] = (m->c[g + 8][2 * t] & 0xffff) | m->c[g + 8][2 * t + 1] << 16;
 		}
 	}
+	mma_launch(group, cs,
+		   f16acc ? "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%r11, %r12}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, "
+			    "{%r7, %r8}; mov.u32 %r13, 0; mov.u32 %r14, 0;\n"
+			    "st.global.v4.b32 [%rd6], {%r11, %r12, %r13, %r14};"
+		   : !strcmp(ab, "bf16")
+			   ? "mov.b32 %f1, %r7; mov.b32 %f2, %r8; mov.b32 %f3, %r9; mov.b32 %f4, %r10;\n"
+			     "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%r11, %r12, %r13, %r14}, {%r1, %r2, %r3, "
+			     "%r4}, {%r5, %r6}, {%f1, %f2, %f3, %f4};\n"
+			     "st.global.v4.b32 [%rd6], {%r11, %r12, %r13, %r14};"
+			   : "mov.b32 %f1, %r7; mov.b32 %f2, %r8; mov.b32 %f3, %r9; mov.b32 %f4, %r10;\n"
+			     "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%r11, %r12, %r13, %r14}, {%r1, %r2, %r3, "
+			     "%r4}, {%r5, %r6}, {%f1, %f2, %f3, %f4};\n"
+			     "st.global.v4.b32 [%rd6], {%r11, %r12, %r13, %r14};",
+		   in);
+}
+
+/* Runs one mma instruction (text ins) on one warp: lane l's words in[l]:
+ * 0-3 A (%r1-%r4), 4-5 B (%r5, %r6), 8-11 C (%r7-%r10); D (%r11-%r14)
+ * printed per lane as GROUP CASE lane NN : d0 d1 d2 d3. */
+static void mma_launch(const char *group, const char *cs, const char *ins, uint32_t in[32][16])
+{
+	uint32_t out[32][4];
 	char ptx[4096];
 	snprintf(ptx, sizeof ptx,
-		 ".version 7.8\n.target sm_90\n.address_size 64\n"
+		 ".version %s\n.target sm_90\n.address_size 64\n"
 		 ".visible .entry k(.param .u64 in, .param .u64 out)\n{\n"
 		 ".reg .b32 %%r<20>; .reg .f32 %%f<8>; .reg .b64 %%rd<8>;\n"
 		 "ld.param.u64 %%rd1, [in]; ld.param.u64 %%rd2, [out]; mov.u32 %%r0, %%tid.x;\n"
@@ -740,25 +765,15 @@ static void mma_run(const char *cs, const char *ab, int f16acc, const Mma *m)
 		 "ld.global.v4.b32 {%%r7, %%r8, %%r9, %%r10}, [%%rd4+32];\n"
 		 "%s\n"
 		 "DONE:\nret;\n}\n",
-		 f16acc ? "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%r11, %r12}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, "
-			  "{%r7, %r8}; mov.u32 %r13, 0; mov.u32 %r14, 0;\n"
-			  "st.global.v4.b32 [%rd6], {%r11, %r12, %r13, %r14};"
-		 : !strcmp(ab, "bf16")
-			 ? "mov.b32 %f1, %r7; mov.b32 %f2, %r8; mov.b32 %f3, %r9; mov.b32 %f4, %r10;\n"
-			   "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%r11, %r12, %r13, %r14}, {%r1, %r2, %r3, "
-			   "%r4}, {%r5, %r6}, {%f1, %f2, %f3, %f4};\n"
-			   "st.global.v4.b32 [%rd6], {%r11, %r12, %r13, %r14};"
-			 : "mov.b32 %f1, %r7; mov.b32 %f2, %r8; mov.b32 %f3, %r9; mov.b32 %f4, %r10;\n"
-			   "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%r11, %r12, %r13, %r14}, {%r1, %r2, %r3, "
-			   "%r4}, {%r5, %r6}, {%f1, %f2, %f3, %f4};\n"
-			   "st.global.v4.b32 [%rd6], {%r11, %r12, %r13, %r14};");
+		 strstr(ins, "e4m3") ? "8.4" : "7.8", ins);
 	CUmodule mod;
 	CUfunction f;
 	CUdeviceptr din = 0, dout = 0;
-	CUresult r = load(&mod, ptx, "mma", cs);
+	CUresult r = load(&mod, ptx, group, cs);
 	if (!r) {
-		if (!(r = cuModuleGetFunction(&f, mod, "k")) && !(r = cuMemAlloc(&din, sizeof in)) &&
-		    !(r = cuMemAlloc(&dout, sizeof out)) && !(r = cuMemcpyHtoD(din, in, sizeof in))) {
+		size_t nin = sizeof(uint32_t[32][16]);
+		if (!(r = cuModuleGetFunction(&f, mod, "k")) && !(r = cuMemAlloc(&din, nin)) &&
+		    !(r = cuMemAlloc(&dout, sizeof out)) && !(r = cuMemcpyHtoD(din, in, nin))) {
 			void *args[] = { &din, &dout };
 			if (!(r = cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, args, NULL)) && !(r = cuCtxSynchronize()))
 				r = cuMemcpyDtoH(out, dout, sizeof out);
@@ -770,11 +785,21 @@ static void mma_run(const char *cs, const char *ab, int f16acc, const Mma *m)
 		cuModuleUnload(mod);
 	}
 	if (r) {
-		printf("mma %s : error %s\n", cs, errname(r));
+		printf("%s %s : error %s\n", group, cs, errname(r));
 		return;
 	}
 	for (int l = 0; l < 32; l++)
-		printf("mma %s lane %02d : %08x %08x %08x %08x\n", cs, l, out[l][0], out[l][1], out[l][2], out[l][3]);
+		printf("%s %s lane %02d : %08x %08x %08x %08x\n", group, cs, l, out[l][0], out[l][1], out[l][2], out[l][3]);
+}
+
+static void mma_run(const char *cs, const char *ab, int f16acc, const Mma *m)
+{
+	mma_run_g("mma", cs, ab, f16acc, m);
+}
+
+static void mma_run_in(const char *group, const char *cs, const char *ab, const Mma *m)
+{
+	mma_run_g(group, cs, ab, 0, m);
 }
 
 /* f16 and bf16 bits of small exact values: 2^e * m, m in [1, 2) with few bits. */
@@ -884,6 +909,67 @@ static void g_mma(void)
 		for (int n = 0; n < 8; n++)
 			m.c[r][n] = n == 0 ? 0x6400 : n == 1 ? 0x6401 : n == 2 ? 0x7bff : n == 3 ? 0x7e01 : n == 4 ? 0 : 0xfbff;
 	mma_run("f16acc", "f16", 1, &m);
+}
+
+/* ---- mmax: what the mma group left open (docs/FLOAT.md 19) -----------------------
+ * f16-neg: the small products of f16-small-into-big negated (A = -0.75),
+ * C = -(4096 + n ulps) in columns 0-3, +(4096 + (n - 4) ulps) in 4-7:
+ * whether a negative term is cut towards zero or towards -infinity, and
+ * a negative sum rounded towards zero or down.  bf16-overflow: from C =
+ * 0, row r (r < 8) one product +-2^(60+r) x 2^(56+n), rows 8-15 two equal
+ * ones of +-2^(52+r) x 2^(56+n): what a sum past f32's range gives.
+ * e4m3-k32: m16n8k32, C = 2^18 + n ulps (ulp 2^-5), row r 2(r + 1)
+ * products of 0.75 x 2^-6 (0.375 ulp) at k = 15 - r .. 16 + r, across
+ * k = 16: one sum of 32 terms or two of 16. */
+static void g_mmax(void)
+{
+	Mma m;
+	memset(&m, 0, sizeof m);
+	for (int r = 0; r < 16; r++)
+		for (int k = 0; k <= r; k++)
+			m.a[r][k] = h16(0, 1, -1, 8); /* -0.75 */
+	for (int k = 0; k < 16; k++)
+		for (int n = 0; n < 8; n++)
+			m.b[k][n] = h16(0, 0, -12, 0);
+	for (int r = 0; r < 16; r++)
+		for (int n = 0; n < 8; n++)
+			m.c[r][n] = n < 4 ? 0xc5800000 + (uint32_t)n : 0x45800000 + (uint32_t)(n - 4);
+	mma_run_in("mmax", "f16-neg", "f16", &m);
+	memset(&m, 0, sizeof m);
+	for (int r = 0; r < 16; r++) {
+		m.a[r][0] = r < 8 ? h16(1, r & 1, 60 + r, 0) : h16(1, r & 1, 52 + r, 0);
+		if (r >= 8)
+			m.a[r][1] = m.a[r][0];
+	}
+	for (int n = 0; n < 8; n++)
+		m.b[0][n] = m.b[1][n] = h16(1, 0, 56 + n, 0);
+	mma_run_in("mmax", "bf16-overflow", "bf16", &m);
+	/* e4m3: 0.75 is 0x34, 2^-6 0x08 */
+	uint8_t a[16][32], b[32][8];
+	memset(a, 0, sizeof a);
+	for (int r = 0; r < 16; r++)
+		for (int k = 15 - r; k <= 16 + r; k++)
+			a[r][k] = 0x34;
+	memset(b, 0x08, sizeof b);
+	uint32_t in[32][16];
+	memset(in, 0, sizeof in);
+	for (int l = 0; l < 32; l++) {
+		int g = l / 4, t = l % 4;
+		for (int j = 0; j < 4; j++)     /* A: row g + 8(j % 2), columns 4t + 16(j / 2) .. + 3 */
+			for (int i = 0; i < 4; i++)
+				in[l][j] |= (uint32_t)a[g + 8 * (j % 2)][4 * t + 16 * (j / 2) + i] << 8 * i;
+		for (int j = 0; j < 2; j++)     /* B: rows 4t + 16j .. + 3, column g */
+			for (int i = 0; i < 4; i++)
+				in[l][4 + j] |= (uint32_t)b[4 * t + 16 * j + i][g] << 8 * i;
+		for (int i = 0; i < 4; i++)
+			in[l][8 + i] = 0x48800000 + (uint32_t)(2 * t + (i & 1));
+	}
+	mma_launch("mmax", "e4m3-k32",
+		   "mov.b32 %f1, %r7; mov.b32 %f2, %r8; mov.b32 %f3, %r9; mov.b32 %f4, %r10;\n"
+		   "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 {%r11, %r12, %r13, %r14}, {%r1, %r2, %r3, "
+		   "%r4}, {%r5, %r6}, {%f1, %f2, %f3, %f4};\n"
+		   "st.global.v4.b32 [%rd6], {%r11, %r12, %r13, %r14};",
+		   in);
 }
 
 
@@ -1043,6 +1129,112 @@ static void g_wmma(void)
 	wmma_run("c.row.f32", "wmma.load.c.sync.aligned.row.m16n16k16.global.f32");
 }
 
+/* ---- wmmax: the fragments of the other shapes and types ------------------------
+ * As wmma: a matrix whose elements hold their own index in memory order
+ * (f16 or tf32/f32 of the index; u8: the index's low byte; f64), loaded
+ * with leading dimension ld; each lane's nreg registers printed.  The
+ * layout wmma's group showed (tiles of mma's fragments), where M is 32 or
+ * 8, for .tf32, .u8 and .f64, an f16 C, and A and B of the other layout. */
+static void wmmax_run(const char *cs, const char *ins, int kind, int nreg, int ld, int nelem)
+{
+	enum { F16, F32, U8, F64 };
+	static uint8_t mat[512 * 8];
+	static uint32_t out[32][8];
+	static uint64_t out64[32][4];
+	for (int i = 0; i < nelem; i++) {
+		int e = 0, v = i;
+		while (v >> (e + 1))
+			e++;
+		uint16_t h = v ? (uint16_t)((e + 15) << 10 | ((v << (10 - e)) & 0x3ff)) : 0;
+		float f = (float)i;
+		double d = (double)i;
+		if (kind == F16)
+			memcpy(mat + 2 * i, &h, 2);
+		else if (kind == F32)
+			memcpy(mat + 4 * i, &f, 4);
+		else if (kind == U8)
+			mat[i] = (uint8_t)i;
+		else
+			memcpy(mat + 8 * i, &d, 8);
+	}
+	size_t nbytes = (size_t)nelem * (kind == F16 ? 2 : kind == F32 ? 4 : kind == U8 ? 1 : 8);
+	char regs[128] = "", ptx[2048];
+	for (int i = 0; i < nreg; i++)
+		snprintf(regs + strlen(regs), sizeof regs - strlen(regs), "%s%%%s%d", i ? ", " : "", kind == F64 ? "fd" : "r", i);
+	char st[512] = "";
+	for (int i = 0; i < nreg; i++)
+		snprintf(st + strlen(st), sizeof st - strlen(st), "st.global.b%d [%%rd4+%d], %%%s%d;\n", kind == F64 ? 64 : 32,
+			 kind == F64 ? 8 * i : 4 * i, kind == F64 ? "fd" : "r", i);
+	snprintf(ptx, sizeof ptx,
+		 ".version 7.8\n.target sm_90\n.address_size 64\n"
+		 ".visible .entry k(.param .u64 in, .param .u64 out)\n{\n"
+		 ".reg .b32 %%r<10>; .reg .f64 %%fd<4>; .reg .b64 %%rd<8>;\n"
+		 "ld.param.u64 %%rd1, [in]; ld.param.u64 %%rd2, [out]; mov.u32 %%r9, %%tid.x;\n"
+		 "%s {%s}, [%%rd1], %d;\n"
+		 "mul.wide.u32 %%rd3, %%r9, 32; add.u64 %%rd4, %%rd2, %%rd3;\n"
+		 "%s"
+		 "ret;\n}\n",
+		 ins, regs, ld, st);
+	CUmodule mod;
+	CUfunction f;
+	CUdeviceptr din = 0, dout = 0;
+	CUresult r = load(&mod, ptx, "wmmax", cs);
+	if (!r) {
+		if (!(r = cuModuleGetFunction(&f, mod, "k")) && !(r = cuMemAlloc(&din, nbytes)) &&
+		    !(r = cuMemAlloc(&dout, sizeof out)) && !(r = cuMemcpyHtoD(din, mat, nbytes))) {
+			void *args[] = { &din, &dout };
+			if (!(r = cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, args, NULL)) && !(r = cuCtxSynchronize()))
+				r = cuMemcpyDtoH(kind == F64 ? (void *)out64 : (void *)out, dout, sizeof out);
+		}
+		if (din)
+			cuMemFree(din);
+		if (dout)
+			cuMemFree(dout);
+		cuModuleUnload(mod);
+	}
+	if (r) {
+		printf("wmmax %s : error %s\n", cs, errname(r));
+		return;
+	}
+	for (int l = 0; l < 32; l++) {
+		printf("wmmax %s lane %02d :", cs, l);
+		for (int i = 0; i < nreg; i++)
+			if (kind == F64)
+				printf(" %016llx", (unsigned long long)out64[l][i]);
+			else
+				printf(" %08x", out[l][i]);
+		printf("\n");
+	}
+}
+
+static void g_wmmax(void)
+{
+	enum { F16, F32, U8, F64 };
+	static const struct {
+		const char *cs, *ins;
+		int kind, nreg, ld, nelem;
+	} c[] = {
+		{ "a.col.f16", "wmma.load.a.sync.aligned.col.m16n16k16.global.f16", F16, 8, 16, 256 },
+		{ "b.row.f16", "wmma.load.b.sync.aligned.row.m16n16k16.global.f16", F16, 8, 16, 256 },
+		{ "c.row.f16", "wmma.load.c.sync.aligned.row.m16n16k16.global.f16", F16, 4, 16, 256 },
+		{ "m32n8k16.a.row.f16", "wmma.load.a.sync.aligned.row.m32n8k16.global.f16", F16, 8, 16, 512 },
+		{ "m32n8k16.b.col.f16", "wmma.load.b.sync.aligned.col.m32n8k16.global.f16", F16, 8, 16, 128 },
+		{ "m32n8k16.c.row.f32", "wmma.load.c.sync.aligned.row.m32n8k16.global.f32", F32, 8, 8, 256 },
+		{ "m8n32k16.a.row.f16", "wmma.load.a.sync.aligned.row.m8n32k16.global.f16", F16, 8, 16, 128 },
+		{ "m8n32k16.b.col.f16", "wmma.load.b.sync.aligned.col.m8n32k16.global.f16", F16, 8, 16, 512 },
+		{ "m8n32k16.c.row.f32", "wmma.load.c.sync.aligned.row.m8n32k16.global.f32", F32, 8, 32, 256 },
+		{ "m16n16k8.a.row.tf32", "wmma.load.a.sync.aligned.row.m16n16k8.global.tf32", F32, 4, 8, 128 },
+		{ "m16n16k8.b.col.tf32", "wmma.load.b.sync.aligned.col.m16n16k8.global.tf32", F32, 4, 8, 128 },
+		{ "m16n16k16.a.row.u8", "wmma.load.a.sync.aligned.row.m16n16k16.global.u8", U8, 2, 16, 256 },
+		{ "m16n16k16.b.col.u8", "wmma.load.b.sync.aligned.col.m16n16k16.global.u8", U8, 2, 16, 256 },
+		{ "m8n8k4.a.row.f64", "wmma.load.a.sync.aligned.row.m8n8k4.global.f64", F64, 1, 4, 32 },
+		{ "m8n8k4.b.col.f64", "wmma.load.b.sync.aligned.col.m8n8k4.global.f64", F64, 1, 4, 32 },
+		{ "m8n8k4.c.row.f64", "wmma.load.c.sync.aligned.row.m8n8k4.global.f64", F64, 2, 8, 64 },
+	};
+	for (int i = 0; i < N(c); i++)
+		wmmax_run(c[i].cs, c[i].ins, c[i].kind, c[i].nreg, c[i].ld, c[i].nelem);
+}
+
 /* ---- wgmma ----------------------------------------------------------------------
  * wgmma.mma_async m64n8k16 .f32.f16.f16, A and B from shared memory through
  * 128-byte-swizzled K-major descriptors (SBO 1,024), to settle how the
@@ -1055,7 +1247,7 @@ static void g_wmma(void)
  * differ by A's swizzle (128, 64, 32 bytes), start offset s and base
  * offset bo.  Prints D by rows. */
 
-static void wgmma_run(unsigned sw, unsigned s, unsigned bo)
+static void wgmma_run_t(unsigned sw, unsigned s, unsigned bo, int mn)
 {
 	static uint16_t sm[6656]; /* 12 KiB of tags, 1 KiB of B */
 	float out[128][4];
@@ -1082,9 +1274,12 @@ static void wgmma_run(unsigned sw, unsigned s, unsigned bo)
 	/* the descriptors, less the start address the kernel adds */
 	/* sw: the swizzle's width in bytes, 128, 64 or 32 (mode 1, 2, 3); SBO 8 rows of it */
 	uint64_t mode = sw == 128 ? 1 : sw == 64 ? 2 : 3;
-	uint64_t da = mode << 62 | (uint64_t)(sw * 8 / 16) << 32 | (uint64_t)1 << 16 | (uint64_t)bo << 49 | s >> 4;
+	/* MN-major (wgmmax): atoms of 8 K rows of sw bytes, LBO apart along M
+	 * (64 f16 of M are 128 bytes), groups of 8 K rows SBO = 1,024 apart */
+	uint64_t lbo = mn ? sw * 8 / 16 : 1, sbo = mn ? 1024 / 16 : sw * 8 / 16;
+	uint64_t da = mode << 62 | sbo << 32 | lbo << 16 | (uint64_t)bo << 49 | s >> 4;
 	uint64_t db = (uint64_t)1 << 62 | (uint64_t)64 << 32 | (uint64_t)1 << 16 | 12288 >> 4;
-	static const char ptx[] =
+	static const char tmpl[] =
 		".version 8.0\n.target sm_90a\n.address_size 64\n"
 		".visible .entry w(.param .u64 in, .param .u64 out, .param .u64 da, .param .u64 db)\n.maxntid 128, 1, 1\n{\n"
 		".reg .b64 %rd<12>; .reg .b32 %r<12>; .reg .f32 %f<4>; .reg .pred %p<2>;\n"
@@ -1102,18 +1297,22 @@ static void wgmma_run(unsigned sw, unsigned s, unsigned bo)
 		"mov.f32 %f0, 0f00000000; mov.f32 %f1, 0f00000000; mov.f32 %f2, 0f00000000; mov.f32 %f3, 0f00000000;\n"
 		"setp.ne.u32 %p1, 0, 0;\n"
 		"wgmma.fence.sync.aligned;\n"
-		"wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f0, %f1, %f2, %f3}, %rd8, %rd9, %p1, 1, 1, 0, 0;\n"
+		"wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f0, %f1, %f2, %f3}, %rd8, %rd9, %p1, 1, 1, TRANS_A, 0;\n"
 		"wgmma.commit_group.sync.aligned;\n"
 		"wgmma.wait_group.sync.aligned 0;\n"
 		"mul.wide.u32 %rd10, %r1, 16; add.u64 %rd11, %rd2, %rd10;\n"
 		"st.global.v4.f32 [%rd11], {%f0, %f1, %f2, %f3};\n"
 		"ret;\n}\n";
-	char cs[32];
-	snprintf(cs, sizeof cs, "sw%u-s%04u-bo%u", sw, s, bo);
+	char cs[32], ptx[sizeof tmpl];
+	snprintf(cs, sizeof cs, "%ssw%u-s%04u-bo%u", mn ? "mn-" : "", sw, s, bo);
+	const char *group = mn ? "wgmmax" : "wgmma";
+	/* imm-trans-a: TRANS_A becomes "1", or "0" and a space */
+	const char *at = strstr(tmpl, "TRANS_A");
+	snprintf(ptx, sizeof ptx, "%.*s%s%s", (int)(at - tmpl), tmpl, mn ? "1      " : "0      ", at + 7);
 	CUmodule mod;
 	CUfunction f;
 	CUdeviceptr din = 0, dout = 0;
-	CUresult r = load(&mod, ptx, "wgmma", cs);
+	CUresult r = load(&mod, ptx, group, cs);
 	if (!r) {
 		if (!(r = cuModuleGetFunction(&f, mod, "w")) && !(r = cuMemAlloc(&din, sizeof sm)) &&
 		    !(r = cuMemAlloc(&dout, sizeof out)) && !(r = cuMemcpyHtoD(din, sm, sizeof sm))) {
@@ -1128,7 +1327,7 @@ static void wgmma_run(unsigned sw, unsigned s, unsigned bo)
 		cuModuleUnload(mod);
 	}
 	if (r) {
-		printf("wgmma %s : error %s\n", cs, errname(r));
+		printf("%s %s : error %s\n", group, cs, errname(r));
 		return;
 	}
 	/* thread 32w + 4g + t holds rows 16w + g (d0, d1) and + 8 (d2, d3), columns 2t, 2t + 1 */
@@ -1139,11 +1338,16 @@ static void wgmma_run(unsigned sw, unsigned s, unsigned bo)
 			memcpy(&d[16 * w + g + 8 * (i >> 1)][2 * t + (i & 1)], &out[th][i], 4);
 	}
 	for (int m = 0; m < 64; m++) {
-		printf("wgmma %s row %02d :", cs, m);
+		printf("%s %s row %02d :", group, cs, m);
 		for (int n = 0; n < 8; n++)
 			printf(" %08x", d[m][n]);
 		printf("\n");
 	}
+}
+
+static void wgmma_run(unsigned sw, unsigned s, unsigned bo)
+{
+	wgmma_run_t(sw, s, bo, 0);
 }
 
 static void g_wgmma(void)
@@ -1167,6 +1371,19 @@ static void g_wgmma(void)
 	wgmma_run(32, 128, 1);
 }
 
+/* ---- wgmmax: the base offset with an MN-major A (imm-trans-a 1) ------------------
+ * As wgmma, A read MN-major (docs/EXECUTION.md, wgmma): whether the
+ * swizzle's row and the base offset act on the address as they do K-major. */
+static void g_wgmmax(void)
+{
+	static const unsigned c[][3] = {
+		{ 128, 0, 0 }, { 128, 128, 0 }, { 128, 0, 1 }, { 128, 128, 1 }, { 128, 256, 2 }, { 128, 0, 5 }, { 128, 896, 7 },
+		{ 64, 0, 0 }, { 64, 128, 1 }, { 64, 0, 2 }, { 32, 0, 0 }, { 32, 128, 1 },
+	};
+	for (int i = 0; i < N(c); i++)
+		wgmma_run_t(c[i][0], c[i][1], c[i][2], 1);
+}
+
 static const struct {
 	const char *name;
 	void (*run)(void);
@@ -1174,6 +1391,7 @@ static const struct {
 	{ "f32", g_f32 }, { "f16", g_f16 }, { "bf16", g_bf16 }, { "f64", g_f64 }, { "cvt", g_cvt },
 	{ "fp8", g_fp8 }, { "tf32", g_tf32 }, { "oob", g_oob }, { "int", g_int }, { "atom", g_atom }, { "misc", g_misc }, { "surf", g_surf },
 	{ "mma", g_mma }, { "mma.sp", g_mma_sp }, { "wmma", g_wmma }, { "wgmma", g_wgmma },
+	{ "mmax", g_mmax }, { "wmmax", g_wmmax }, { "wgmmax", g_wgmmax },
 };
 
 /* isa [GROUP]: every group, or one; isa --groups: their names */
