@@ -14,6 +14,7 @@
  *            anisotropic), both mipmap filters, bias and clamps
  *   gather   tld4, every component, on 2D, layered and cubemap textures
  *   fetch    .s32 coordinates (texel fetches, tex1Dfetch), with offsets
+ *   wide     the filter's fixed-point sum: f32 and f16 texels far apart
  *   extras   offsets, depth compare, f16 and f16x2 results, the |p
  *            predicate, seamless cubemaps, sRGB, independent mode
  *   api      txq, istypep, refusals, region copies, binding
@@ -627,6 +628,67 @@ static void extras(void)
 	}
 	printf("tex: extras: %d gathers, %d texel-fetch textures, %d offset/depth/half/sRGB textures\n", ngather, nfetch,
 	       nother);
+}
+
+/* The filter's fixed-point sum: f32 and f16 texels of exponents far
+ * apart (24-bit random significands, 2^-40 .. 2^40; f16 over its whole
+ * range), so that the bits below the largest texel's are cut as the
+ * hardware cuts them; 2D, 3D and mipmapped, clamp and border. */
+static void wide(void)
+{
+	static Q qs[128];
+	int nwide = 0;
+	for (int v = 0; v < 8; v++) {
+		Ref R;
+		int kind = v % 4 == 0 ? K2D : v % 4 == 1 ? K3D : v % 4 == 2 ? K2DL : K2D;
+		ref_shape(&R, kind);
+		if (v % 4 == 3)
+			ref_mip_shape(&R, K2D, 3);
+		R.fmt = v < 4 ? PTXVM_FORMAT_F32 : PTXVM_FORMAT_F16;
+		R.ch = v & 1 ? 2 : 1;
+		R.es = fmt_size[R.fmt] * R.ch;
+		R.addr[0] = R.addr[1] = R.addr[2] = v & 2 ? AB : AC;
+		R.filter = R.mipfilter = 1;
+		R.norm = v % 4 == 3;
+		R.maxlod = 8;
+		R.border[0] = -3.0e-5f, R.border[1] = 7.5e6f;
+		for (int l = 0; l < R.nl; l++) {
+			size_t rows = (size_t)R.h[l] * R.d[l] * R.layers;
+			R.pitch[l] = (size_t)R.w[l] * R.es;
+			R.lv[l] = calloc(rows * R.pitch[l] + 1, 1);
+			for (size_t i = 0; i < rows * (size_t)R.w[l] * R.ch; i++) {
+				if (R.fmt == PTXVM_FORMAT_F32) {
+					uint32_t b = (tm_rnd() & 0x807fffffu) | (uint32_t)(127 - 40 + tm_rnd() % 81) << 23;
+					memcpy(R.lv[l] + 4 * i, &b, 4);
+				} else {
+					uint16_t h = (uint16_t)(tm_rnd() % 0x7c00 | (tm_rnd() & 0x8000));
+					memcpy(R.lv[l] + 2 * i, &h, 2);
+				}
+			}
+		}
+		char what[96];
+		snprintf(what, sizeof what, "wide %s %sx%d, %s", kind_name[kind], fmt_name[R.fmt], R.ch,
+			 v & 2 ? "border" : "clamp");
+		Dev D;
+		case_bad = 0;
+		if (ref_make(dv, &R, &D)) {
+			CFAIL("tex: %s: texture_create failed: %s", what, ptxvm_device_message(dv));
+		} else {
+			int n = make_queries(&R, kind_geom[kind], 0, qs);
+			if (R.nl > 1)
+				for (int i = 0; i < n; i++) {
+					qs[i].mip = 1;
+					qs[i].lod = bitsf((float)(i % 9) * 0.21f);
+				}
+			run(&R, D.tex, 0, qs, n, "tex", R.nl > 1, "f32", 0, 0, 0, what);
+			nwide++;
+		}
+		ref_unmake(dv, &D);
+		ref_free(&R);
+		if (!case_bad)
+			passed++;
+	}
+	printf("tex: wide: %d textures of texels far apart\n", nwide);
 }
 
 /* Point-sampled special f32 and f16 texels (NaN, infinities, subnormals,
@@ -1270,6 +1332,7 @@ void test_tex(const char *root)
 	matrix();
 	mipmaps();
 	extras();
+	wide();
 	specials();
 	queries();
 	refusals();
