@@ -822,7 +822,8 @@ static Rep rep_of(const Ten *x, const uint32_t *b, const uint32_t *es, uint32_t 
 	return r;
 }
 
-/* Runs tmr_global (or tmr_shared) on a copy of map0 in global memory
+/* Runs tmr_global (or tmr_shared: 1 writing the map back with stores, 2
+ * with tensormap.cp_fenceproxy) on a copy of map0 in global memory
  * with r, loading the box at c of `rank` dimensions; compares with the
  * model's box (the tensor the replaced map describes), or with the fault
  * expected (want_r, and text in the message). */
@@ -841,7 +842,8 @@ static void t_rep(T *t, const char *what, const uint8_t *map0, const Rep *r, int
 	memset(want, 0xee, sizeof want);
 	unsigned bytes = x ? (unsigned)ref_tile(x, b, es, co, sw, nan, 0, want) : 64;
 	void *ga[] = { &src, (void *)r, &rank, co, &bytes, &dout };
-	void *sa[] = { &src, &dst, (void *)r, &rank, co, &bytes, &dout };
+	int cp = shared == 2;
+	void *sa[] = { &src, &dst, (void *)r, &rank, co, &bytes, &dout, &cp };
 	ptxvm_result res = launch(t, shared ? "tmr_shared" : "tmr_global", 1, 64, shared ? sa : ga);
 	const char *msg = ptxvm_device_message(t->d);
 	if (want_r != PTXVM_SUCCESS) {
@@ -877,6 +879,8 @@ static void t_replace(T *t)
 	t_rep(t, "rank 2 to 3, box_dim, global_dim, global_stride, element_stride", ma, &r, 3, (const int[]){ 2, 1, 0 },
 	      &c3, b3, es3, 0, 0, 0, 0, NULL);
 	t_rep(t, "the same in shared memory", ma, &r, 3, (const int[]){ 15, 7, 5 }, &c3, b3, es3, 0, 0, 1, 0, NULL);
+	t_rep(t, "the same, copied by tensormap.cp_fenceproxy", ma, &r, 3, (const int[]){ 15, 7, 5 }, &c3, b3, es3, 0, 0,
+	      2, 0, NULL);
 	/* elemtype as the PTX manual numbers it: 9 is .f64 (CUDA's 8), 10 .bf16 (CUDA's 9), 8 .f32.ftz, 0 .u8 */
 	ten_make(t, &d64, 2, 8, (const uint64_t[]){ 10, 6 }, 16);
 	const uint32_t bd[] = { 4, 3 };
@@ -905,7 +909,7 @@ static void t_replace(T *t)
 		if (sw == 2)
 			r.box[0] = 64;
 		uint32_t bb[2] = { r.box[0], r.box[1] };
-		t_rep(t, what, ma, &r, 2, (const int[]){ 200, 20 }, &u8, bb, e1, (unsigned)sw, 0, sw & 1, 0, NULL);
+		t_rep(t, what, ma, &r, 2, (const int[]){ 200, 20 }, &u8, bb, e1, (unsigned)sw, 0, sw % 3, 0, NULL);
 	}
 	/* interleave_layout: 16B, with an inner box of 8 bytes (valid only
 	 * interleaved); 32B, which takes the 32B swizzle and 32-byte strides */
@@ -924,7 +928,7 @@ static void t_replace(T *t)
 	r.elemtype = 7, r.interleave = 0, r.swizzle = 0, r.fill = 0;
 	t_rep(t, "every field, on zeroed bytes", zero, &r, 3, (const int[]){ 3, 2, 1 }, &c3, b3, es3, 0, 0, 0, 0, NULL);
 	t_rep(t, "every field, on zeroed bytes in shared memory", zero, &r, 3, (const int[]){ -3, 2, 1 }, &c3, b3, es3,
-	      0, 0, 1, 0, NULL);
+	      0, 0, 2, 0, NULL);
 	r.mask = 0x3ff & ~R_RANK;
 	t_rep(t, "every field but rank, on zeroed bytes", zero, &r, 3, (const int[]){ 3, 2, 1 }, NULL, NULL, NULL, 0, 0,
 	      0, PTXVM_ERROR_ILLEGAL_INSTRUCTION, "mode, rank or data type is invalid");

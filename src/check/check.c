@@ -1091,7 +1091,8 @@ static void check_mem(Ck *c, const Instr *in, Opnd *o, int nth)
 		if (t == TY_pred || ty_kind(t) == TK_F || ty_bytes(t) < 4)
 			err(c, b->pos, "address register '%.*s' must be a 32- or 64-bit integer, not .%s",
 			    (int)b->name.n, b->name.p, ty_name(t));
-		else if (ty_bytes(t) == 4 && c->m->address_size == 64 && (sp == SP_GLOBAL || sp == SP_NONE))
+		else if (ty_bytes(t) == 4 && c->m->address_size == 64 && (sp == SP_GLOBAL || sp == SP_NONE) &&
+			 in->opc != OPC_tensormap)      /* ptxas takes 32 bits there, zero-extended */
 			err(c, b->pos, "a %s address is 64 bits; '%.*s' is .%s", sp == SP_GLOBAL ? ".global" : "generic",
 			    (int)b->name.n, b->name.p, ty_name(t));
 		return;
@@ -1934,6 +1935,9 @@ static void check_rules(Ck *c, const Instr *in, const Match *mt)
 			err(c, in->opnd[1].pos, "tensormap.replace.elemtype %d (a packed type) requires PTX ISA 8.7",
 			    (int)v);
 	}
+	if (in->opc == OPC_tensormap && has_mod(in, MOD_cp_fenceproxy) && in->nopnd == 3 &&
+	    in->opnd[2].kind == OK_INT && in->opnd[2].ival != 128)
+		err(c, in->opnd[2].pos, "tensormap.cp_fenceproxy copies a tensor map: its size is 128");
 	if (in->opc == OPC_setmaxnreg && in->nopnd == 1 && in->opnd[0].kind == OK_INT &&
 	    (in->opnd[0].ival < 24 || in->opnd[0].ival > 256 || in->opnd[0].ival % 8))
 		err(c, in->opnd[0].pos, "setmaxnreg takes a register count from 24 to 256, a multiple of 8");

@@ -1174,8 +1174,8 @@ static void lower_instr(Lw *w, const Stmt *st)
 		break;
 	case OPC_tensormap:
 		/* tensormap.replace: the field, and the dimension ordinal (an
-		 * immediate) of the forms that take one */
-		x.sub = pick(in, (const uint16_t[]){ MOD_global_address, MOD_rank, MOD_box_dim, MOD_global_dim,
+		 * immediate) of the forms that take one; or cp_fenceproxy */
+		x.sub = pick(in, (const uint16_t[]){ MOD_cp_fenceproxy, MOD_global_address, MOD_rank, MOD_box_dim, MOD_global_dim,
 			MOD_global_stride, MOD_element_stride, MOD_elemtype, MOD_interleave_layout, MOD_swizzle_mode,
 			MOD_fill_mode, MOD_NONE });
 		if (in->nopnd == 3 && in->opnd[1].kind == OK_INT)
@@ -1326,6 +1326,8 @@ static void lower_instr(Lw *w, const Stmt *st)
 	}
 	if (in->opc == OPC_cp && x.sub == MOD_bulk)     /* the source's space, which the modifiers name */
 		x.sub2 = ptx_mem_space(in, 1) == SP_SHARED ? XS_SHARED : XS_GLOBAL;
+	if (in->opc == OPC_tensormap && x.sub == MOD_cp_fenceproxy)   /* global <- shared::cta */
+		x.sub2 = XS_SHARED;
 	if (in->opc == OPC_cp && x.sub == MOD_reduce)   /* the source is shared::cta */
 		x.sub2 = pick(in, cp_reductions);
 	if (l.over)

@@ -1,7 +1,8 @@
 // tmreplace.sm_90a.cu: tensormap.replace (sm_90a) as CUDA C++ reaches it,
 // through cuda::ptx::tensormap_replace_*: a kernel rewrites fields of a
 // tensor map in global memory, or in a copy in shared memory that it then
-// writes to global memory, fences the tensormap proxy and loads a box with
+// writes to global memory (by stores or tensormap.cp_fenceproxy), fences
+// the tensormap proxy and loads a box with
 // the map by cp.async.bulk.tensor.  t_tma.c says which fields and values,
 // and checks the box against a CPU model of the tensor it described.
 #include <cuda.h>
@@ -126,17 +127,23 @@ extern "C" __global__ void tmr_global(CUtensorMap *tm, Rep r, int rank, Coords c
 }
 
 // Copies *src to shared memory, replaces fields there (.shared::cta),
-// writes the result to *dst, then loads with dst.
+// writes the result to *dst (with stores, or with cp the first warp's
+// tensormap.cp_fenceproxy), then loads with dst.
 extern "C" __global__ void tmr_shared(const CUtensorMap *src, CUtensorMap *dst, Rep r, int rank, Coords c,
-                                      unsigned bytes, unsigned char *out)
+                                      unsigned bytes, unsigned char *out, int cp)
 {
     __shared__ alignas(128) CUtensorMap sm;
     if (threadIdx.x == 0) {
         sm = *src;
         replace(ptx::space_shared, &sm, r);
-        *dst = sm;
-        ptx::fence_proxy_tensormap_generic(ptx::sem_release, ptx::scope_gpu);
+        if (!cp) {
+            *dst = sm;
+            ptx::fence_proxy_tensormap_generic(ptx::sem_release, ptx::scope_gpu);
+        }
     }
+    __syncthreads();
+    if (cp && threadIdx.x < 32)
+        ptx::tensormap_cp_fenceproxy(ptx::sem_release, ptx::scope_gpu, dst, &sm, ptx::n32_t<128>{});
     __syncthreads();
     load_box(dst, rank, c.c, bytes, out);
 }

@@ -417,6 +417,8 @@ def build(row, v, regtype_override=None):
                 val = "0"       # mma.sp's and wgmma.sp's sparsity selector: 0 fits every shape
             if op == "cp":
                 val = "0" if "wait_group" in words else "16"
+            if op == "tensormap" and "cp_fenceproxy" in words:
+                val = "128"     # the size of a tensor map, the only one
             ops.append(val)
         elif k == "P":
             ops.append(R.get("pred") + ("|" + R.get("pred") if v.pq else ""))
