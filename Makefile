@@ -62,7 +62,7 @@ CUDA_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(wildcard src/cuda/*.c))
 
 all: $(B)/ptxvm $(B)/libptxvm.a $(B)/libptxvm.so $(B)/lib/libcuda.so.1 $(B)/lib/libcuda.so
 
-$(B)/obj/%.o: %.c $(wildcard src/*/*.h src/*/*.inc src/cuda/*.def src/exec/*.def) include/ptxvm.h $(DEFS)
+$(B)/obj/%.o: %.c $(wildcard src/*/*.h src/*/*.inc src/cuda/*.def src/exec/*.def src/lower/*.def) include/ptxvm.h $(DEFS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 

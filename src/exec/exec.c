@@ -7,6 +7,7 @@
  * undocumented choices named and kept in docs/EXECUTION.md.
  */
 #include "warp.h"
+#include "../lower/shape.h"
 #include "fp.h"
 #include "mma.h"
 #include "printf.h"
@@ -582,8 +583,9 @@ bool warp_init(Cta *c, Warp *w, uint32_t idx)
 	/* a Warp serves one launch (its worker's), always as warp idx: only the
 	 * registers that name the CTA change from one CTA to the next */
 	bool sreg_set = w->sreg_set && w->idx == idx;
-	*w = (Warp){ .cta = c, .idx = idx, .st = st, .capst = capst, .fr = fr, .capfr = capfr, .sreg = sreg,
-		     .sregcap = sregcap };
+	memset(w, 0, sizeof *w);        /* in place: a compound literal would be a copy of its own */
+	w->cta = c, w->idx = idx, w->st = st, w->capst = capst, w->fr = fr, w->capfr = capfr, w->sreg = sreg;
+	w->sregcap = sregcap;
 	uint32_t first = idx * 32, n = L->nthreads - first < 32 ? L->nthreads - first : 32;
 	w->valid = n == 32 ? FULL : (1u << n) - 1;
 	const Prog *p = L->p;
@@ -695,7 +697,10 @@ typedef struct Ctx {
 	Warp *w;
 	Frame *f;
 	const XIns *x;
+	const XIns *xk;         /* where exec_one reads x's shape: x, or a constant of it (ops.inc) */
 	uint64_t *base[5];
+	const XIns *code;       /* the top frame's function's, and their shapes */
+	const uint8_t *shape;
 } Ctx;
 
 #define SLOT(i) (X->base[x->o[i].kind] + (size_t)x->o[i].idx * 32)
@@ -1864,6 +1869,8 @@ static void set_base(Ctx *X)
 	X->f = &w->fr[w->nfr - 1];
 	X->base[XK_REG] = X->f->r;
 	X->base[XK_CONST] = X->f->fn->konst;
+	X->code = X->f->fn->code;
+	X->shape = X->f->fn->shape;
 	X->base[XK_SREG] = w->sreg;
 	X->base[XK_PRED] = w->scratch;
 	X->base[XK_NONE] = w->scratch;
@@ -1904,6 +1911,32 @@ void warp_bar_red_done(Warp *w, const Barrier *b)
 	}
 }
 
+#ifndef EXEC_JIT
+/* exec_one for the instructions of each shape of shapes.def (lowering
+ * numbers them in XFunc.shape), with the shape a constant: the compiler
+ * folds exec_one's switches on opcode, types, modifiers and flags away and
+ * keeps that instruction's lane loop, in a function of its own.  The
+ * semantics are exec_one's; the copy only knows the shape beforehand. */
+typedef int Shaped(Ctx *X, Entry *e, uint32_t m, uint32_t act);
+#define SH(name, op_, ty_, ty2_, sp_, sub_, sub2_, n_) \
+	static int shaped_##name(Ctx *X, Entry *e, uint32_t m, uint32_t act) \
+	{ \
+		const XIns k = { .op = op_, .ty = ty_, .ty2 = ty2_, .ty3 = TY__COUNT, .sp = sp_, .sub = sub_, \
+				 .sub2 = sub2_, .vec = 1, .n = n_, .bits = (uint8_t)tbits(ty_), .sg = tsigned(ty_) }; \
+		X->xk = &k; \
+		int r = exec_one(X, e, m, act); \
+		X->xk = X->x; \
+		return r; \
+	}
+#include "../lower/shapes.def"
+#undef SH
+static Shaped *const shaped[XSH__COUNT] = {
+#define SH(name, ...) [XSH_##name] = shaped_##name,
+#include "../lower/shapes.def"
+#undef SH
+};
+#endif
+
 /* Instruction x of the top entry (live lanes m) becomes the current one:
  * the lanes its guard lets run it, counted. */
 static inline __attribute__((always_inline)) uint32_t exec_guard(Ctx *X, uint32_t m, const XIns *x,
@@ -1915,6 +1948,7 @@ static inline __attribute__((always_inline)) uint32_t exec_guard(Ctx *X, uint32_
 		act = m & (x->gneg ? ~g : g);
 	}
 	X->x = x;
+	X->xk = x;
 	(*nwarp)++;
 	*nthr += act == FULL ? 32 : popc32(act);
 	return act;
@@ -1925,7 +1959,13 @@ static inline __attribute__((always_inline)) uint32_t exec_guard(Ctx *X, uint32_
 static inline __attribute__((always_inline)) int exec_step(Ctx *X, Entry *e, uint32_t m, const XIns *x,
 							   uint64_t *nthr, uint64_t *nwarp)
 {
-	return exec_one(X, e, m, exec_guard(X, m, x, nthr, nwarp));
+	uint32_t act = exec_guard(X, m, x, nthr, nwarp);
+#ifndef EXEC_JIT
+	unsigned sh = X->shape[e->pc];
+	if (sh)
+		return shaped[sh](X, e, m, act);
+#endif
+	return exec_one(X, e, m, act);
 }
 
 /* The compiling tier (src/jit) includes this file with EXEC_STEP naming
@@ -1933,7 +1973,7 @@ static inline __attribute__((always_inline)) int exec_step(Ctx *X, Entry *e, uin
  * after it, within *budget, as this loop would (src/jit/jit.c); the
  * interpreter takes the instruction from the program. */
 #ifndef EXEC_STEP
-#define EXEC_STEP(X, e, m, nthr, nwarp, budget) exec_step(X, e, m, &(X)->f->fn->code[(e)->pc], nthr, nwarp)
+#define EXEC_STEP(X, e, m, nthr, nwarp, budget) exec_step(X, e, m, &(X)->code[(e)->pc], nthr, nwarp)
 #endif
 
 static inline __attribute__((always_inline)) int warp_loop(Cta *c, Warp *w, uint64_t budget)

@@ -126,7 +126,7 @@ static void emit_one(Buf *b, const Split *sp, const int *key, unsigned k)
 			buf_put(b, g->text, g->len);
 			continue;
 		}
-		buf_puts(b, "\tswitch (x->op) {\n");
+		buf_puts(b, "\tswitch (xk->op) {\n");
 		if (key[g->sw] >= 0)
 			buf_put(b, sp->sw[g->sw].group[key[g->sw]].text, sp->sw[g->sw].group[key[g->sw]].len);
 		buf_puts(b, "\t}\n");

@@ -1,6 +1,6 @@
 /* split.c: exec_one's text, by opcode (split.h).
  *
- * exec_one (ops.inc) is a prologue, then switches on x->op whose cases
+ * exec_one (ops.inc) is a prologue, then switches on xk->op (the opcode) whose cases
  * are the semantics, with statements between them.  The compiling tier
  * gives each instruction a copy of exec_one that keeps, of each switch,
  * only the case that instruction reaches: the compiler then folds one
@@ -8,7 +8,7 @@
  * it take about 0.1 s an instruction.  Nothing is rewritten: the copy is
  * exec_one's own lines, in their order, less the cases another opcode
  * needs.  The split reads the text as the project writes C (a tab per
- * level, a top-level switch `switch (x->op) {` whose labels are
+ * level, a top-level switch `switch (xk->op) {` whose labels are
  * `case OPC_...:` lines one tab in); text in another shape is refused,
  * and the tier is then off, saying why.
  */
@@ -136,7 +136,7 @@ bool split_exec_one(const char *text, Split *sp, char *why, size_t wn)
 			sp->seg[sp->nseg++] = (SplitSeg){ seg, (size_t)(nl - seg), -1 };
 			return true;
 		}
-		if (d0 == 1 && starts(l, nl, "\tswitch (x->op) {\n")) {
+		if (d0 == 1 && starts(l, nl, "\tswitch (xk->op) {\n")) {
 			if (sp->nsw == 255)
 				return fail(sp, why, wn, "too many switches", line);
 			Switch *nw = realloc(sp->sw, (sp->nsw + 1) * sizeof *nw);

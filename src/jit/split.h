@@ -1,6 +1,6 @@
 /* split.h: exec_one's text, by opcode (split.c), for the compiling tier.
  *
- * exec_one's body as segments: text kept as it is, and the top-level switches on x->op, each
+ * exec_one's body as segments: text kept as it is, and the top-level switches on xk->op, each
  * a list of groups (one or more case labels and their statements, up to
  * the next case that does not fall into them).  An instruction of opcode
  * op needs, of each switch, the group that labels op, else the switch's

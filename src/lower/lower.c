@@ -5,7 +5,7 @@
  * patched at the end of the body and reconvergence points computed from
  * its control-flow graph.
  */
-#include "prog.h"
+#include "shape.h"
 #include "../mem/mem.h"
 #include "../front/parse.h"
 #include "../check/check.h"
@@ -1488,6 +1488,24 @@ static void opd_slots(const XIns *x, const XOpd *o, uint32_t *first, uint32_t *n
  * so cross-lane readers are reads like any other.  Functions (whose return
  * values leave at the exit), brx with more targets than succs lists, and
  * programs too large for the bit sets zero every slot. */
+/* Each instruction's shape, of those shapes.def lists. */
+static void compute_shape(Prog *p, XFunc *f)
+{
+	f->shape = arena_alloc(&p->arena, f->ncode + 1);
+	for (uint32_t i = 0; i < f->ncode; i++) {
+		const XIns *x = &f->code[i];
+		unsigned bits = x->ty < TY__COUNT ? isa_type[x->ty].bytes * 8u : 64u;
+		bool sg = x->ty < TY__COUNT && isa_type[x->ty].kind == TK_S;
+		uint8_t s = XSH_NONE;
+#define SH(name, op, ty, ty2, sp, sub, sub2, n) \
+		if (s == XSH_NONE && shape_is(x, op, ty, ty2, sp, sub, sub2, n, bits, sg)) \
+			s = XSH_##name;
+#include "shapes.def"
+#undef SH
+		f->shape[i] = s;
+	}
+}
+
 static void compute_zero(XFunc *f)
 {
 	uint32_t n = f->ncode, ns = f->nslots, words = (ns + 63) / 64;
@@ -1635,6 +1653,7 @@ static void lower_func(Lw *w, XFunc *xf, const Func *f)
 	xf->frame_bytes = align_up(w->frame, 16);
 	compute_rpc(xf);
 	compute_zero(xf);
+	compute_shape(w->p, xf);
 	xf->lowered = 1;
 }
 

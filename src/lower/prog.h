@@ -160,6 +160,7 @@ typedef struct XFunc {
 	uint8_t entry;
 	XIns *code;
 	uint32_t ncode;         /* ncode is the function's exit point */
+	uint8_t *shape;         /* per instruction: its shape (shape.h), XSH_NONE for the rest */
 	uint32_t *rpc;          /* per instruction: where a divergent branch reconverges */
 	uint32_t nslots, npreds;
 	/* the slots a new frame must hold zeroed, as runs (first, count): those
