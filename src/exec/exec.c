@@ -1891,11 +1891,6 @@ static uint64_t read_sreg(Launch *L, unsigned which, bool hi)
 	return 0;
 }
 
-#ifdef EXEC_JIT
-/* compiled: inlined into each instruction's constant, so that its
- * opcode, type and operand switches fold away */
-static inline __attribute__((always_inline)) int exec_one(Ctx *X, Entry *e, uint32_t m, uint32_t act);
-#endif
 #include "ops.inc"
 
 void warp_bar_red_done(Warp *w, const Barrier *b)
