@@ -470,9 +470,10 @@ static float away16(double x)
  * 1/65535 units: their sum over 256, halves up, as a unit count over
  * 65535.  Else each value cut (towards zero) to a multiple of 2^-4 of the
  * last significand bit of the largest (f16 textures: of an 11-bit
- * significand), the sum over 256 rounded to f32 (f16) ties away; an
- * infinity or NaN among them: IEEE's sum. */
-static uint32_t rsum(const Terms *T, int k, int half)
+ * significand; sRGB's R, G, B: the last bit of an 8-bit one), the sum
+ * over 256 rounded to f32 (f16 for both) ties away; an infinity or NaN
+ * among them: IEEE's sum. */
+static uint32_t rsum(const Terms *T, int k, int half, int srgb)
 {
 	int units = 1, odd = 0;
 	double top = 0;
@@ -499,10 +500,10 @@ static uint32_t rsum(const Terms *T, int k, int half)
 		return 0;
 	int e;
 	frexp(top, &e);                 /* top in [2^(e-1), 2^e): its last bit is 2^(e-24), f16's 2^(e-11) */
-	double grid = ldexp(1, e - (half ? 15 : 28));
+	double grid = ldexp(1, e - (srgb ? 8 : half ? 15 : 28));
 	for (int i = 0; i < T->n; i++)
 		S += T->w[i] * (trunc(T->v[i][k] / grid) * grid);
-	return bitsf(half ? away16(S / 256) : away(S / 256));
+	return bitsf(half || srgb ? away16(S / 256) : away(S / 256));
 }
 
 static double fc(uint32_t b)
@@ -690,7 +691,7 @@ void ref_look(const Ref *R, const Q *q, uint32_t out[4])
 			rlevel(R, &W, dims, xp, normalized, off, la, &T);
 		}
 		for (int k = 0; k < 4; k++)
-			acc[k] += fbits(rsum(&T, k, R->fmt == PTXVM_FORMAT_F16));
+			acc[k] += fbits(rsum(&T, k, R->fmt == PTXVM_FORMAT_F16, k < 3 && R->srgb && fl));
 	}
 	for (int k = 0; k < 4; k++)
 		out[k] = probes > 1 ? bitsf((float)(acc[k] / probes)) : bitsf((float)acc[k]);

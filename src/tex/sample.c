@@ -379,14 +379,30 @@ static float round_away(double x, int p)
 	return (float)copysign(p == 11 && r >= 65520 ? INFINITY : r, x);
 }
 
+/* How the filter holds a texture's values (measured): the bits kept of
+ * each, from the largest one's leading bit down, and the significant bits
+ * of the result. */
+typedef struct Prec {
+	int keep, out;
+} Prec;
+
+static Prec prec_of(const TexView *v, int k)
+{
+	if (v->srgb && k < 3)
+		return (Prec){ 8, 11 };         /* the sRGB table's 8 bits; an f16 result */
+	if (v->format == PTXVM_FORMAT_F16)
+		return (Prec){ 15, 11 };        /* f16's 11 bits and 4 more; an f16 result */
+	return (Prec){ 28, 24 };                /* f32's 24 bits and 4 more */
+}
+
 /* Component k of the weighted taps, as f32 bits.  Unsigned normalized
  * texels are summed in units of 1/65535, the sum rounded half up to a
  * unit, then divided (f32).  Other values are aligned to the largest
- * exponent among them, keeping 4 bits below its significand of p bits
- * (f32: 24; f16 texels: 11) -- bits further down are cut off, towards
- * zero --, summed exactly and rounded to p bits, ties away from zero.  An
- * infinite or NaN texel makes the sum IEEE's. */
-static uint32_t accumulate(const Taps *T, int k, int p)
+ * exponent among them, keeping p.keep bits from its leading one -- bits
+ * further down are cut off, towards zero --, summed exactly and rounded
+ * to p.out significant bits, ties away from zero.  An infinite or NaN
+ * texel makes the sum IEEE's. */
+static uint32_t accumulate(const Taps *T, int k, Prec p)
 {
 	bool fixed = true, special = false;
 	int e = INT_MIN;
@@ -415,10 +431,10 @@ static uint32_t accumulate(const Taps *T, int k, int p)
 	}
 	if (e == INT_MIN)
 		return 0;
-	double s = 0;   /* exact: terms below 2^(p + 12), at most 16 of them */
+	double s = 0;   /* exact: terms below 2^(keep + 8), at most 16 of them */
 	for (unsigned i = 0; i < T->n; i++)
-		s += T->w[i] * trunc(ldexp(T->t[i].v[k], p + 4 - e));
-	return bitsof(round_away(ldexp(s, e - p - 12), p));
+		s += T->w[i] * trunc(ldexp(T->t[i].v[k], p.keep - e));
+	return bitsof(round_away(ldexp(s, e - p.keep - 8), p.out));
 }
 
 /* ---- coordinates and levels of detail ------------------------------------- */
@@ -541,9 +557,8 @@ static void look_plan(const Look *k, Plan p, const double x[3], uint32_t r[4])
 	look_level(k, p.l0, x, 256 - p.a, &T);
 	if (p.a)
 		look_level(k, p.l0 + 1, x, p.a, &T);
-	int bits = k->v->format == PTXVM_FORMAT_F16 ? 11 : 24;
 	for (int c = 0; c < 4; c++)
-		r[c] = accumulate(&T, c, bits);
+		r[c] = accumulate(&T, c, prec_of(k->v, c));
 }
 
 /* tex.grad: the gradients in texels of level 0 give the level of detail
