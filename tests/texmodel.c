@@ -4,6 +4,7 @@
  * reference textures made on a device. */
 #include "texmodel.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,18 +160,38 @@ static uint32_t rdecode(const Ref *R, const uint8_t *p, int k)
 	}
 }
 
-/* The value in 1/65535 of component k of an unsigned 8- or 16-bit texel
- * read as normalized floats (not sRGB), else -1. */
-static long unorm_units(const Ref *R, const uint8_t *p, int k)
+/* The value of component k of an 8- or 16-bit texel read as normalized
+ * floats (not sRGB) in the units the filter sums: 1/65535 for unsigned
+ * ones (8-bit values times 257), 1/32767 for signed ones (16-bit values
+ * as they are, -32768 too; 8-bit values v as v * 32767 / 127 cut towards
+ * zero); NOUNITS for others. */
+#define NOUNITS LONG_MIN
+static long norm_units(const Ref *R, const uint8_t *p, int k)
 {
 	int norm = R->fmt >= PTXVM_FORMAT_UNORM8 || (R->readnorm && small_int(R->fmt));
 	if (k >= R->ch || !norm || (R->srgb && k < 3))
-		return -1;
-	if (R->fmt == PTXVM_FORMAT_U8 || R->fmt == PTXVM_FORMAT_UNORM8)
+		return NOUNITS;
+	switch (R->fmt) {
+	case PTXVM_FORMAT_U8: case PTXVM_FORMAT_UNORM8:
 		return 257L * p[k];
-	if (R->fmt == PTXVM_FORMAT_U16 || R->fmt == PTXVM_FORMAT_UNORM16)
+	case PTXVM_FORMAT_U16: case PTXVM_FORMAT_UNORM16:
 		return p[2 * k] | (long)p[2 * k + 1] << 8;
-	return -1;
+	case PTXVM_FORMAT_S8: case PTXVM_FORMAT_SNORM8: {
+		long v = p[k] >= 128 ? (long)p[k] - 256 : p[k];
+		return v * 32767 / 127;
+	}
+	case PTXVM_FORMAT_S16: case PTXVM_FORMAT_SNORM16: {
+		long v = p[2 * k] | (long)p[2 * k + 1] << 8;
+		return v >= 32768 ? v - 65536 : v;
+	}
+	}
+	return NOUNITS;
+}
+
+/* The unit of norm_units's values: 65535 or 32767 per 1.0. */
+static double norm_den(const Ref *R)
+{
+	return signed_fmt(R->fmt) || R->fmt == PTXVM_FORMAT_SNORM8 || R->fmt == PTXVM_FORMAT_SNORM16 ? 32767 : 65535;
 }
 
 /* As a double (integers by the format's signedness). */
@@ -261,14 +282,14 @@ typedef struct Where {
 
 /* The texel (all four components, bits) at raw indices; u (if not NULL)
  * gets each component's value in 1/65535 where the filter sums those
- * (unorm_units), else -1 (the border colour too). */
+ * (norm_units), else NOUNITS (the border colour too). */
 static void rtexel_bits(const Where *W, double x, double y, double z, uint32_t o[4], long u[4])
 {
 	const Ref *R = W->R;
 	int l = W->l;
 	double layer = W->layer;
 	if (u)
-		u[0] = u[1] = u[2] = u[3] = -1;
+		u[0] = u[1] = u[2] = u[3] = NOUNITS;
 	if (W->face >= 0 && (x < 0 || x >= R->w[l] || y < 0 || y >= R->h[l])) {
 		/* the texel centre beyond the face, projected onto the cube */
 		double n = R->w[l], v[3], s, t;
@@ -294,7 +315,7 @@ static void rtexel_bits(const Where *W, double x, double y, double z, uint32_t o
 	for (int k = 0; k < 4; k++) {
 		o[k] = rdecode(R, p, k);
 		if (u)
-			u[k] = unorm_units(R, p, k);
+			u[k] = norm_units(R, p, k);
 	}
 }
 
@@ -467,18 +488,19 @@ static float away16(double x)
 }
 
 /* Component k of the terms (weights summing to 256), f32 bits.  All in
- * 1/65535 units: their sum over 256, halves up, as a unit count over
- * 65535.  Else each value cut (towards zero) to a multiple of 2^-4 of the
+ * units (norm_units): their sum over 256, halves up, as a count of units
+ * of 1/den.  Else each value cut (towards zero) to a multiple of 2^-4 of the
  * last significand bit of the largest (f16 textures: of an 11-bit
- * significand), the sum over 256 rounded to f32 (f16) ties away; an
- * infinity or NaN among them: IEEE's sum. */
-static uint32_t rsum(const Terms *T, int k, int half)
+ * significand; sRGB's R, G, B: the last bit of an 8-bit one), the sum
+ * over 256 rounded to f32 (f16 for both) ties away; an infinity or NaN
+ * among them: IEEE's sum. */
+static uint32_t rsum(const Terms *T, int k, int half, int srgb, double den)
 {
 	int units = 1, odd = 0;
 	double top = 0;
 	for (int i = 0; i < T->n; i++) {
 		double v = T->v[i][k];
-		units &= T->u[i][k] >= 0;
+		units &= T->u[i][k] != NOUNITS;
 		if (!isfinite(v))
 			odd = 1;
 		else if (fabs(v) > top)
@@ -488,7 +510,7 @@ static uint32_t rsum(const Terms *T, int k, int half)
 	if (units) {
 		for (int i = 0; i < T->n; i++)
 			S += T->w[i] * (double)T->u[i][k];
-		return bitsf((float)floor(S / 256 + 0.5) / 65535.0f);
+		return bitsf((float)floor(S / 256 + 0.5) / (float)den);
 	}
 	if (odd) {
 		for (int i = 0; i < T->n; i++)
@@ -499,10 +521,10 @@ static uint32_t rsum(const Terms *T, int k, int half)
 		return 0;
 	int e;
 	frexp(top, &e);                 /* top in [2^(e-1), 2^e): its last bit is 2^(e-24), f16's 2^(e-11) */
-	double grid = ldexp(1, e - (half ? 15 : 28));
+	double grid = ldexp(1, e - (srgb ? 8 : half ? 15 : 28));
 	for (int i = 0; i < T->n; i++)
 		S += T->w[i] * (trunc(T->v[i][k] / grid) * grid);
-	return bitsf(half ? away16(S / 256) : away(S / 256));
+	return bitsf(half || srgb ? away16(S / 256) : away(S / 256));
 }
 
 static double fc(uint32_t b)
@@ -690,7 +712,7 @@ void ref_look(const Ref *R, const Q *q, uint32_t out[4])
 			rlevel(R, &W, dims, xp, normalized, off, la, &T);
 		}
 		for (int k = 0; k < 4; k++)
-			acc[k] += fbits(rsum(&T, k, R->fmt == PTXVM_FORMAT_F16));
+			acc[k] += fbits(rsum(&T, k, R->fmt == PTXVM_FORMAT_F16, k < 3 && R->srgb && fl, norm_den(R)));
 	}
 	for (int k = 0; k < 4; k++)
 		out[k] = probes > 1 ? bitsf((float)(acc[k] / probes)) : bitsf((float)acc[k]);

@@ -205,11 +205,10 @@ typedef struct Loc {
 	int face;               /* seamless cube: the face; else -1 */
 } Loc;
 
-/* The texel at raw indices (x, y, z): addressed, or the border colour
- * (then true). */
-static bool fetch_bits(const Loc *c, int64_t x, int64_t y, int64_t z, uint32_t o[4])
+/* The texel at raw indices (x, y, z), addressed: its bytes, or NULL for
+ * the border colour. */
+static const uint8_t *texel_at(const Loc *c, int64_t x, int64_t y, int64_t z)
 {
-	const TexView *v = c->v;
 	const TexLevel *lv = c->lv;
 	uint32_t layer = c->layer;
 	if (c->face >= 0 && (x < 0 || x >= lv->w || y < 0 || y >= lv->h)) {
@@ -220,30 +219,43 @@ static bool fetch_bits(const Loc *c, int64_t x, int64_t y, int64_t z, uint32_t o
 		y = address(y, lv->h, c->mode[1]);
 		z = address(z, lv->d, c->mode[2]);
 	}
-	if (x < 0 || y < 0 || z < 0) {
-		border_texel(v, o);
-		return true;
-	}
-	texel(v, lv->data + layer * lv->layer + (size_t)z * lv->slice + (size_t)y * lv->row + (size_t)x * v->esize, o);
-	return false;
+	if (x < 0 || y < 0 || z < 0)
+		return NULL;
+	return lv->data + layer * lv->layer + (size_t)z * lv->slice + (size_t)y * lv->row + (size_t)x * c->v->esize;
+}
+
+/* The texel at raw indices (x, y, z): addressed, or the border colour
+ * (then true). */
+static bool fetch_bits(const Loc *c, int64_t x, int64_t y, int64_t z, uint32_t o[4])
+{
+	const uint8_t *p = texel_at(c, x, y, z);
+	if (!p)
+		border_texel(c->v, o);
+	else
+		texel(c->v, p, o);
+	return !p;
 }
 
 /* A texel as the filter reads it: its components as doubles (integers by
- * the format's signedness) and, for those of an unsigned 8- or 16-bit
- * texel read as normalized floats, the value in units of 1/65535 (8-bit
- * values times 257), else -1.  A seamless cube corner outside both edges
- * (for tld4) is the mean of the three texels that meet there. */
+ * the format's signedness) and, for those of an 8- or 16-bit texel read
+ * as normalized floats, an integer value u in units of 1/65535 (unsigned:
+ * 8-bit values times 257) or of 1/32767 (signed: 16-bit values as they
+ * are, -32768 too; 8-bit ones v as v * 32767 / 127 cut towards zero, -128
+ * too), unit saying which (0: none).  A seamless cube corner outside both
+ * edges (for tld4) is the mean of the three texels that meet there. */
+enum { UNIT_NONE, UNIT_UNORM, UNIT_SNORM };
+
 typedef struct Tap {
 	double v[4];
 	int32_t u[4];
+	uint8_t unit[4];
 } Tap;
 
 static void fetch_tap(const Loc *c, int64_t x, int64_t y, int64_t z, Tap *t)
 {
 	const TexView *v = c->v;
 	int64_t n = c->lv->w;
-	for (int k = 0; k < 4; k++)
-		t->u[k] = -1;
+	memset(t->unit, UNIT_NONE, sizeof t->unit);
 	if (c->face >= 0 && (x < 0 || x >= n) && (y < 0 || y >= n)) {
 		int64_t xi = x < 0 ? 0 : n - 1, yi = y < 0 ? 0 : n - 1;
 		Tap a, e, f;
@@ -255,16 +267,33 @@ static void fetch_tap(const Loc *c, int64_t x, int64_t y, int64_t z, Tap *t)
 		return;
 	}
 	uint32_t b[4];
-	bool border = fetch_bits(c, x, y, z, b);
-	bool fl = v->fresult, sg = v->format == PTXVM_FORMAT_S32 || v->format == PTXVM_FORMAT_S16 ||
-				    v->format == PTXVM_FORMAT_S8;
+	const uint8_t *p = texel_at(c, x, y, z);
+	if (p)
+		texel(v, p, b);
+	else
+		border_texel(v, b);
+	unsigned f = v->format;
+	bool fl = v->fresult, sg = f == PTXVM_FORMAT_S32 || f == PTXVM_FORMAT_S16 || f == PTXVM_FORMAT_S8;
 	for (int k = 0; k < 4; k++)
 		t->v[k] = fl ? (double)f32of(b[k]) : sg ? (double)(int32_t)b[k] : (double)b[k];
-	unsigned f = v->format;
-	if (!border && v->norm && (f == PTXVM_FORMAT_U8 || f == PTXVM_FORMAT_UNORM8 || f == PTXVM_FORMAT_U16 ||
-				   f == PTXVM_FORMAT_UNORM16))
-		for (unsigned k = v->srgb ? 3 : 0; k < v->channels; k++)
-			t->u[k] = (int32_t)lrint(t->v[k] * 65535);   /* exact: v[k] is n/65535 rounded to f32 */
+	if (!p || !v->norm)
+		return;
+	for (unsigned k = v->srgb ? 3 : 0; k < v->channels; k++) {
+		switch (f) {
+		case PTXVM_FORMAT_U8: case PTXVM_FORMAT_UNORM8:
+			t->u[k] = 257 * p[k], t->unit[k] = UNIT_UNORM;
+			break;
+		case PTXVM_FORMAT_U16: case PTXVM_FORMAT_UNORM16:
+			t->u[k] = p[2 * k] | p[2 * k + 1] << 8, t->unit[k] = UNIT_UNORM;
+			break;
+		case PTXVM_FORMAT_S8: case PTXVM_FORMAT_SNORM8:
+			t->u[k] = (int8_t)p[k] * 32767 / 127, t->unit[k] = UNIT_SNORM;
+			break;
+		case PTXVM_FORMAT_S16: case PTXVM_FORMAT_SNORM16:
+			t->u[k] = (int16_t)(p[2 * k] | p[2 * k + 1] << 8), t->unit[k] = UNIT_SNORM;
+			break;
+		}
+	}
 }
 
 /* floor of |x| < 2^52 (texel coordinates are bounded by LIM) without a
@@ -379,20 +408,36 @@ static float round_away(double x, int p)
 	return (float)copysign(p == 11 && r >= 65520 ? INFINITY : r, x);
 }
 
-/* Component k of the weighted taps, as f32 bits.  Unsigned normalized
- * texels are summed in units of 1/65535, the sum rounded half up to a
- * unit, then divided (f32).  Other values are aligned to the largest
- * exponent among them, keeping 4 bits below its significand of p bits
- * (f32: 24; f16 texels: 11) -- bits further down are cut off, towards
- * zero --, summed exactly and rounded to p bits, ties away from zero.  An
- * infinite or NaN texel makes the sum IEEE's. */
-static uint32_t accumulate(const Taps *T, int k, int p)
+/* How the filter holds a texture's values (measured): the bits kept of
+ * each, from the largest one's leading bit down, and the significant bits
+ * of the result. */
+typedef struct Prec {
+	int keep, out;
+} Prec;
+
+static Prec prec_of(const TexView *v, int k)
+{
+	if (v->srgb && k < 3)
+		return (Prec){ 8, 11 };         /* the sRGB table's 8 bits; an f16 result */
+	if (v->format == PTXVM_FORMAT_F16)
+		return (Prec){ 15, 11 };        /* f16's 11 bits and 4 more; an f16 result */
+	return (Prec){ 28, 24 };                /* f32's 24 bits and 4 more */
+}
+
+/* Component k of the weighted taps, as f32 bits.  Normalized integer
+ * texels are summed in their units (1/65535, 1/32767), the sum rounded
+ * half up to a unit, then divided (f32).  Other values are aligned to the largest
+ * exponent among them, keeping p.keep bits from its leading one -- bits
+ * further down are cut off, towards zero --, summed exactly and rounded
+ * to p.out significant bits, ties away from zero.  An infinite or NaN
+ * texel makes the sum IEEE's. */
+static uint32_t accumulate(const Taps *T, int k, Prec p)
 {
 	bool fixed = true, special = false;
-	int e = INT_MIN;
+	int e = INT_MIN, unit = T->n ? T->t[0].unit[k] : UNIT_NONE;
 	for (unsigned i = 0; i < T->n; i++) {
 		double x = T->t[i].v[k];
-		fixed = fixed && T->t[i].u[k] >= 0;
+		fixed = fixed && unit != UNIT_NONE && T->t[i].unit[k] == unit;
 		if (!isfinite(x)) {
 			special = true;
 		} else if (x != 0) {
@@ -405,7 +450,8 @@ static uint32_t accumulate(const Taps *T, int k, int p)
 		int64_t s = 0;
 		for (unsigned i = 0; i < T->n; i++)
 			s += (int64_t)T->w[i] * T->t[i].u[k];
-		return bitsof((float)((s + 128) >> 8) / 65535.0f);
+		s = s >= 0 ? (s + 128) >> 8 : -((-s + 127) >> 8);      /* halves up */
+		return bitsof((float)s / (unit == UNIT_UNORM ? 65535.0f : 32767.0f));
 	}
 	if (special) {
 		double s = 0;
@@ -415,10 +461,10 @@ static uint32_t accumulate(const Taps *T, int k, int p)
 	}
 	if (e == INT_MIN)
 		return 0;
-	double s = 0;   /* exact: terms below 2^(p + 12), at most 16 of them */
+	double s = 0;   /* exact: terms below 2^(keep + 8), at most 16 of them */
 	for (unsigned i = 0; i < T->n; i++)
-		s += T->w[i] * trunc(ldexp(T->t[i].v[k], p + 4 - e));
-	return bitsof(round_away(ldexp(s, e - p - 12), p));
+		s += T->w[i] * trunc(ldexp(T->t[i].v[k], p.keep - e));
+	return bitsof(round_away(ldexp(s, e - p.keep - 8), p.out));
 }
 
 /* ---- coordinates and levels of detail ------------------------------------- */
@@ -541,9 +587,8 @@ static void look_plan(const Look *k, Plan p, const double x[3], uint32_t r[4])
 	look_level(k, p.l0, x, 256 - p.a, &T);
 	if (p.a)
 		look_level(k, p.l0 + 1, x, p.a, &T);
-	int bits = k->v->format == PTXVM_FORMAT_F16 ? 11 : 24;
 	for (int c = 0; c < 4; c++)
-		r[c] = accumulate(&T, c, bits);
+		r[c] = accumulate(&T, c, prec_of(k->v, c));
 }
 
 /* tex.grad: the gradients in texels of level 0 give the level of detail
