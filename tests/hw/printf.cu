@@ -57,7 +57,7 @@ __global__ void mixed(int *ret)
 	ret[k++] = printf("s-precision [%.2s] [%8.3s]\n", "abcdef", "abcdef");
 	ret[k++] = printf("too-many %d\n", 1, 2, 3);
 	ret[k++] = printf("nan-div [%f] [%g]\n", 0.0 / 0.0, __longlong_as_double(0x7ff8000000000000LL));
-	ret[k++] = printf("pct-noargs 100%% [%5%] [%d]\n");
+	ret[k++] = printf("pct-noargs 100%% [%5%]\n");
 	ret[k++] = printf("pct-args %d 100%% [%5%]\n", 1);
 	ret[k++] = printf("hh-then [%hhd] [%d] [%d]\n", 1, 2, 3);
 	ret[k++] = printf("star-star [%*.*f] [%d]\n", 8, 3, 1.5, 4);
