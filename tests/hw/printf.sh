@@ -70,7 +70,14 @@ if [ ! -f "$B/lib/libcuda.so.1" ]; then
 	echo "hw-printf: skipped: ptxvm's libcuda.so.1 is not built ($B/lib/libcuda.so.1): the program cannot run on ptxvm"
 	done_
 fi
-LD_LIBRARY_PATH=$(cd "$B/lib" && pwd) run_all >"$T/out"
+# a sanitizer build's libcuda.so.1 needs the sanitizer's runtime, which
+# nvcc's program does not carry: it is preloaded (as tests/cuda-host does)
+pre=""
+case " $HOST_LDFLAGS " in *-fsanitize=address*)
+	pre=$(${CC:-cc} -print-file-name=libclang_rt.asan-x86_64.so) ;;
+esac
+LD_PRELOAD=$pre ASAN_OPTIONS=detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS} \
+	LD_LIBRARY_PATH=$(cd "$B/lib" && pwd) run_all >"$T/out"
 # mode by mode, as tests/hw/run.sh compares its groups: a mode agrees, or
 # differs in exactly as many lines as tests/hw/differences.txt says
 known=0
