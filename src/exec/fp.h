@@ -19,8 +19,8 @@
 /* ---- choices not fixed by the manual: to confirm on hardware ------------- */
 /* The canonical NaN an f32, f16 or bf16 operation writes when its result
  * is NaN, whatever the NaN inputs were: payloads do not propagate through
- * their arithmetic, min/max, cvt.rni, neg or abs (mov and copysign are
- * bitwise and keep them).  Confirmed on an H200
+ * their arithmetic, min/max, neg or abs (mov and copysign are bitwise and
+ * keep them; cvt has rules of its own, fp_cvt).  Confirmed on an H200
  * (tests/hw/golden/h200.isa.txt).  See docs/FLOAT.md. */
 #define FP_F32_CNAN   0x7fffffffu
 #define FP_F16_CNAN   ((uint16_t)0x7fff)
@@ -30,14 +30,15 @@
  * from numbers (inf - inf, 0 * inf, 0 / 0, sqrt(-1)) is FP_F64_DNAN. */
 #define FP_F64_DNAN   0xfff8000000000000ull
 /* The f64 NaN ptxvm writes where no hardware rule is recorded (matrix
- * products' f64 results, tensor copies' out-of-bounds fill). */
+ * products' f64 results, rcp.approx.ftz.f64 and rsqrt.approx.f64 of a NaN,
+ * tensor copies' out-of-bounds fill). */
 #define FP_F64_CNAN   0x7fffffffffffffffull
 /* .sat of -0.0 gives +0.0 (the clamp is max(x, +0.0) with -0.0 < +0.0);
  * to confirm on hardware. */
 /* min/max: -0.0 < +0.0 (the manual: "+0.0 > -0.0" when both inputs are 0). */
-/* cvt float->int: NaN gives 0, out-of-range values saturate (manual). */
-/* cvt float->float: a NaN source gives the destination's canonical NaN
- * (to confirm on hardware). */
+/* cvt float->int: out-of-range values saturate (manual); NaN gives 0, or
+ * the destination's top bit alone where a side has 64 bits (an H200's). */
+/* cvt float->float of a NaN: the H200's rules, in cvt_nan (fp.c). */
 /* .ftz of add, sub, mul and fma flushes a result whose exact value is below
  * the smallest normal, even one that rounds up to it (f32_ftz_result; an
  * H200's).  Elsewhere callers flush the rounded result (to confirm). */
@@ -177,7 +178,8 @@ int f64_testp(uint64_t a, int cls);
  * .rp or of .rni/.rzi/.rmi/.rpi (float->int always rounds to an integer in
  * rm).  irnd: float->float rounds to an integral value (cvt.rni.f32.f32).
  * ftz: f32 subnormal sources and f32 results are flushed.  sat: .sat.
- *   float->int  saturates to the destination range, NaN -> 0 (always)
+ *   float->int  saturates to the destination range; NaN -> 0, or the top
+ *               bit alone where the source or destination has 64 bits
  *   int->int    truncates or extends by the source's signedness; with .sat
  *               clamps to the destination range
  *   ->float     with .sat clamps to [0.0, 1.0], NaN -> +0.0
@@ -187,7 +189,8 @@ int f64_testp(uint64_t a, int cls);
 uint64_t fp_cvt(unsigned dty, unsigned sty, uint64_t v, int rm, bool irnd,
 		bool ftz, bool sat, bool *ok);
 
-/* conversions between the float formats (one rounding, NaN -> canonical) */
+/* conversions between the float formats for ptxvm's own use (one rounding,
+ * NaN -> canonical; cvt's NaN rules are fp_cvt's) */
 float    f16_to_f32(uint16_t h);                /* exact */
 float    bf16_to_f32(uint16_t h);               /* exact */
 uint16_t f32_to_f16(uint32_t f, int rm);
