@@ -12,7 +12,7 @@
  *
  *   probe [GROUP]      every group, or one (alpha bilinear formats address
  *                      cube layers mip gather fetch txq depth half; the
- *                      diagnostic xfilter xcoord xfetch xcube)
+ *                      diagnostic xfilter xcoord xfetch xcube xmore)
  *
  * Each line: GROUP CASE INPUTS : R0 R1 R2 R3, inputs and results in hex
  * (f32 bits for float results), so that a difference names the fetch.
@@ -966,11 +966,216 @@ static void g_xtxq(void)
 	CK(cuMemFree(d));
 }
 
+/* What the other groups left open, each case built so that its rule reads
+ * off the results: a weight of 0 next to infinite texels; a border texel
+ * mixed with normalized integer ones; coordinates past 2^20 texels (wrap);
+ * normalized coordinates on wide textures; lod's fractional bits and the
+ * LOD of diagonal and anisotropic gradients (on a chain whose level l is
+ * 256·l everywhere, so a result is 256·λ); snorm8 expansion (every value
+ * at a texel centre) and snorm8 sums at 17 weights; tld4 at seamless cube
+ * corners (last: the GPU may refuse a gather array that is a cubemap). */
+static void g_xmore(void)
+{
+	static Q q[256];
+	static uint32_t out[8 * 256];
+	Variant v1 = { "tex", G1D, 0, 0, "f32", 0, 0 }, v2 = { "tex", G2D, 0, 0, "f32", 0, 0 };
+	int n = 0;
+	/* weight 0 next to infinities and NaN: centres, and 1/256 past them */
+	{
+		float tx[6] = { 1, INFINITY, -INFINITY, NAN, 2, 3 };
+		CUDA_TEXTURE_DESC td = desc(CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_LINEAR, 0);
+		Tex T = tex_array(6, 0, 0, 0, CU_AD_FORMAT_FLOAT, 1, tx, &td, 0);
+		n = 0;
+		for (int i = 0; i < 6; i++) {
+			q[n++] = qf(bits((float)i + 0.5f), 0, 0, 0);
+			q[n++] = qf(bits((float)i + 0.5f + 1.0f / 256), 0, 0, 0);
+			q[n++] = qf(bits((float)i + 0.5f - 1.0f / 4096), 0, 0, 0);
+		}
+		run(&v1, T.t, q, (unsigned)n, out);
+		print("xmore", "zero-weight", &v1, q, (unsigned)n, out);
+		tex_free(&T);
+	}
+	/* a border texel beside normalized integers: x from -0.5 to 0.5 */
+	{
+		uint8_t u8[2] = { 255, 77 };
+		uint16_t u16[2] = { 65535, 4321 };
+		struct { const char *name; CUarray_format f; const void *d; float bc; } bm[] = {
+			{ "border-unorm8", CU_AD_FORMAT_UNSIGNED_INT8, u8, 0.3f },
+			{ "border-unorm16", CU_AD_FORMAT_UNSIGNED_INT16, u16, 0.3f },
+			{ "border-unorm8-third", CU_AD_FORMAT_UNSIGNED_INT8, u8, 1.0f / 3 } };
+		for (int k = 0; k < 3; k++) {
+			CUDA_TEXTURE_DESC td = desc(CU_TR_ADDRESS_MODE_BORDER, CU_TR_FILTER_MODE_LINEAR, 0);
+			td.borderColor[0] = bm[k].bc;
+			Tex T = tex_array(2, 0, 0, 0, bm[k].f, 1, bm[k].d, &td, 0);
+			n = 0;
+			for (int i = 0; i <= 16; i++)
+				q[n++] = qf(bits(-0.5f + (float)i / 16 + (i % 2 ? 1.0f / 512 : 0)), 0, 0, 0);
+			run(&v1, T.t, q, (unsigned)n, out);
+			print("xmore", bm[k].name, &v1, q, (unsigned)n, out);
+			tex_free(&T);
+		}
+	}
+	/* normalized wrap far out: u = +-(2^k + f) on 8 texels 1, 2, 4 .. 128 */
+	{
+		float tx[8] = { 1, 2, 4, 8, 16, 32, 64, 128 };
+		for (int fm = 0; fm < 2; fm++) {
+			CUDA_TEXTURE_DESC td = desc(CU_TR_ADDRESS_MODE_WRAP, (CUfilter_mode)fm, CU_TRSF_NORMALIZED_COORDINATES);
+			Tex T = tex_array(8, 0, 0, 0, CU_AD_FORMAT_FLOAT, 1, tx, &td, 0);
+			n = 0;
+			for (int k = 14; k <= 22; k++)
+				for (int s = 0; s < 2; s++) {
+					float m = s ? -ldexpf(1, k) : ldexpf(1, k);
+					q[n++] = qf(bits(m + 0.3125f), 0, 0, 0);
+					q[n++] = qf(bits(m + 0.703125f), 0, 0, 0);
+				}
+			run(&v1, T.t, q, (unsigned)n, out);
+			print("xmore", fm ? "far-wrap-linear" : "far-wrap-point", &v1, q, (unsigned)n, out);
+			tex_free(&T);
+		}
+	}
+	/* normalized coordinates on textures 16384 and 65536 texels wide (texel i
+	 * holds i): centres -+ ulps, and linear at (k + 0.5 + j/16) / N */
+	{
+		static float tx[65536];
+		for (int i = 0; i < 65536; i++)
+			tx[i] = (float)i;
+		static const int ws[] = { 16384, 65536 };
+		for (int w = 0; w < 2; w++)
+			for (int fm = 0; fm < 2; fm++) {
+				CUDA_TEXTURE_DESC td = desc(CU_TR_ADDRESS_MODE_CLAMP, (CUfilter_mode)fm,
+							    CU_TRSF_NORMALIZED_COORDINATES);
+				Tex T = tex_array((size_t)ws[w], 1, 0, 0, CU_AD_FORMAT_FLOAT, 1, tx, &td, 0);
+				n = 0;
+				static const int ks[] = { 1, 777, 4097, 12345 };
+				for (int i = 0; i < 4; i++) {
+					int k = ks[i] * (ws[w] / 16384);
+					if (fm)
+						for (int j = 0; j < 8; j++)
+							q[n++] = qf(bits(((float)k + 0.5f + (float)(2 * j + 1) / 16.0f) / (float)ws[w]),
+								    bits(0.5f), 0, 0);
+					else
+						for (int d = -2; d <= 2; d++)
+							q[n++] = qf(bits((float)k / (float)ws[w]) + (uint32_t)d, bits(0.5f), 0, 0);
+				}
+				run(&v2, T.t, q, (unsigned)n, out);
+				char cs[32];
+				snprintf(cs, sizeof cs, "wide%d-%s", ws[w], fm ? "linear" : "point");
+				print("xmore", cs, &v2, q, (unsigned)n, out);
+				tex_free(&T);
+			}
+	}
+	/* lod and gradients on a 64x64 chain, level l = 256·l: results are 256·λ */
+	{
+		static float tx[4096 + 1024 + 256 + 64 + 16 + 4 + 1];
+		int k = 0;
+		for (int l = 0; l < 7; l++)
+			for (int i = 0; i < (64 >> l) * (64 >> l); i++)
+				tx[k++] = (float)(256 * l);
+		for (int an = 0; an < 2; an++) {
+			CUDA_TEXTURE_DESC td = desc(CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_LINEAR,
+						    CU_TRSF_NORMALIZED_COORDINATES);
+			td.mipmapFilterMode = CU_TR_FILTER_MODE_LINEAR;
+			td.maxMipmapLevelClamp = 16;
+			td.maxAnisotropy = an ? 16 : 0;
+			Tex T = tex_array(64, 64, 0, 0, CU_AD_FORMAT_FLOAT, 1, tx, &td, 7);
+			Variant v = { "tex", G2D, 0, 1, "f32", 0, 0 };
+			if (!an) {
+				/* lod = 1 + (2j + 1)/1024 -+ 2^-14 (ties of 9 bits, either side) and 1 + j/4096 */
+				n = 0;
+				for (int j = 0; j < 16; j++) {
+					float t = 1.0f + (float)(2 * j + 1) / 1024.0f;
+					q[n] = qf(bits(0.3f), bits(0.6f), 0, 0), q[n++].w[4] = bits(t);
+					q[n] = qf(bits(0.3f), bits(0.6f), 0, 0), q[n++].w[4] = bits(t - 1.0f / 16384);
+					q[n] = qf(bits(0.3f), bits(0.6f), 0, 0), q[n++].w[4] = bits(t + 1.0f / 16384);
+				}
+				for (int j = 0; j < 16; j++)
+					q[n] = qf(bits(0.3f), bits(0.6f), 0, 0), q[n++].w[4] = bits(2.0f + (float)j / 4096.0f);
+				run(&v, T.t, q, (unsigned)n, out);
+				print("xmore", "lod", &v, q, (unsigned)n, out);
+			}
+			/* gradients (in 1/64 units g): diagonal dx = (g, g), dy = (-g, g);
+			 * dx = (g, 0), dy = (0, g/r); dx = (g, h), dy = (h, g) */
+			n = 0;
+			for (int i = 0; i < 8; i++) {
+				float g = ldexpf(1.0f + (float)i / 8.0f, -5);
+				q[n] = qf(bits(0.3f), bits(0.6f), 0, 0);
+				q[n].w[5] = bits(g), q[n].w[6] = bits(g), q[n].w[8] = bits(-g), q[n].w[9] = bits(g);
+				n++;
+			}
+			static const float rs[] = { 1, 1.5f, 2, 3, 4, 6, 8, 12, 16, 24, 32 };
+			for (int i = 0; i < 11; i++) {
+				float g = ldexpf(1, -3);
+				q[n] = qf(bits(0.3f), bits(0.6f), 0, 0);
+				q[n].w[5] = bits(g), q[n].w[6] = 0, q[n].w[8] = 0, q[n].w[9] = bits(g / rs[i]);
+				n++;
+			}
+			for (int i = 0; i < 8; i++) {
+				float g = ldexpf(1, -4), h = g * (float)i / 8.0f;
+				q[n] = qf(bits(0.3f), bits(0.6f), 0, 0);
+				q[n].w[5] = bits(g), q[n].w[6] = bits(h), q[n].w[8] = bits(h), q[n].w[9] = bits(g);
+				n++;
+			}
+			v.mip = 2;
+			run(&v, T.t, q, (unsigned)n, out);
+			print("xmore", an ? "grad-aniso16" : "grad", &v, q, (unsigned)n, out);
+			tex_free(&T);
+		}
+	}
+	/* snorm8: every value at a texel centre (4 channels), then pairs at 17 weights */
+	{
+		int8_t all[256];
+		for (int i = 0; i < 256; i++)
+			all[i] = (int8_t)(i - 128);
+		CUDA_TEXTURE_DESC td = desc(CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_LINEAR, 0);
+		Tex T = tex_array(64, 0, 0, 0, CU_AD_FORMAT_SIGNED_INT8, 4, all, &td, 0);
+		n = 0;
+		for (int i = 0; i < 64; i++)
+			q[n++] = qf(bits((float)i + 0.5f), 0, 0, 0);
+		run(&v1, T.t, q, (unsigned)n, out);
+		print("xmore", "snorm8-centre", &v1, q, (unsigned)n, out);
+		tex_free(&T);
+		static const int8_t pairs[2][8] = { { -1, -77, 100, -128, -3, -127, 1, 64 },
+						    { 0, 0, -50, 127, 0, -126, 0, -65 } };
+		for (int p = 0; p < 2; p++) {
+			int8_t d[8] = { pairs[0][4 * p], pairs[0][4 * p + 1], pairs[0][4 * p + 2], pairs[0][4 * p + 3],
+					pairs[1][4 * p], pairs[1][4 * p + 1], pairs[1][4 * p + 2], pairs[1][4 * p + 3] };
+			Tex P = tex_array(2, 0, 0, 0, CU_AD_FORMAT_SIGNED_INT8, 4, d, &td, 0);
+			n = 0;
+			for (int i = 0; i <= 16; i++)
+				q[n++] = qf(bits(0.5f + (float)(i * 16 - (i == 16)) / 256.0f + (i == 0 ? 1.0f / 256 : 0)), 0, 0, 0);
+			run(&v1, P.t, q, (unsigned)n, out);
+			print("xmore", p ? "snorm8-pairs1" : "snorm8-pairs0", &v1, q, (unsigned)n, out);
+			tex_free(&P);
+		}
+	}
+	/* tld4 near the corner of +x, +y, +z of a seamless cubemap */
+	{
+		enum { N = 4 };
+		static float tx[6 * N * N];
+		for (int i = 0; i < 6 * N * N; i++)
+			tx[i] = (float)(i / (N * N)) * 100 + (float)(i % (N * N));
+		CUDA_TEXTURE_DESC td = desc(CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_LINEAR,
+					    CU_TRSF_NORMALIZED_COORDINATES | CU_TRSF_SEAMLESS_CUBEMAP);
+		Tex T = tex_array(N, N, 6, CUDA_ARRAY3D_CUBEMAP | CUDA_ARRAY3D_TEXTURE_GATHER, CU_AD_FORMAT_FLOAT, 1, tx,
+				  &td, 0);
+		static const float ab[] = { 0.5f, 0.9f, 1.0f };
+		n = 0;
+		for (int i = 0; i < 3; i++)
+			for (int j = 0; j < 3; j++)
+				q[n++] = qf(bits(1), bits(ab[i]), bits(ab[j]), 0);
+		Variant v = { "tld4.r", GCUBE, 0, 0, "f32", 0, 0 };
+		run(&v, T.t, q, (unsigned)n, out);
+		print("xmore", "tld4-cube", &v, q, (unsigned)n, out);
+		tex_free(&T);
+	}
+}
+
 static const struct { const char *name; void (*run)(void); } groups[] = {
 	{ "alpha", g_alpha }, { "bilinear", g_bilinear }, { "formats", g_formats }, { "address", g_address },
 	{ "cube", g_cube }, { "layers", g_layers }, { "mip", g_mip }, { "gather", g_gather },
 	{ "fetch", g_fetch }, { "txq", g_txq }, { "xtxq", g_xtxq }, { "depth", g_depth }, { "half", g_half },
 	{ "xfilter", g_xfilter }, { "xcoord", g_xcoord }, { "xfetch", g_xfetch }, { "xcube", g_xcube },
+	{ "xmore", g_xmore },
 };
 
 /* probe [GROUP]: every group, or one; probe --groups: their names */
