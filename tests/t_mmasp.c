@@ -283,12 +283,12 @@ static bool sp_case(ptxvm_device *d, const Sf *f, int kind)
 					acc = acc > INT32_MAX ? INT32_MAX : acc < INT32_MIN ? INT32_MIN : acc;
 				want = (uint32_t)acc;
 			} else {
-				double p[256];
+				double prod[256];
 				unsigned n = 0;
 				for (unsigned k = 0; k < K; k++)
 					if (kept[row][k])
-						p[n++] = A[row][k] * B[k][col];
-				double acc = mmaref_sum(C[row][col], p, n);
+						prod[n++] = A[row][k] * B[k][col];
+				double acc = mmaref_sum(C[row][col], prod, n);
 				want = fenc(f->d, f->d == F32 ? mmaref_f32(acc) : acc);
 			}
 			if (got != want) {

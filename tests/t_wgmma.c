@@ -412,10 +412,10 @@ static bool run_case(ptxvm_device *dev, const Case *c)
 					ok = false;
 				}
 			} else {
-				double p[256];
+				double prod[256];
 				for (unsigned k = 0; k < K; k++)
-					p[k] = c->sa * Ar[k] * c->sb * B[k * N + col];
-				double acc = mmaref_sum(c->nod ? 0 : C[(g * M + row) * N + col], p, K);
+					prod[k] = c->sa * Ar[k] * c->sb * B[k * N + col];
+				double acc = mmaref_sum(c->nod ? 0 : C[(g * M + row) * N + col], prod, K);
 				if (!hd)
 					acc = mmaref_f32(acc);
 				double v = hd ? f16v(got) : f32v(got);
