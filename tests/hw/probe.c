@@ -971,7 +971,8 @@ static void g_xtxq(void)
  * mixed with normalized integer ones; coordinates past 2^20 texels (wrap);
  * normalized coordinates on wide textures; lod's fractional bits and the
  * LOD of diagonal and anisotropic gradients (on a chain whose level l is
- * 256·l everywhere, so a result is 256·λ); snorm8 expansion (every value
+ * 256·l everywhere, so a result is 256·λ); unnormalized coordinates on
+ * levels past 0; snorm8 expansion (every value
  * at a texel centre) and snorm8 sums at 33 weights; tld4 at seamless cube
  * corners (last: the GPU may refuse a gather array that is a cubemap). */
 static void g_xmore(void)
@@ -1121,6 +1122,29 @@ static void g_xmore(void)
 			print("xmore", an ? "grad-aniso16" : "grad", &v, q, (unsigned)n, out);
 			tex_free(&T);
 		}
+	}
+	/* unnormalized coordinates on levels 1 .. 3 of a 16x16 chain (texel i of
+	 * level l holds 1000·l + i), point: scaled to the level, or not? */
+	{
+		static float tx[16 * 16 + 8 * 8 + 4 * 4 + 2 * 2 + 1];
+		int k = 0;
+		for (int l = 0; l < 5; l++)
+			for (int i = 0; i < (16 >> l) * (16 >> l); i++)
+				tx[k++] = (float)(l * 1000 + i);
+		CUDA_TEXTURE_DESC td = desc(CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, 0);
+		td.maxMipmapLevelClamp = 16;
+		Tex T = tex_array(16, 16, 0, 0, CU_AD_FORMAT_FLOAT, 1, tx, &td, 5);
+		static const float xy[][2] = { { 5.5f, 9.25f }, { 7.75f, 3.5f }, { 1.5f, 14.5f } };
+		n = 0;
+		for (int l = 0; l < 4; l++)
+			for (int i = 0; i < 3; i++) {
+				q[n] = qf(bits(xy[i][0]), bits(xy[i][1]), 0, 0);
+				q[n++].w[4] = bits((float)l);
+			}
+		Variant v = { "tex", G2D, 0, 1, "f32", 0, 0 };
+		run(&v, T.t, q, (unsigned)n, out);
+		print("xmore", "unnorm-level", &v, q, (unsigned)n, out);
+		tex_free(&T);
 	}
 	/* snorm8: every value at a texel centre (4 channels), then pairs at 33 weights */
 	{
