@@ -971,8 +971,9 @@ static void g_xtxq(void)
  * mixed with normalized integer ones; coordinates past 2^20 texels (wrap);
  * normalized coordinates on wide textures; lod's fractional bits and the
  * LOD of diagonal and anisotropic gradients (on a chain whose level l is
- * 256·l everywhere, so a result is 256·λ); snorm8 expansion (every value
- * at a texel centre) and snorm8 sums at 17 weights; tld4 at seamless cube
+ * 256·l everywhere, so a result is 256·λ); unnormalized coordinates on
+ * levels past 0; snorm8 expansion (every value
+ * at a texel centre) and snorm8 sums at 33 weights; tld4 at seamless cube
  * corners (last: the GPU may refuse a gather array that is a cubemap). */
 static void g_xmore(void)
 {
@@ -1080,10 +1081,11 @@ static void g_xmore(void)
 			Tex T = tex_array(64, 64, 0, 0, CU_AD_FORMAT_FLOAT, 1, tx, &td, 7);
 			Variant v = { "tex", G2D, 0, 1, "f32", 0, 0 };
 			if (!an) {
-				/* lod = 1 + (2j + 1)/1024 -+ 2^-14 (ties of 9 bits, either side) and 1 + j/4096 */
+				/* lod = 1 + (2j + 1)/512 and 1 + (2j + 1)/1024 -+ 2^-14 (ties of 8
+				 * and 9 bits, either side) and 2 + j/4096 */
 				n = 0;
 				for (int j = 0; j < 16; j++) {
-					float t = 1.0f + (float)(2 * j + 1) / 1024.0f;
+					float t = 1.0f + (float)(2 * (j % 8) + 1) / (j < 8 ? 512.0f : 1024.0f);
 					q[n] = qf(bits(0.3f), bits(0.6f), 0, 0), q[n++].w[4] = bits(t);
 					q[n] = qf(bits(0.3f), bits(0.6f), 0, 0), q[n++].w[4] = bits(t - 1.0f / 16384);
 					q[n] = qf(bits(0.3f), bits(0.6f), 0, 0), q[n++].w[4] = bits(t + 1.0f / 16384);
@@ -1121,7 +1123,30 @@ static void g_xmore(void)
 			tex_free(&T);
 		}
 	}
-	/* snorm8: every value at a texel centre (4 channels), then pairs at 17 weights */
+	/* unnormalized coordinates on levels 1 .. 3 of a 16x16 chain (texel i of
+	 * level l holds 1000·l + i), point: scaled to the level, or not? */
+	{
+		static float tx[16 * 16 + 8 * 8 + 4 * 4 + 2 * 2 + 1];
+		int k = 0;
+		for (int l = 0; l < 5; l++)
+			for (int i = 0; i < (16 >> l) * (16 >> l); i++)
+				tx[k++] = (float)(l * 1000 + i);
+		CUDA_TEXTURE_DESC td = desc(CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, 0);
+		td.maxMipmapLevelClamp = 16;
+		Tex T = tex_array(16, 16, 0, 0, CU_AD_FORMAT_FLOAT, 1, tx, &td, 5);
+		static const float xy[][2] = { { 5.5f, 9.25f }, { 7.75f, 3.5f }, { 1.5f, 14.5f } };
+		n = 0;
+		for (int l = 0; l < 4; l++)
+			for (int i = 0; i < 3; i++) {
+				q[n] = qf(bits(xy[i][0]), bits(xy[i][1]), 0, 0);
+				q[n++].w[4] = bits((float)l);
+			}
+		Variant v = { "tex", G2D, 0, 1, "f32", 0, 0 };
+		run(&v, T.t, q, (unsigned)n, out);
+		print("xmore", "unnorm-level", &v, q, (unsigned)n, out);
+		tex_free(&T);
+	}
+	/* snorm8: every value at a texel centre (4 channels), then pairs at 33 weights */
 	{
 		int8_t all[256];
 		for (int i = 0; i < 256; i++)
@@ -1141,8 +1166,8 @@ static void g_xmore(void)
 					pairs[1][4 * p], pairs[1][4 * p + 1], pairs[1][4 * p + 2], pairs[1][4 * p + 3] };
 			Tex P = tex_array(2, 0, 0, 0, CU_AD_FORMAT_SIGNED_INT8, 4, d, &td, 0);
 			n = 0;
-			for (int i = 0; i <= 16; i++)
-				q[n++] = qf(bits(0.5f + (float)(i * 16 - (i == 16)) / 256.0f + (i == 0 ? 1.0f / 256 : 0)), 0, 0, 0);
+			for (int i = 0; i <= 32; i++)      /* weights 1 .. 255, odd and even */
+				q[n++] = qf(bits(0.5f + (float)(i == 0 ? 1 : i == 32 ? 255 : 8 * i - i % 2) / 256.0f), 0, 0, 0);
 			run(&v1, P.t, q, (unsigned)n, out);
 			print("xmore", p ? "snorm8-pairs1" : "snorm8-pairs0", &v1, q, (unsigned)n, out);
 			tex_free(&P);
