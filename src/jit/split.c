@@ -129,6 +129,8 @@ bool split_exec_one(const char *text, Split *sp, char *why, size_t wn)
 		if (d0 == 1 && depth == 0) {                    /* exec_one's end */
 			if (cur)
 				return fail(sp, why, wn, "a switch does not end", line);
+			if (sp->nsw < 2)        /* else each copy would be all of exec_one */
+				return fail(sp, why, wn, "fewer than two switches on the opcode", line);
 			SplitSeg *ns = realloc(sp->seg, (sp->nseg + 1) * sizeof *ns);
 			if (!ns)
 				return fail(sp, why, wn, "out of host memory", line);
