@@ -697,6 +697,91 @@ static void surf_sured_matrix(ptxvm_device *d)
 		passed++;
 }
 
+/* The rules an H200 follows (tests/hw/golden/h200.isa.txt, groups
+ * surf-4x3x0 and surf-4x3x2, docs/SURFACES.md): a 4 x 3 array of 32-bit elements, 2 layers, byte b of
+ * element (x, y) of layer l being 0x10 + x, 0x40 + y, 0x80 + l and
+ * 0xc0 + x + 4y.  x is a byte offset; a b8 access reads the byte at x;
+ * .clamp moves x to the row's last whole access; a layer is its low 16
+ * bits (0x80000000 is layer 0); .a1d on a 2D layered array reads 0; an x
+ * that is not a multiple of the access faults with a misaligned address. */
+static void surf_h200(ptxvm_device *d)
+{
+	static const char ptx[] =
+		".version 8.0\n.target sm_90\n.address_size 64\n"
+		".visible .entry k(.param .u64 s, .param .u64 io)\n{\n"
+		"\t.reg .b32 %r<8>;\n\t.reg .b16 %h<2>;\n\t.reg .b64 %rd<3>;\n\t.reg .pred %p<2>;\n"
+		"\tld.param.u64 %rd1, [s];\n\tld.param.u64 %rd2, [io];\n"
+		"\tld.global.v4.u32 {%r1, %r2, %r3, %r4}, [%rd2];\n\tmov.u16 %h1, 0;\n"
+		"\tsuld.b.a2d.b32.clamp %r5, [%rd1, {%r3, %r1, %r2, %r2}];\n"
+		"\tsuld.b.a2d.b32.zero %r6, [%rd1, {%r3, %r1, %r2, %r2}];\n"
+		"\tsuld.b.a1d.b32.clamp %r7, [%rd1, {%r3, %r1}];\n"
+		"\tst.global.v4.u32 [%rd2], {%r5, %r6, %r7, %r7};\n"
+		"\tsetp.ne.u32 %p1, %r4, 0;\n"
+		"\t@%p1 suld.b.a2d.b8.clamp %h1, [%rd1, {%r3, %r4, %r2, %r2}];\n"
+		"\tcvt.u32.u16 %r5, %h1;\n\tst.global.u32 [%rd2+12], %r5;\n"
+		"\tret;\n}\n";
+	/* x, y, layer, b8 x : a2d clamp, a2d zero, a1d clamp, a2d.b8 clamp */
+	static const struct { uint32_t in[4], out[4]; } c[] = {
+		{ { 0, 0, 0, 0 }, { 0xc0804010, 0xc0804010, 0, 0 } },
+		{ { 4, 1, 1, 1 }, { 0xc5814111, 0xc5814111, 0, 0x41 } },
+		{ { 0, 2, 0x80000000u, 3 }, { 0xc8804210, 0xc8804210, 0, 0xc8 } },
+		{ { 0, 2, 0xffffffffu, 7 }, { 0xc8814210, 0, 0, 0xc9 } },
+		{ { 16, 3, 2, 17 }, { 0xcb814213, 0, 0, 0xcb } },
+		{ { 0x7ffffffc, 1, 1, 100 }, { 0xc7814113, 0, 0, 0xc7 } },
+		{ { 0xfffffffc, 0xffffffffu, 1, 0xffffffffu }, { 0xc0814010, 0, 0, 0x10 } },
+		{ { 0x80000000u, 0x7fffffff, 3, 2 }, { 0xc8814210, 0, 0, 0x81 } },
+	};
+	ptxvm_program *p = load_text(d, "h200.ptx", ptx, sizeof ptx - 1);
+	if (!p)
+		return;
+	ptxvm_array_desc ad = { PTXVM_ARRAY_2D_LAYERED, PTXVM_FORMAT_U32, 1, 4, 3, 0, 2 };
+	uint64_t a = 0, s = 0, io = 0;
+	uint8_t img[2 * 3 * 4 * 4];
+	for (unsigned l = 0; l < 2; l++)
+		for (unsigned y = 0; y < 3; y++)
+			for (unsigned x = 0; x < 4; x++) {
+				uint8_t *b = img + ((l * 3 + y) * 4 + x) * 4;
+				b[0] = (uint8_t)(0x10 + x), b[1] = (uint8_t)(0x40 + y), b[2] = (uint8_t)(0x80 + l);
+				b[3] = (uint8_t)(0xc0 + x + 4 * y);
+			}
+	if (ptxvm_array_create(d, &ad, &a) || ptxvm_array_write(d, a, img, sizeof img) ||
+	    ptxvm_surface_create(d, a, &s) || ptxvm_mem_alloc(d, 16, &io)) {
+		fail("surf: h200: %s", ptxvm_device_message(d));
+		return;
+	}
+	const ptxvm_kernel *k = ptxvm_kernel_at(p, 0);
+	ptxvm_launch_config one = { { 1, 1, 1 }, { 1, 1, 1 }, 0, { 0, 0, 0 } };
+	int bad = 0;
+	for (size_t i = 0; i < sizeof c / sizeof c[0] && !bad; i++) {
+		uint32_t got[4];
+		ptxvm_memcpy_htod(d, io, c[i].in, sizeof c[i].in);
+		int r = ptxvm_launch(d, k, &one, (void *[]){ &s, &io }, NULL);
+		ptxvm_memcpy_dtoh(d, got, io, sizeof got);
+		if (r || memcmp(got, c[i].out, sizeof got)) {
+			fail("surf: h200: x %x, y %x, layer %x, b8 x %x gave %d: %08x %08x %08x %08x, the H200 "
+			     "%08x %08x %08x %08x", c[i].in[0], c[i].in[1], c[i].in[2], c[i].in[3], r, got[0], got[1],
+			     got[2], got[3], c[i].out[0], c[i].out[1], c[i].out[2], c[i].out[3]);
+			bad = 1;
+		}
+	}
+	/* misaligned, whatever the bounds and the mode */
+	static const uint32_t mis[][4] = { { 1, 0, 0, 0 }, { 0xffffffffu, 5, 9, 0 }, { 0x11, 0, 0, 0 } };
+	for (size_t i = 0; i < sizeof mis / sizeof mis[0] && !bad; i++) {
+		ptxvm_memcpy_htod(d, io, mis[i], sizeof mis[i]);
+		int r = ptxvm_launch(d, k, &one, (void *[]){ &s, &io }, NULL);
+		const char *m = ptxvm_device_message(d);
+		if (r != PTXVM_ERROR_MISALIGNED_ADDRESS || !strstr(m, "suld.b.a2d.b32.clamp") ||
+		    !strstr(m, "not aligned to the 4-byte access")) {
+			fail("surf: h200: x %x gave %d: %s", mis[i][0], r, m);
+			bad = 1;
+		}
+	}
+	if (!bad)
+		passed++;
+	ptxvm_array_destroy(d, a);
+	ptxvm_program_unload(p);
+}
+
 void test_surf(const char *root)
 {
 	ptxvm_device *d = ptxvm_device_create(NULL);
@@ -709,6 +794,7 @@ void test_surf(const char *root)
 	surf_sustp(d);
 	surf_static(d);
 	surf_sured_matrix(d);
+	surf_h200(d);
 	ptxvm_device_destroy(d);
 	surf_sured();
 }

@@ -3,7 +3,9 @@
  * surfaces_layered.ptx) on arrays of pseudo-random contents, against a CPU
  * reference written here from CUDA's surface functions:
  *
- *   surfNDread/write(s, x_bytes, ..., mode): the element is x / element size;
+ *   surfNDread/write(s, x_bytes, ..., mode): the element is x / element size,
+ *   and x must be a multiple of it (an H200 faults with a misaligned address
+ *   otherwise, whatever the mode); a layer is its low 16 bits;
  *   cudaBoundaryModeTrap (the default) fails the launch out of bounds, Clamp
  *   moves each coordinate (the layer too) to the nearest element, Zero reads
  *   0 and drops writes.  A cubemap's faces are its layers; a layered
@@ -47,7 +49,7 @@ static float rf(void)
 static ptxvm_device *dv;
 static ptxvm_program *P1, *P2;  /* surfaces.ptx, surfaces_layered.ptx */
 static const char *kname;
-static int kbad, reftrap;
+static int kbad, reftrap, refmis;
 
 #define KFAIL(...) do { if (!kbad++) fail(__VA_ARGS__); } while (0)
 
@@ -56,12 +58,15 @@ static void kb(const char *name)
 	kname = name;
 	kbad = 0;
 	reftrap = 0;
+	refmis = 0;
 }
 
 static void ke(void)
 {
 	if (reftrap)
 		KFAIL("surfk: %s: the reference made %d out-of-bounds trap accesses", kname, reftrap);
+	if (refmis)
+		KFAIL("surfk: %s: the reference made %d misaligned accesses", kname, refmis);
 	if (!kbad)
 		passed++;
 }
@@ -150,11 +155,15 @@ static long clampl(long v, size_t n)
  * coordinates in *x, *y, *z, or 0 for no access. */
 static int addr(const Arr *A, long bx, long *x, long *y, long *z, int mode)
 {
+	if (bx % (long)A->es) {
+		refmis++;
+		return 0;
+	}
 	*x = bx < 0 ? -1 : bx / (long)A->es;
-	/* PTX takes a layer (or cube face) as an unsigned index: a negative one
-	 * is past the last layer, and .clamp brings it to the last */
-	if (A->layered && *z < 0)
-		*z = (long)(uint32_t)*z;
+	/* a layer (or cube face) is the low 16 bits of PTX's unsigned index: a
+	 * negative one is past the last layer, and .clamp brings it to the last */
+	if (A->layered)
+		*z = (long)(uint16_t)*z;
 	if (inb(*x, A->w) && inb(*y, A->h) && inb(*z, A->d))
 		return 1;
 	if (mode == CL) {

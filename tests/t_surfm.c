@@ -4,10 +4,11 @@
  * b16 b32 b64, at most 128 bits, x boundary mode trap clamp zero: 165
  * each) runs, one thread per launch, at coordinates inside the array, on
  * each edge, one past each edge, negative, with the layer out of range, at
- * a byte offset inside an element (masked), on an array whose elements are
- * twice as wide as the access (its low bytes), and on one whose elements
- * are narrower (a launch failure).  The reference below is written from
- * the PTX manual and docs/SURFACES.md, not from the executor.
+ * a byte offset that is not a multiple of the access (a misaligned-address
+ * fault), on an array whose elements are twice as wide as the access (x
+ * then reaches their upper half), and on one whose elements are narrower
+ * (a launch failure).  The reference below is written from the PTX manual
+ * and what an H200 does (docs/SURFACES.md), not from the executor.
  */
 #include "test.h"
 
@@ -51,31 +52,37 @@ static uint64_t make_array(ptxvm_device *d, int g, unsigned es, Shape *s)
 	return a;
 }
 
-/* Reference addressing: the element's byte offset in the array image, -1
- * for an access the boundary mode turns into nothing (.zero), -2 for a trap. */
-static long ref_offset(const Shape *s, int g, int m, const int32_t c[4])
+/* Reference addressing: the access's byte offset in the array image, -1
+ * for an access the boundary mode turns into nothing (.zero), -2 for a
+ * trap, -3 for an x that is not a multiple of the access's acc bytes (an
+ * H200 faults on it before it looks at the bounds).  x is a byte offset
+ * in the row; a layer is its low 16 bits; .clamp moves x to the row's
+ * last whole access, in bytes. */
+static long ref_offset(const Shape *s, int g, int m, const int32_t c[4], unsigned acc)
 {
 	long x, y = 0, z = 0, layer = 0;
 	switch (g) {
 	case G1D: x = c[0]; break;
 	case G2D: x = c[0]; y = c[1]; break;
 	case G3D: x = c[0]; y = c[1]; z = c[2]; break;
-	case GA1D: layer = (long)(uint32_t)c[0]; x = c[1]; break;
-	default: layer = (long)(uint32_t)c[0]; x = c[1]; y = c[2]; break;
+	case GA1D: layer = (long)(uint16_t)c[0]; x = c[1]; break;
+	default: layer = (long)(uint16_t)c[0]; x = c[1]; y = c[2]; break;
 	}
-	long e = x < 0 ? -1 : x / (long)s->es;     /* a byte offset inside an element: that element */
-	int in = e >= 0 && e < s->w && y >= 0 && y < s->h && z >= 0 && z < s->d && layer < s->layers;
+	if (x % (long)acc)
+		return -3;
+	long row = s->w * (long)s->es;
+	int in = x >= 0 && x + (long)acc <= row && y >= 0 && y < s->h && z >= 0 && z < s->d && layer < s->layers;
 	if (!in) {
 		if (m == 0)
 			return -2;
 		if (m == 2)
 			return -1;
-		e = e < 0 ? 0 : e >= s->w ? s->w - 1 : e;
+		x = x < 0 ? 0 : x > row - (long)acc ? row - (long)acc : x;
 		y = y < 0 ? 0 : y >= s->h ? s->h - 1 : y;
 		z = z < 0 ? 0 : z >= s->d ? s->d - 1 : z;
 		layer = layer >= s->layers ? s->layers - 1 : layer;
 	}
-	return (((layer * s->d + z) * s->h + y) * s->w + e) * (long)s->es;
+	return ((layer * s->d + z) * s->h + y) * row + x;
 }
 
 /* The kernel of one variant: ld = suld, else sust.  The thread reads its
@@ -187,7 +194,7 @@ static int run_variant(ptxvm_device *d, ptxvm_program *p, int ld, int g, unsigne
 			}
 			ptxvm_memcpy_htod(d, out, vals, sizeof vals);
 			int r = ptxvm_launch(d, k, &one, (void *[]){ &so, &co, &out }, NULL);
-			long off = ref_offset(&s, g, m, c);
+			long off = ref_offset(&s, g, m, c, acc);
 			/* the expectation */
 			if (acc > es) {
 				if (r != PTXVM_ERROR_LAUNCH_FAILED || !strstr(ptxvm_device_message(d), "wider than")) {
@@ -196,6 +203,14 @@ static int run_variant(ptxvm_device *d, ptxvm_program *p, int ld, int g, unsigne
 					bad = 1;
 				}
 				break;
+			}
+			if (off == -3) {
+				if (r != PTXVM_ERROR_MISALIGNED_ADDRESS || !strstr(ptxvm_device_message(d), "not aligned")) {
+					snprintf(why, whyn, "coordinates %d,%d,%d,%d: a misaligned x gave %d: %s", c[0], c[1],
+						 c[2], c[3], r, ptxvm_device_message(d));
+					bad = 1;
+				}
+				continue;
 			}
 			if (off == -2) {
 				if (r != PTXVM_ERROR_LAUNCH_FAILED) {
