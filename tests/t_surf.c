@@ -697,6 +697,50 @@ static void surf_sured_matrix(ptxvm_device *d)
 		passed++;
 }
 
+/* sust.p on layered arrays: x is an element index there too (layer 1,
+ * element 2 of a 1D layered array; layer 1, element (2, 1) of a 2D one). */
+static void surf_sustp_layered(ptxvm_device *d)
+{
+	static const char ptx[] =
+		".version 8.0\n.target sm_90\n.address_size 64\n"
+		".visible .entry k(.param .u64 s1, .param .u64 s2)\n{\n"
+		"\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<3>;\n"
+		"\tld.param.u64 %rd1, [s1];\n\tld.param.u64 %rd2, [s2];\n"
+		"\tmov.u32 %r1, 1;\n\tmov.u32 %r2, 2;\n\tmov.u32 %r3, 0xabcd1234;\n"
+		"\tsust.p.a1d.b32.trap [%rd1, {%r1, %r2}], {%r3};\n"
+		"\tsust.p.a2d.b32.trap [%rd2, {%r1, %r2, %r1, %r1}], {%r3};\n"
+		"\tret;\n}\n";
+	ptxvm_program *p = load_text(d, "sustpl.ptx", ptx, sizeof ptx - 1);
+	if (!p)
+		return;
+	ptxvm_array_desc d1 = { PTXVM_ARRAY_1D_LAYERED, PTXVM_FORMAT_U32, 1, 3, 0, 0, 2 };
+	ptxvm_array_desc d2 = { PTXVM_ARRAY_2D_LAYERED, PTXVM_FORMAT_U32, 1, 3, 2, 0, 2 };
+	uint64_t a1 = 0, a2 = 0, s1 = 0, s2 = 0;
+	uint32_t g1[6] = { 0 }, g2[12] = { 0 };
+	ptxvm_launch_config one = { { 1, 1, 1 }, { 1, 1, 1 }, 0, { 0, 0, 0 } };
+	if (ptxvm_array_create(d, &d1, &a1) || ptxvm_array_create(d, &d2, &a2) || ptxvm_surface_create(d, a1, &s1) ||
+	    ptxvm_surface_create(d, a2, &s2) ||
+	    ptxvm_launch(d, ptxvm_kernel_at(p, 0), &one, (void *[]){ &s1, &s2 }, NULL)) {
+		fail("surf: sust.p layered: %s", ptxvm_device_message(d));
+	} else {
+		ptxvm_array_read(d, a1, g1, sizeof g1);
+		ptxvm_array_read(d, a2, g2, sizeof g2);
+		int bad = 0;
+		for (unsigned i = 0; i < 6; i++)
+			bad += g1[i] != (i == 5 ? 0xabcd1234u : 0);
+		for (unsigned i = 0; i < 12; i++)
+			bad += g2[i] != (i == 11 ? 0xabcd1234u : 0);
+		if (bad)
+			fail("surf: sust.p layered wrote the wrong elements (%08x .. %08x, %08x .. %08x)", g1[0], g1[5], g2[0],
+			     g2[11]);
+		else
+			passed++;
+	}
+	ptxvm_array_destroy(d, a1);
+	ptxvm_array_destroy(d, a2);
+	ptxvm_program_unload(p);
+}
+
 /* The rules an H200 follows (tests/hw/golden/h200.isa.txt, groups
  * surf-4x3x0 and surf-4x3x2, docs/SURFACES.md): a 4 x 3 array of 32-bit elements, 2 layers, byte b of
  * element (x, y) of layer l being 0x10 + x, 0x40 + y, 0x80 + l and
@@ -795,6 +839,7 @@ void test_surf(const char *root)
 	surf_static(d);
 	surf_sured_matrix(d);
 	surf_h200(d);
+	surf_sustp_layered(d);
 	ptxvm_device_destroy(d);
 	surf_sured();
 }
