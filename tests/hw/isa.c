@@ -12,7 +12,7 @@
  * compares; tests/hw/README.md says how to record.
  *
  *   isa [GROUP]        every group, or one (f32 f16 bf16 f64 cvt fp8 tf32
- *                      oob int atom misc surf mma mma.sp wmma wgmma mmax wmmax
+ *                      oob int atom misc surf surfx mma mma.sp wmma wgmma mmax wmmax
  *                      wgmmax); isa --groups: their
  *                      names (run.sh runs each group in its own process, so
  *                      that an error that spoils the context spoils one group)
@@ -698,6 +698,53 @@ static void g_surf(void)
 			Op o = q[k];
 			o.out = 'l';
 			o.out2 = 'l';
+			surf_each(g, &o, w, h, l, Z, 1, NULL, 0, NULL, 0);
+		}
+	}
+}
+
+/* The surface rules surf leaves open (docs/SURFACES.md): how many bits of
+ * a layer count (0xffff, 0x10000, 0x7fffffff); whether x must be a
+ * multiple of the whole access or of one component (.v2.b16, .b16, .v2.b8
+ * on 4-byte elements); stores at a byte offset (sust .b8 then a read of the
+ * element) and misaligned; .a1d on a 2D layered array under .zero and
+ * misaligned, .2d on a layered one; each suq query alone. */
+static void g_surfx(void)
+{
+	static const uint64_t X[] = { 0, 1, 2, 3, 4, 6 };
+	static const uint64_t Y[] = { 0, 1 };
+	static const uint64_t L[] = { 1, 0xffff, 0x10000, 0x10001, 0x7fffffff };
+	static const Op ops2d[] = {
+		{ "suld.b.2d.v2.b16.clamp", 2, 'i', 'i', 0, "suld.b.2d.v2.b16.clamp {%ho, %hp}, [%sf, {%ia, %ib}]; mov.b32 %io, {%ho, %hp};" },
+		{ "suld.b.2d.b16.clamp", 2, 'i', 'i', 0, "suld.b.2d.b16.clamp %ho, [%sf, {%ia, %ib}]; cvt.u32.u16 %io, %ho;" },
+		{ "suld.b.2d.v2.b8.clamp", 2, 'i', 'i', 0, "suld.b.2d.v2.b8.clamp {%ho, %hp}, [%sf, {%ia, %ib}]; cvt.u32.u16 %io, %hp; shl.b32 %io, %io, 16; cvt.u32.u16 %r6, %ho; or.b32 %io, %io, %r6;" },
+		{ "sust.b.2d.b8.zero", 2, 'i', 'i', 0, "cvt.u16.u32 %ho, %ia; sust.b.2d.b8.zero [%sf, {%ia, %ib}], %ho; suld.b.2d.b32.trap %io, [%sf, {0, %ib}];" },
+		{ "sust.b.2d.b32.zero", 2, 'i', 'i', 0, "sust.b.2d.b32.zero [%sf, {%ia, %ib}], 0x5a5a5a5a; suld.b.2d.b32.trap %io, [%sf, {0, %ib}];" },
+	};
+	static const Op opsa[] = {
+		{ "suld.b.a2d.b32.clamp", 3, 'i', 'i', 0, "suld.b.a2d.b32.clamp %io, [%sf, {%ic, %ia, %ib, %ib}];" },
+		{ "suld.b.a2d.b32.zero", 3, 'i', 'i', 0, "suld.b.a2d.b32.zero %io, [%sf, {%ic, %ia, %ib, %ib}];" },
+		{ "suld.b.a1d.b32.zero", 3, 'i', 'i', 0, "suld.b.a1d.b32.zero %io, [%sf, {%ic, %ia}];" },
+		{ "suld.b.2d.b32.clamp", 3, 'i', 'i', 0, "suld.b.2d.b32.clamp %io, [%sf, {%ia, %ib}];" },
+	};
+	static const char *const q[] = { "width", "height", "depth", "array_size", "channel_data_type", "channel_order", "memory_layout" };
+	static const uint64_t Z[] = { 0 };
+	struct { unsigned w, h, l; } shapes[] = { { 4, 3, 0 }, { 4, 3, 2 }, { 4, 0, 2 } };
+	for (int i = 0; i < N(shapes); i++) {
+		unsigned w = shapes[i].w, h = shapes[i].h, l = shapes[i].l;
+		char g[32];
+		snprintf(g, sizeof g, "surfx-%ux%ux%u", w, h, l);
+		if (i == 0)
+			for (int k = 0; k < N(ops2d); k++)
+				surf_each(g, &ops2d[k], w, h, l, X, N(X), Y, N(Y), NULL, 0);
+		if (i == 1)
+			for (int k = 0; k < N(opsa); k++)
+				surf_each(g, &opsa[k], w, h, l, X, 3, Y, 2, L, N(L));
+		for (int k = 0; k < N(q); k++) {
+			char name[64], ptx[128];
+			snprintf(name, sizeof name, "suq.%s", q[k]);
+			snprintf(ptx, sizeof ptx, "suq.%s.b32 %%io, [%%sf];", q[k]);
+			Op o = { name, 1, 'i', 'i', 0, ptx };
 			surf_each(g, &o, w, h, l, Z, 1, NULL, 0, NULL, 0);
 		}
 	}
@@ -1396,7 +1443,7 @@ static const struct {
 	void (*run)(void);
 } groups[] = {
 	{ "f32", g_f32 }, { "f16", g_f16 }, { "bf16", g_bf16 }, { "f64", g_f64 }, { "cvt", g_cvt },
-	{ "fp8", g_fp8 }, { "tf32", g_tf32 }, { "oob", g_oob }, { "int", g_int }, { "atom", g_atom }, { "misc", g_misc }, { "surf", g_surf },
+	{ "fp8", g_fp8 }, { "tf32", g_tf32 }, { "oob", g_oob }, { "int", g_int }, { "atom", g_atom }, { "misc", g_misc }, { "surf", g_surf }, { "surfx", g_surfx },
 	{ "mma", g_mma }, { "mma.sp", g_mma_sp }, { "wmma", g_wmma }, { "wgmma", g_wgmma },
 	{ "mmax", g_mmax }, { "wmmax", g_wmmax }, { "wgmmax", g_wgmmax },
 };
