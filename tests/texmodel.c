@@ -162,14 +162,18 @@ static uint32_t rdecode(const Ref *R, const uint8_t *p, int k)
 
 /* The value of component k of an 8- or 16-bit texel read as normalized
  * floats (not sRGB) in the units the filter sums: 1/65535 for unsigned
- * ones (8-bit values times 257), 1/32767 for signed ones (16-bit values
- * as they are, -32768 too; 8-bit values v as v * 32767 / 127 cut towards
- * zero); NOUNITS for others. */
+ * ones (8-bit values times 257), 1/32767 for signed 16-bit ones, 1/127
+ * for signed 8-bit ones (-32768 and -128 too); NOUNITS for others. */
 #define NOUNITS LONG_MIN
-static long norm_units(const Ref *R, const uint8_t *p, int k)
+static int has_units(const Ref *R, int k)
 {
 	int norm = R->fmt >= PTXVM_FORMAT_UNORM8 || (R->readnorm && small_int(R->fmt));
-	if (k >= R->ch || !norm || (R->srgb && k < 3))
+	return k < R->ch && norm && !(R->srgb && k < 3);
+}
+
+static long norm_units(const Ref *R, const uint8_t *p, int k)
+{
+	if (!has_units(R, k))
 		return NOUNITS;
 	switch (R->fmt) {
 	case PTXVM_FORMAT_U8: case PTXVM_FORMAT_UNORM8:
@@ -177,8 +181,7 @@ static long norm_units(const Ref *R, const uint8_t *p, int k)
 	case PTXVM_FORMAT_U16: case PTXVM_FORMAT_UNORM16:
 		return p[2 * k] | (long)p[2 * k + 1] << 8;
 	case PTXVM_FORMAT_S8: case PTXVM_FORMAT_SNORM8: {
-		long v = p[k] >= 128 ? (long)p[k] - 256 : p[k];
-		return v * 32767 / 127;
+		return p[k] >= 128 ? (long)p[k] - 256 : p[k];
 	}
 	case PTXVM_FORMAT_S16: case PTXVM_FORMAT_SNORM16: {
 		long v = p[2 * k] | (long)p[2 * k + 1] << 8;
@@ -188,10 +191,22 @@ static long norm_units(const Ref *R, const uint8_t *p, int k)
 	return NOUNITS;
 }
 
-/* The unit of norm_units's values: 65535 or 32767 per 1.0. */
+/* The unit of norm_units's values: 65535, 32767 or 127 per 1.0. */
 static double norm_den(const Ref *R)
 {
-	return signed_fmt(R->fmt) || R->fmt == PTXVM_FORMAT_SNORM8 || R->fmt == PTXVM_FORMAT_SNORM16 ? 32767 : 65535;
+	if (R->fmt == PTXVM_FORMAT_S8 || R->fmt == PTXVM_FORMAT_SNORM8)
+		return 127;
+	return signed_fmt(R->fmt) || R->fmt == PTXVM_FORMAT_SNORM16 ? 32767 : 65535;
+}
+
+/* The border colour's component c in those units, cut towards zero. */
+static long border_units(const Ref *R, float c)
+{
+	double den = norm_den(R), lo = den == 65535 ? 0 : -1;
+	c = c != c ? 0 : c < lo ? (float)lo : c > 1 ? 1 : c;
+	if (R->fmt == PTXVM_FORMAT_U8 || R->fmt == PTXVM_FORMAT_UNORM8)
+		return 257 * (long)(c * 255.0);
+	return (long)(c * den);
 }
 
 /* As a double (integers by the format's signedness). */
@@ -282,7 +297,7 @@ typedef struct Where {
 
 /* The texel (all four components, bits) at raw indices; u (if not NULL)
  * gets each component's value in 1/65535 where the filter sums those
- * (norm_units), else NOUNITS (the border colour too). */
+ * (norm_units; the border colour cut to those units), else NOUNITS. */
 static void rtexel_bits(const Where *W, double x, double y, double z, uint32_t o[4], long u[4])
 {
 	const Ref *R = W->R;
@@ -306,8 +321,11 @@ static void rtexel_bits(const Where *W, double x, double y, double z, uint32_t o
 			layer += W->face;
 	}
 	if (x < 0 || y < 0 || z < 0) {
-		for (int k = 0; k < 4; k++)     /* only the format's components */
+		for (int k = 0; k < 4; k++) {   /* only the format's components */
 			o[k] = k < R->ch ? bitsf(R->border[k]) : 0;
+			if (u && has_units(R, k))
+				u[k] = border_units(R, R->border[k]);
+		}
 		return;
 	}
 	size_t row = (((size_t)layer * R->d[l] + (size_t)z) * R->h[l] + (size_t)y);
@@ -510,12 +528,15 @@ static uint32_t rsum(const Terms *T, int k, int half, int srgb, double den)
 	if (units) {
 		for (int i = 0; i < T->n; i++)
 			S += T->w[i] * (double)T->u[i][k];
-		return bitsf((float)floor(S / 256 + 0.5) / (float)den);
+		/* 1/127 units scaled exactly to 1/32767; halves up; -1 at least */
+		double q = den == 127 ? floor(S * 32767 / (127.0 * 256) + 0.5) : floor(S / 256 + 0.5);
+		float r = (float)q / (den == 65535 ? 65535.0f : 32767.0f);
+		return bitsf(r < -1 ? -1.0f : r);
 	}
 	if (odd) {
 		for (int i = 0; i < T->n; i++)
 			S += T->w[i] * T->v[i][k];
-		return bitsf((float)(S / 256));
+		return S != S ? 0x7fffffffu : bitsf((float)(S / 256));   /* the GPU's NaN */
 	}
 	if (top == 0)
 		return 0;
@@ -670,7 +691,7 @@ void ref_look(const Ref *R, const Q *q, uint32_t out[4])
 		lam = R->minlod;
 	if (lam > R->maxlod)
 		lam = R->maxlod;
-	lam = floor(lam * 256 + 0.5) / 256;
+	lam = floor(lam * 256) / 256;           /* cut to 8 fractional bits */
 	int l0 = 0, la = 0;
 	if (lam > 0 && R->nl > 1) {
 		if (!mipfilter) {

@@ -116,6 +116,10 @@ static int shape(const CUDA_ARRAY3D_DESCRIPTOR *d, ptxvm_array_desc *a, const ch
 	}
 	a->width = d->Width;
 	int layered = (d->Flags & CUDA_ARRAY3D_LAYERED) != 0, cube = (d->Flags & CUDA_ARRAY3D_CUBEMAP) != 0;
+	if (cube && (d->Flags & CUDA_ARRAY3D_TEXTURE_GATHER)) {
+		cu_warn("%s: a cubemap cannot be a texture gather array (CUDA_ARRAY3D_TEXTURE_GATHER is for 2D arrays)", what);
+		return 0;
+	}
 	if (cube) {
 		if (d->Width != d->Height || !d->Depth || d->Depth % 6 || (!layered && d->Depth != 6))
 			return 0;

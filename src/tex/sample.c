@@ -239,11 +239,13 @@ static bool fetch_bits(const Loc *c, int64_t x, int64_t y, int64_t z, uint32_t o
 /* A texel as the filter reads it: its components as doubles (integers by
  * the format's signedness) and, for those of an 8- or 16-bit texel read
  * as normalized floats, an integer value u in units of 1/65535 (unsigned:
- * 8-bit values times 257) or of 1/32767 (signed: 16-bit values as they
- * are, -32768 too; 8-bit ones v as v * 32767 / 127 cut towards zero, -128
- * too), unit saying which (0: none).  A seamless cube corner outside both
- * edges (for tld4) is the mean of the three texels that meet there. */
-enum { UNIT_NONE, UNIT_UNORM, UNIT_SNORM };
+ * 8-bit values times 257), of 1/32767 (signed 16-bit values as they are,
+ * -32768 too) or of 1/127 (signed 8-bit values as they are, -128 too),
+ * unit saying which (0: none).  The border colour of such a texture is
+ * cut (towards zero) to the format's own units first.  A seamless cube
+ * corner outside both edges (for tld4) is the mean of the three texels
+ * that meet there. */
+enum { UNIT_NONE, UNIT_UNORM, UNIT_SNORM, UNIT_SNORM8 };
 
 typedef struct Tap {
 	double v[4];
@@ -276,9 +278,30 @@ static void fetch_tap(const Loc *c, int64_t x, int64_t y, int64_t z, Tap *t)
 	bool fl = v->fresult, sg = f == PTXVM_FORMAT_S32 || f == PTXVM_FORMAT_S16 || f == PTXVM_FORMAT_S8;
 	for (int k = 0; k < 4; k++)
 		t->v[k] = fl ? (double)f32of(b[k]) : sg ? (double)(int32_t)b[k] : (double)b[k];
-	if (!p || !v->norm)
+	if (!v->norm)
 		return;
 	for (unsigned k = v->srgb ? 3 : 0; k < v->channels; k++) {
+		if (!p) {
+			float bc = f32of(b[k]);
+			bool sn = f == PTXVM_FORMAT_S8 || f == PTXVM_FORMAT_SNORM8 || f == PTXVM_FORMAT_S16 ||
+				  f == PTXVM_FORMAT_SNORM16;
+			bc = isnan(bc) ? 0 : fminf(fmaxf(bc, sn ? -1.0f : 0.0f), 1.0f);
+			switch (f) {
+			case PTXVM_FORMAT_U8: case PTXVM_FORMAT_UNORM8:
+				t->u[k] = 257 * (int32_t)(bc * 255), t->unit[k] = UNIT_UNORM;
+				break;
+			case PTXVM_FORMAT_U16: case PTXVM_FORMAT_UNORM16:
+				t->u[k] = (int32_t)(bc * 65535), t->unit[k] = UNIT_UNORM;
+				break;
+			case PTXVM_FORMAT_S8: case PTXVM_FORMAT_SNORM8:
+				t->u[k] = (int32_t)(bc * 127), t->unit[k] = UNIT_SNORM8;
+				break;
+			case PTXVM_FORMAT_S16: case PTXVM_FORMAT_SNORM16:
+				t->u[k] = (int32_t)(bc * 32767), t->unit[k] = UNIT_SNORM;
+				break;
+			}
+			continue;
+		}
 		switch (f) {
 		case PTXVM_FORMAT_U8: case PTXVM_FORMAT_UNORM8:
 			t->u[k] = 257 * p[k], t->unit[k] = UNIT_UNORM;
@@ -287,7 +310,7 @@ static void fetch_tap(const Loc *c, int64_t x, int64_t y, int64_t z, Tap *t)
 			t->u[k] = p[2 * k] | p[2 * k + 1] << 8, t->unit[k] = UNIT_UNORM;
 			break;
 		case PTXVM_FORMAT_S8: case PTXVM_FORMAT_SNORM8:
-			t->u[k] = (int8_t)p[k] * 32767 / 127, t->unit[k] = UNIT_SNORM;
+			t->u[k] = (int8_t)p[k], t->unit[k] = UNIT_SNORM8;
 			break;
 		case PTXVM_FORMAT_S16: case PTXVM_FORMAT_SNORM16:
 			t->u[k] = (int16_t)(p[2 * k] | p[2 * k + 1] << 8), t->unit[k] = UNIT_SNORM;
@@ -425,8 +448,9 @@ static Prec prec_of(const TexView *v, int k)
 }
 
 /* Component k of the weighted taps, as f32 bits.  Normalized integer
- * texels are summed in their units (1/65535, 1/32767), the sum rounded
- * half up to a unit, then divided (f32).  Other values are aligned to the largest
+ * texels are summed in their units (1/65535, 1/32767, 1/127), the sum
+ * rounded half up to a unit of 1/65535 or 1/32767 (1/127's exactly
+ * scaled), then divided (f32), signed ones no lower than -1.  Other values are aligned to the largest
  * exponent among them, keeping p.keep bits from its leading one -- bits
  * further down are cut off, towards zero --, summed exactly and rounded
  * to p.out significant bits, ties away from zero.  An infinite or NaN
@@ -450,14 +474,20 @@ static uint32_t accumulate(const Taps *T, int k, Prec p)
 		int64_t s = 0;
 		for (unsigned i = 0; i < T->n; i++)
 			s += (int64_t)T->w[i] * T->t[i].u[k];
-		s = s >= 0 ? (s + 128) >> 8 : -((-s + 127) >> 8);      /* halves up */
-		return bitsof((float)s / (unit == UNIT_UNORM ? 65535.0f : 32767.0f));
+		if (unit == UNIT_SNORM8) {      /* s / (127 * 256) in 1/32767, halves up */
+			int64_t a = 2 * 32767 * s + 127 * 256, d = 2 * 127 * 256;
+			s = a >= 0 ? a / d : -((-a + d - 1) / d);
+		} else {
+			s = s >= 0 ? (s + 128) >> 8 : -((-s + 127) >> 8);      /* halves up */
+		}
+		float r = (float)s / (unit == UNIT_UNORM ? 65535.0f : 32767.0f);
+		return bitsof(r < -1 ? -1.0f : r);
 	}
-	if (special) {
+	if (special) {          /* a NaN sum is 0x7fffffff, as the GPU's */
 		double s = 0;
 		for (unsigned i = 0; i < T->n; i++)
 			s += T->w[i] * T->t[i].v[k];
-		return bitsof((float)(s / 256));
+		return isnan(s) ? 0x7fffffffu : bitsof((float)(s / 256));
 	}
 	if (e == INT_MIN)
 		return 0;
@@ -547,7 +577,7 @@ static void look_level(const Look *k, unsigned l, const double x[3], int w, Taps
 
 /* The levels a level of detail reads: l0 alone (a == 0), or l0 and
  * l0 + 1 blended with weight a/256.  lam has the bias; the clamps, then
- * rounding to 8 fractional bits, then the mipmap filter decide. */
+ * cutting to 8 fractional bits (towards -inf), then the mipmap filter decide. */
 typedef struct Plan {
 	unsigned l0;
 	int a;
@@ -561,7 +591,7 @@ static Plan plan(const TexView *v, double lam)
 	if (isnan(lam))
 		lam = 0;
 	lam = fmin(fmax(lam, s->minlod), s->maxlod);
-	lam = floor(lam * 256 + 0.5) / 256;
+	lam = floor(lam * 256) / 256;           /* cut to 8 fractional bits */
 	if (lam <= 0 || !last)
 		return p;                       /* magnification: level 0 */
 	if (!s->mipfilter) {

@@ -12,7 +12,7 @@
  *
  *   probe [GROUP]      every group, or one (alpha bilinear formats address
  *                      cube layers mip gather fetch txq depth half; the
- *                      diagnostic xfilter xcoord xfetch xcube xmore)
+ *                      diagnostic xfilter xcoord xfetch xcube xmore xmore2)
  *
  * Each line: GROUP CASE INPUTS : R0 R1 R2 R3, inputs and results in hex
  * (f32 bits for float results), so that a difference names the fetch.
@@ -971,9 +971,8 @@ static void g_xtxq(void)
  * mixed with normalized integer ones; coordinates past 2^20 texels (wrap);
  * normalized coordinates on wide textures; lod's fractional bits and the
  * LOD of diagonal and anisotropic gradients (on a chain whose level l is
- * 256·l everywhere, so a result is 256·λ); unnormalized coordinates on
- * levels past 0; snorm8 expansion (every value
- * at a texel centre) and snorm8 sums at 33 weights; tld4 at seamless cube
+ * 256·l everywhere, so a result is 256·λ); snorm8 expansion (every value
+ * at a texel centre) and snorm8 sums at 17 weights; tld4 at seamless cube
  * corners (last: the GPU may refuse a gather array that is a cubemap). */
 static void g_xmore(void)
 {
@@ -1081,11 +1080,10 @@ static void g_xmore(void)
 			Tex T = tex_array(64, 64, 0, 0, CU_AD_FORMAT_FLOAT, 1, tx, &td, 7);
 			Variant v = { "tex", G2D, 0, 1, "f32", 0, 0 };
 			if (!an) {
-				/* lod = 1 + (2j + 1)/512 and 1 + (2j + 1)/1024 -+ 2^-14 (ties of 8
-				 * and 9 bits, either side) and 2 + j/4096 */
+				/* lod = 1 + (2j + 1)/1024 -+ 2^-14 (ties of 9 bits, either side) and 1 + j/4096 */
 				n = 0;
 				for (int j = 0; j < 16; j++) {
-					float t = 1.0f + (float)(2 * (j % 8) + 1) / (j < 8 ? 512.0f : 1024.0f);
+					float t = 1.0f + (float)(2 * j + 1) / 1024.0f;
 					q[n] = qf(bits(0.3f), bits(0.6f), 0, 0), q[n++].w[4] = bits(t);
 					q[n] = qf(bits(0.3f), bits(0.6f), 0, 0), q[n++].w[4] = bits(t - 1.0f / 16384);
 					q[n] = qf(bits(0.3f), bits(0.6f), 0, 0), q[n++].w[4] = bits(t + 1.0f / 16384);
@@ -1123,30 +1121,7 @@ static void g_xmore(void)
 			tex_free(&T);
 		}
 	}
-	/* unnormalized coordinates on levels 1 .. 3 of a 16x16 chain (texel i of
-	 * level l holds 1000·l + i), point: scaled to the level, or not? */
-	{
-		static float tx[16 * 16 + 8 * 8 + 4 * 4 + 2 * 2 + 1];
-		int k = 0;
-		for (int l = 0; l < 5; l++)
-			for (int i = 0; i < (16 >> l) * (16 >> l); i++)
-				tx[k++] = (float)(l * 1000 + i);
-		CUDA_TEXTURE_DESC td = desc(CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, 0);
-		td.maxMipmapLevelClamp = 16;
-		Tex T = tex_array(16, 16, 0, 0, CU_AD_FORMAT_FLOAT, 1, tx, &td, 5);
-		static const float xy[][2] = { { 5.5f, 9.25f }, { 7.75f, 3.5f }, { 1.5f, 14.5f } };
-		n = 0;
-		for (int l = 0; l < 4; l++)
-			for (int i = 0; i < 3; i++) {
-				q[n] = qf(bits(xy[i][0]), bits(xy[i][1]), 0, 0);
-				q[n++].w[4] = bits((float)l);
-			}
-		Variant v = { "tex", G2D, 0, 1, "f32", 0, 0 };
-		run(&v, T.t, q, (unsigned)n, out);
-		print("xmore", "unnorm-level", &v, q, (unsigned)n, out);
-		tex_free(&T);
-	}
-	/* snorm8: every value at a texel centre (4 channels), then pairs at 33 weights */
+	/* snorm8: every value at a texel centre (4 channels), then pairs at 17 weights */
 	{
 		int8_t all[256];
 		for (int i = 0; i < 256; i++)
@@ -1166,8 +1141,8 @@ static void g_xmore(void)
 					pairs[1][4 * p], pairs[1][4 * p + 1], pairs[1][4 * p + 2], pairs[1][4 * p + 3] };
 			Tex P = tex_array(2, 0, 0, 0, CU_AD_FORMAT_SIGNED_INT8, 4, d, &td, 0);
 			n = 0;
-			for (int i = 0; i <= 32; i++)      /* weights 1 .. 255, odd and even */
-				q[n++] = qf(bits(0.5f + (float)(i == 0 ? 1 : i == 32 ? 255 : 8 * i - i % 2) / 256.0f), 0, 0, 0);
+			for (int i = 0; i <= 16; i++)
+				q[n++] = qf(bits(0.5f + (float)(i * 16 - (i == 16)) / 256.0f + (i == 0 ? 1.0f / 256 : 0)), 0, 0, 0);
 			run(&v1, P.t, q, (unsigned)n, out);
 			print("xmore", p ? "snorm8-pairs1" : "snorm8-pairs0", &v1, q, (unsigned)n, out);
 			tex_free(&P);
@@ -1195,12 +1170,90 @@ static void g_xmore(void)
 	}
 }
 
+/* More of what xmore asks, added after its recording: lod ties of 8 bits
+ * and 9 bits and λ past 8 fractional bits (on a 64x64 chain whose level l
+ * is 256·l everywhere, so a result is 256·λ); unnormalized coordinates on
+ * levels past 0; snorm8 pairs at 33 weights, odd ones included. */
+static void g_xmore2(void)
+{
+	static Q q[256];
+	static uint32_t out[8 * 256];
+	Variant v1 = { "tex", G1D, 0, 0, "f32", 0, 0 };
+	int n = 0;
+	{
+		static float tx[4096 + 1024 + 256 + 64 + 16 + 4 + 1];
+		int k = 0;
+		for (int l = 0; l < 7; l++)
+			for (int i = 0; i < (64 >> l) * (64 >> l); i++)
+				tx[k++] = (float)(256 * l);
+		CUDA_TEXTURE_DESC td = desc(CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_LINEAR,
+					    CU_TRSF_NORMALIZED_COORDINATES);
+		td.mipmapFilterMode = CU_TR_FILTER_MODE_LINEAR;
+		td.maxMipmapLevelClamp = 16;
+		Tex T = tex_array(64, 64, 0, 0, CU_AD_FORMAT_FLOAT, 1, tx, &td, 7);
+		Variant v = { "tex", G2D, 0, 1, "f32", 0, 0 };
+		/* lod = 1 + (2j + 1)/512 and 1 + (2j + 1)/1024 -+ 2^-14 (ties of 8
+		 * and 9 bits, either side) and 2 + j/4096 */
+		n = 0;
+		for (int j = 0; j < 16; j++) {
+			float t = 1.0f + (float)(2 * (j % 8) + 1) / (j < 8 ? 512.0f : 1024.0f);
+			q[n] = qf(bits(0.3f), bits(0.6f), 0, 0), q[n++].w[4] = bits(t);
+			q[n] = qf(bits(0.3f), bits(0.6f), 0, 0), q[n++].w[4] = bits(t - 1.0f / 16384);
+			q[n] = qf(bits(0.3f), bits(0.6f), 0, 0), q[n++].w[4] = bits(t + 1.0f / 16384);
+		}
+		for (int j = 0; j < 16; j++)
+			q[n] = qf(bits(0.3f), bits(0.6f), 0, 0), q[n++].w[4] = bits(2.0f + (float)j / 4096.0f);
+		run(&v, T.t, q, (unsigned)n, out);
+		print("xmore2", "lod", &v, q, (unsigned)n, out);
+		tex_free(&T);
+	}
+	/* unnormalized coordinates on levels 1 .. 3 of a 16x16 chain (texel i of
+	 * level l holds 1000·l + i), point: scaled to the level, or not? */
+	{
+		static float tx[16 * 16 + 8 * 8 + 4 * 4 + 2 * 2 + 1];
+		int k = 0;
+		for (int l = 0; l < 5; l++)
+			for (int i = 0; i < (16 >> l) * (16 >> l); i++)
+				tx[k++] = (float)(l * 1000 + i);
+		CUDA_TEXTURE_DESC td = desc(CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, 0);
+		td.maxMipmapLevelClamp = 16;
+		Tex T = tex_array(16, 16, 0, 0, CU_AD_FORMAT_FLOAT, 1, tx, &td, 5);
+		static const float xy[][2] = { { 5.5f, 9.25f }, { 7.75f, 3.5f }, { 1.5f, 14.5f } };
+		n = 0;
+		for (int l = 0; l < 4; l++)
+			for (int i = 0; i < 3; i++) {
+				q[n] = qf(bits(xy[i][0]), bits(xy[i][1]), 0, 0);
+				q[n++].w[4] = bits((float)l);
+			}
+		Variant v = { "tex", G2D, 0, 1, "f32", 0, 0 };
+		run(&v, T.t, q, (unsigned)n, out);
+		print("xmore2", "unnorm-level", &v, q, (unsigned)n, out);
+		tex_free(&T);
+	}
+	{
+		CUDA_TEXTURE_DESC td = desc(CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_LINEAR, 0);
+		static const int8_t pairs[2][8] = { { -1, -77, 100, -128, -3, -127, 1, 64 },
+						    { 0, 0, -50, 127, 0, -126, 0, -65 } };
+		for (int p = 0; p < 2; p++) {
+			int8_t d[8] = { pairs[0][4 * p], pairs[0][4 * p + 1], pairs[0][4 * p + 2], pairs[0][4 * p + 3],
+					pairs[1][4 * p], pairs[1][4 * p + 1], pairs[1][4 * p + 2], pairs[1][4 * p + 3] };
+			Tex P = tex_array(2, 0, 0, 0, CU_AD_FORMAT_SIGNED_INT8, 4, d, &td, 0);
+			n = 0;
+			for (int i = 0; i <= 32; i++)      /* weights 1 .. 255, odd and even */
+				q[n++] = qf(bits(0.5f + (float)(i == 0 ? 1 : i == 32 ? 255 : 8 * i - i % 2) / 256.0f), 0, 0, 0);
+			run(&v1, P.t, q, (unsigned)n, out);
+			print("xmore2", p ? "snorm8-pairs1" : "snorm8-pairs0", &v1, q, (unsigned)n, out);
+			tex_free(&P);
+		}
+	}
+}
+
 static const struct { const char *name; void (*run)(void); } groups[] = {
 	{ "alpha", g_alpha }, { "bilinear", g_bilinear }, { "formats", g_formats }, { "address", g_address },
 	{ "cube", g_cube }, { "layers", g_layers }, { "mip", g_mip }, { "gather", g_gather },
 	{ "fetch", g_fetch }, { "txq", g_txq }, { "xtxq", g_xtxq }, { "depth", g_depth }, { "half", g_half },
 	{ "xfilter", g_xfilter }, { "xcoord", g_xcoord }, { "xfetch", g_xfetch }, { "xcube", g_xcube },
-	{ "xmore", g_xmore },
+	{ "xmore", g_xmore }, { "xmore2", g_xmore2 },
 };
 
 /* probe [GROUP]: every group, or one; probe --groups: their names */
