@@ -343,3 +343,41 @@ void surf_static_free(SurfTable *t, uint64_t handle)
 	}
 	pthread_mutex_unlock(&t->lock);
 }
+
+/* SURF_AT with at->off; SURF_NOTHING: loads read 0, stores and reductions
+ * are dropped (.zero outside, .a1d on a 2D layered array); the rest are
+ * faults, at->x .. at->layer saying where. */
+int surf_locate(const SurfArray *a, int geom, const int32_t co[4], unsigned bytes, unsigned xscale, int mode,
+		SurfAt *at)
+{
+	int64_t x = (int64_t)co[geom == SURF_GA1D || geom == SURF_GA2D] * xscale, y = 0, z = 0, layer = 0;
+	if (geom == SURF_G2D || geom == SURF_G3D)
+		y = co[1];
+	if (geom == SURF_G3D)
+		z = co[2];
+	if (geom == SURF_GA2D)
+		y = co[2];
+	if (geom == SURF_GA1D || geom == SURF_GA2D)
+		layer = (uint16_t)co[0];        /* an H200 reads layer 0x80000000 as 0 */
+	*at = (SurfAt){ x, y, z, layer, 0 };
+	if (bytes > a->esize)
+		return SURF_WIDE;
+	if (geom == SURF_GA1D && a->kind == PTXVM_ARRAY_2D_LAYERED)
+		return SURF_NOTHING;            /* whatever x and the mode, as on an H200 */
+	if (x % bytes)
+		return SURF_MISALIGNED;         /* before the bounds, as on an H200 */
+	int64_t row = (int64_t)a->width * a->esize;
+	if (!(x >= 0 && x + bytes <= row && y >= 0 && y < a->height && z >= 0 && z < a->depth && layer < a->layers)) {
+		if (mode == SURF_ZERO)
+			return SURF_NOTHING;
+		if (mode != SURF_CLAMP)
+			return SURF_OUTSIDE;
+		at->x = x < 0 ? 0 : x > row - bytes ? row - bytes : x;
+		at->y = y < 0 ? 0 : y >= a->height ? a->height - 1 : y;
+		at->z = z < 0 ? 0 : z >= a->depth ? a->depth - 1 : z;
+		at->layer = layer >= a->layers ? a->layers - 1 : layer;
+	}
+	at->off = (((size_t)at->layer * a->depth + (size_t)at->z) * a->height + (size_t)at->y) * (size_t)row +
+		  (size_t)at->x;
+	return SURF_AT;
+}

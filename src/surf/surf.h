@@ -142,4 +142,20 @@ bool surf_object_valid(SurfTable *t, uint64_t handle);
 uint64_t surf_static_new(SurfTable *t, const uint32_t q[7]);
 void surf_static_free(SurfTable *t, uint64_t handle);
 
+/* ---- suld.b, sust.b, sured: where an access lands (docs/SURFACES.md) ----
+ * The rules an H200 follows, in this one place: x is a byte offset in the
+ * row (xscale turns .p's element index into one) and must be a multiple
+ * of the access's `bytes`; a layer is its low 16 bits; .clamp moves x to
+ * the row's last whole access, the others to the nearest; .a1d on a 2D
+ * layered array reaches nothing. */
+enum { SURF_G1D, SURF_G2D, SURF_G3D, SURF_GA1D, SURF_GA2D };   /* geometries */
+enum { SURF_TRAP, SURF_CLAMP, SURF_ZERO };                      /* boundary modes */
+enum { SURF_AT, SURF_NOTHING, SURF_MISALIGNED, SURF_WIDE, SURF_OUTSIDE };
+typedef struct SurfAt {
+	int64_t x, y, z, layer;         /* x in bytes, after .clamp */
+	size_t off;                     /* SURF_AT: the access's byte offset in a->data */
+} SurfAt;
+int surf_locate(const SurfArray *a, int geom, const int32_t co[4], unsigned bytes, unsigned xscale, int mode,
+		SurfAt *at);
+
 #endif

@@ -708,7 +708,8 @@ static void g_surf(void)
  * multiple of the whole access or of one component (.v2.b16, .b16, .v2.b8
  * on 4-byte elements); stores at a byte offset (sust .b8 then a read of the
  * element) and misaligned; .a1d on a 2D layered array under .zero and
- * misaligned, .2d on a layered one; each suq query alone. */
+ * misaligned, and a store through it; .2d on a layered one; each suq
+ * query alone. */
 static void g_surfx(void)
 {
 	static const uint64_t X[] = { 0, 1, 2, 3, 4, 6 };
@@ -726,6 +727,7 @@ static void g_surfx(void)
 		{ "suld.b.a2d.b32.zero", 3, 'i', 'i', 0, "suld.b.a2d.b32.zero %io, [%sf, {%ic, %ia, %ib, %ib}];" },
 		{ "suld.b.a1d.b32.zero", 3, 'i', 'i', 0, "suld.b.a1d.b32.zero %io, [%sf, {%ic, %ia}];" },
 		{ "suld.b.2d.b32.clamp", 3, 'i', 'i', 0, "suld.b.2d.b32.clamp %io, [%sf, {%ia, %ib}];" },
+		{ "sust.b.a1d.b32.clamp", 3, 'i', 'i', 0, "sust.b.a1d.b32.clamp [%sf, {%ic, %ia}], 0x5a5a5a5a; suld.b.a2d.b32.clamp %io, [%sf, {%ic, 0, 0, 0}];" },
 	};
 	static const char *const q[] = { "width", "height", "depth", "array_size", "channel_data_type", "channel_order", "memory_layout" };
 	static const uint64_t Z[] = { 0 };
