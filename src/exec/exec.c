@@ -1906,7 +1906,18 @@ void warp_bar_red_done(Warp *w, const Barrier *b)
 	}
 }
 
-#ifndef EXEC_JIT
+/* Sanitizer builds leave the shaped copies out: instrumented, the copies
+ * of exec_one take clang tens of minutes to compile, and each is exec_one
+ * with constants, so the sanitizers still see every line they run. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define EXEC_NO_SHAPES
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define EXEC_NO_SHAPES
+#endif
+#endif
+
+#if !defined(EXEC_JIT) && !defined(EXEC_NO_SHAPES)
 /* exec_one for the instructions of each shape of shapes.def (lowering
  * numbers them in XFunc.shape), with the shape a constant: the compiler
  * folds exec_one's switches on opcode, types, modifiers and flags away and
@@ -1955,7 +1966,7 @@ static inline __attribute__((always_inline)) int exec_step(Ctx *X, Entry *e, uin
 							   uint64_t *nthr, uint64_t *nwarp)
 {
 	uint32_t act = exec_guard(X, m, x, nthr, nwarp);
-#ifndef EXEC_JIT
+#if !defined(EXEC_JIT) && !defined(EXEC_NO_SHAPES)
 	unsigned sh = X->shape[e->pc];
 	if (sh)
 		return shaped[sh](X, e, m, act);
