@@ -539,11 +539,11 @@ static bool mma_case(ptxvm_device *d, const Mf *f, int kind)
 					else
 						p[k] = A[q][row][k] * B[q][k][col];
 				if (f->d != E_F64)
-					acc = mmaref_sum(acc, p, K);
+					acc = mmaref_sum(acc, p, K, f->a == E_E4M3 || f->a == E_E5M2);
 				if (f->d == E_F64)
 					want = enc(E_F64, acc);
 				else if (f->d == E_F32)
-					want = enc(E_F32, mmaref_f32(acc));
+					want = enc(E_F32, mmaref_f32(acc, f->a == E_E4M3 || f->a == E_E5M2));
 				else {
 					want = enc(E_F16, acc);         /* the cases keep f16 sums exact */
 					if (dec_f16((unsigned)want) != acc) {
@@ -779,8 +779,8 @@ static bool wmma_case(ptxvm_device *d, const Wf *f, int kind)
 				double p[128];
 				for (unsigned k = 0; k < K; k++)
 					p[k] = A[i][k] * B[k][j];
-				double acc = mmaref_sum(C[i][j], p, K);
-				w = f->d == E_F32 ? enc(E_F32, mmaref_f32(acc)) : enc(E_F16, acc);
+				double acc = mmaref_sum(C[i][j], p, K, false);         /* wmma has no .e4m3, .e5m2 */
+				w = f->d == E_F32 ? enc(E_F32, mmaref_f32(acc, false)) : enc(E_F16, acc);
 			}
 			put(want, f->dcol, ldd, ed, i, j, w);
 		}

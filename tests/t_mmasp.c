@@ -288,8 +288,9 @@ static bool sp_case(ptxvm_device *d, const Sf *f, int kind)
 				for (unsigned k = 0; k < K; k++)
 					if (kept[row][k])
 						prod[n++] = A[row][k] * B[k][col];
-				double acc = mmaref_sum(C[row][col], prod, n);
-				want = fenc(f->d, f->d == F32 ? mmaref_f32(acc) : acc);
+				bool fp8 = f->a == E4M3 || f->a == E5M2;
+				double acc = mmaref_sum(C[row][col], prod, n, fp8);
+				want = fenc(f->d, f->d == F32 ? mmaref_f32(acc, fp8) : acc);
 			}
 			if (got != want) {
 				fail("mma.sp: %s (inputs %d, selector %u): D[%u][%u] (lane %u element %u) is 0x%x, expected 0x%x",

@@ -415,9 +415,10 @@ static bool run_case(ptxvm_device *dev, const Case *c)
 				double prod[256];
 				for (unsigned k = 0; k < K; k++)
 					prod[k] = c->sa * Ar[k] * c->sb * B[k * N + col];
-				double acc = mmaref_sum(c->nod ? 0 : C[(g * M + row) * N + col], prod, K);
+				bool fp8 = c->a == T_E4M3 || c->a == T_E5M2;
+				double acc = mmaref_sum(c->nod ? 0 : C[(g * M + row) * N + col], prod, K, fp8);
 				if (!hd)
-					acc = mmaref_f32(acc);
+					acc = mmaref_f32(acc, fp8);
 				double v = hd ? f16v(got) : f32v(got);
 				if (v != acc) {
 					fail("wgmma %s: D[%u][%u] (thread %u, element %u) = %g, expected %g", sname(c), row,

@@ -8,7 +8,9 @@
  * docs/FLOAT.md as an H200 computes them (fsum): products exact, every
  * term (c too) cut to 26 significant bits below the largest one's leading
  * bit, the sum exact, one rounding to D's type at the end (towards zero
- * to f32, to nearest even to f16); .f64 is a chain
+ * to f32, but past its range an infinity; to nearest even to f16); of
+ * .e4m3 and .e5m2 elements, the sum of the exact products in double, one
+ * rounding to nearest even; .f64 is a chain
  * of fused multiply-adds in k order from c, each rounded as the
  * instruction says (wmma) or to nearest even.  mma.sp multiplies each kept
  * element of A by the row of B its metadata index names: the pruned
@@ -78,6 +80,12 @@ static Val decode(int t, uint64_t raw)
 	return v;
 }
 
+/* .e4m3 and .e5m2 products sum in another way (docs/FLOAT.md 19). */
+static bool fp8(const MmaShape *s)
+{
+	return s->type[MMA_A] == MT_E4M3 || s->type[MMA_A] == MT_E5M2;
+}
+
 /* Gathers operand op from its registers R into M (grp, row, col flat). */
 static void gather(const MmaShape *s, int op, const uint64_t *const *R, Val *M, unsigned rows, unsigned cols)
 {
@@ -109,7 +117,11 @@ static void scatter(const MmaShape *s, uint64_t *const *D, const Val *d, unsigne
 			uint64_t bits;
 			switch (t) {
 			case MT_F16: bits = f64_to_f16(dbits(v.f), FP_RN); break;
-			case MT_F32: bits = f64_to_f32(dbits(v.f), FP_RZ); break;
+			case MT_F32:
+				bits = f64_to_f32(dbits(v.f), fp8(s) ? FP_RN : FP_RZ);
+				if (fabs(v.f) >= 0x1p128)
+					bits = (v.f < 0 ? 0x80000000u : 0) | 0x7f800000u;  /* an infinity, as RZ would not */
+				break;
 			case MT_F64: bits = isnan(v.f) ? FP_F64_CNAN : dbits(v.f); break;
 			default:
 				if (s->satfinite)
@@ -128,10 +140,17 @@ static void scatter(const MmaShape *s, uint64_t *const *D, const Val *d, unsigne
  * confirmed on an H200): each term is cut towards zero to a multiple of
  * 2^(E-25), E the exponent of the largest term, and the cut terms are
  * added exactly (17 terms of at most 26 bits: well inside a double).  An
- * infinity or NaN among them gives what plain addition gives. */
-static double fsum(double c, const double *p, unsigned n)
+ * infinity or NaN among them gives what plain addition gives.  .e4m3 and
+ * .e5m2 products are not cut: their sum (the H200's, rounded to nearest
+ * even by scatter) is as wide as the recording shows, taken as double. */
+static double fsum(const MmaShape *sh, double c, const double *p, unsigned n)
 {
 	double big = fabs(c), s = c;
+	if (fp8(sh)) {          /* in k order in double, from c */
+		for (unsigned k = 0; k < n; k++)
+			s += p[k];
+		return s;
+	}
 	for (unsigned k = 0; k < n; k++) {
 		big = fmax(big, fabs(p[k]));
 		s += p[k];
@@ -187,7 +206,7 @@ void mma_run(const MmaShape *s, uint64_t *const *D, const uint64_t *const *A, co
 					double p[256];
 					for (unsigned k = 0; k < KA; k++)
 						p[k] = ar[k].f * bc[kc[k] * N].f;
-					acc.f = fsum(acc.f, p, KA);
+					acc.f = fsum(s, acc.f, p, KA);
 				}
 				d[(g * M + i) * N + j] = acc;
 			}
@@ -254,7 +273,7 @@ int wgmma_run(const WgmmaOp *op)
 				double p[256];
 				for (unsigned k = 0; k < KA; k++)
 					p[k] = op->scale_a * ar[k].f * (op->scale_b * bc[kc[k] * N].f);
-				acc.f = fsum(acc.f, p, KA);
+				acc.f = fsum(s, acc.f, p, KA);
 			}
 			c[i * N + j] = acc;
 		}

@@ -32,7 +32,9 @@
  * A along M (16 rows each), B along N (8 columns each), C and D in
  * row-major order of 16 x 8 tiles; for M = 8 a tile has 8 rows (rows g
  * only, as mma.m8n8kK).  Where the registers hold more elements than the
- * tiles (.f16 A and B of 8 registers) the tiles repeat.
+ * tiles (.f16 A and B of 8 registers) the tiles repeat.  m8n32k16 is
+ * m32n8k16 transposed (D' = B'A'): its A is laid out as that shape's B,
+ * its B as that A, its C and D as that C, each transposed (group wmmax).
  */
 #include "mma.h"
 #include "isa.h"
@@ -333,6 +335,14 @@ void mma_elem(const MmaShape *s, int op, unsigned l, unsigned i, unsigned *row, 
 	unsigned g = l / 4, t = l % 4;
 	*grp = 0;
 	unsigned e = mma_bits(s->type[op]) == 64 ? 1 : 32 / mma_bits(s->type[op]);
+	if (s->wmma && s->m < s->n) {
+		/* m8n32k16 is m32n8k16 transposed: A as that B, B as that A */
+		MmaShape tr = *s;
+		tr.m = s->n, tr.n = s->m;
+		tr.type[MMA_A] = s->type[MMA_B], tr.type[MMA_B] = s->type[MMA_A];
+		mma_elem(&tr, op == MMA_A ? MMA_B : op == MMA_B ? MMA_A : op, l, i, col, row, grp);
+		return;
+	}
 	if (s->wmma) {
 		/* tiles of mma.m16n8kK's fragments (m8n8kK's where M is 8):
 		 * A's along M, B's along N, C's and D's in row-major order */
