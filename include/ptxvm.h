@@ -192,6 +192,7 @@ typedef enum ptxvm_limit {
 	PTXVM_LIMIT_STACK_SIZE = 0,             /* CU_LIMIT_STACK_SIZE */
 	PTXVM_LIMIT_PRINTF_FIFO_SIZE = 1,       /* CU_LIMIT_PRINTF_FIFO_SIZE */
 	PTXVM_LIMIT_MALLOC_HEAP_SIZE = 2,       /* CU_LIMIT_MALLOC_HEAP_SIZE */
+	PTXVM_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT = 4,       /* read only: 2048, CUDA's default */
 } ptxvm_limit;
 ptxvm_result ptxvm_device_set_limit(ptxvm_device *d, ptxvm_limit limit, size_t value);
 ptxvm_result ptxvm_device_get_limit(ptxvm_device *d, ptxvm_limit limit, size_t *value);

@@ -534,7 +534,7 @@ CUresult cuCtxSetSharedMemConfig(int cfg)
 }
 
 /* ---- limits --------------------------------------------------------------- */
-enum { CU_LIMIT_STACK_SIZE, CU_LIMIT_PRINTF_FIFO_SIZE, CU_LIMIT_MALLOC_HEAP_SIZE };
+enum { CU_LIMIT_STACK_SIZE, CU_LIMIT_PRINTF_FIFO_SIZE, CU_LIMIT_MALLOC_HEAP_SIZE, CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT = 4 };
 
 /* The device's limits, which every context shares (ptxvm has the one
  * device): the call stack per thread (launches in flight keep theirs), the
@@ -546,25 +546,28 @@ static int device_limit(int limit, ptxvm_limit *out)
 	case CU_LIMIT_STACK_SIZE: *out = PTXVM_LIMIT_STACK_SIZE; return 1;
 	case CU_LIMIT_PRINTF_FIFO_SIZE: *out = PTXVM_LIMIT_PRINTF_FIFO_SIZE; return 1;
 	case CU_LIMIT_MALLOC_HEAP_SIZE: *out = PTXVM_LIMIT_MALLOC_HEAP_SIZE; return 1;
+	case CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT: *out = PTXVM_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT; return 1;
 	default: return 0;
 	}
 }
 
-/* The limits that change nothing ptxvm computes, with an H200's values
- * (tests/hw/golden/h200.attrs.txt): the device runtime's pending launches
- * (ptxvm's are fixed, docs/EXECUTION.md), the L2 fetch granularity and the
- * persisting L2 size (cache hints), shared memory per multiprocessor and
- * CIG (read only). */
-enum { LIMIT_PENDING = 4, LIMIT_L2_FETCH = 5, LIMIT_L2_PERSIST = 6, LIMIT_SHMEM = 7, LIMIT_CIG = 8 };
+/* The limits that change nothing ptxvm computes, as an H200 answers them
+ * (tests/hw/golden/h200.attrs.txt): the L2 fetch granularity and the
+ * persisting L2 size (cache hints, kept), the shared memory a block may
+ * opt in to (the device attribute) and CIG (read only). */
+enum { LIMIT_L2_FETCH = 5, LIMIT_L2_PERSIST = 6, LIMIT_SHMEM = 7, LIMIT_CIG = 8 };
 static _Atomic size_t l2_fetch = 64, l2_persist = 11796480;
 
 static int fixed_limit(int limit, size_t *v)
 {
 	switch (limit) {
-	case LIMIT_PENDING: *v = 2048; return 1;
 	case LIMIT_L2_FETCH: *v = atomic_load(&l2_fetch); return 1;
 	case LIMIT_L2_PERSIST: *v = atomic_load(&l2_persist); return 1;
-	case LIMIT_SHMEM: *v = 232448; return 1;
+	case LIMIT_SHMEM: {
+		int a = 0;              /* MAX_SHARED_MEMORY_PER_BLOCK_OPTIN */
+		*v = ptxvm_device_attribute(cu_dev.dev, 97, &a) == PTXVM_SUCCESS ? (size_t)a : 0;
+		return 1;
+	}
 	case LIMIT_CIG: *v = 0; return 1;
 	default: return 0;
 	}
@@ -597,8 +600,8 @@ CUresult cuCtxSetLimit(int limit, size_t v)
 	if (fixed_limit(limit, &now)) {
 		if (v == now)
 			return CUDA_SUCCESS;
-		cu_warn("cuCtxSetLimit: limit %d is fixed at %zu in ptxvm", limit, now);
-		return limit == LIMIT_PENDING ? CUDA_ERROR_NOT_SUPPORTED : CUDA_ERROR_INVALID_VALUE;
+		cu_warn("cuCtxSetLimit: limit %d is fixed at %zu", limit, now);
+		return CUDA_ERROR_INVALID_VALUE;
 	}
 	if (!device_limit(limit, &l))
 		return CUDA_ERROR_UNSUPPORTED_LIMIT;

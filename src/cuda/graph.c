@@ -953,12 +953,19 @@ CUresult cuGraphAddMemFreeNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d
 	return r;
 }
 
+/* A memory node of that kind, or NULL */
+static CuNode *mem_node(CUgraphNode h, int kind)
+{
+	CuNode *n = node_of(h);
+	return n && n->w.kind == kind ? n : NULL;
+}
+
 /* The pool's properties and access list point into the node. */
 CUresult cuGraphMemAllocNodeGetParams(CUgraphNode h, CUDA_MEM_ALLOC_NODE_PARAMS *out)
 {
 	CTX_CALL(c);
-	CuNode *n = node_of(h);
-	if (!n || !out || n->w.kind != NODE_MEM_ALLOC)
+	CuNode *n = mem_node(h, NODE_MEM_ALLOC);
+	if (!n || !out)
 		return CUDA_ERROR_INVALID_VALUE;
 	out->pool = n->w.mem.pool;
 	out->access = n->w.mem.naccess ? &n->w.mem.access : NULL;
@@ -971,8 +978,8 @@ CUresult cuGraphMemAllocNodeGetParams(CUgraphNode h, CUDA_MEM_ALLOC_NODE_PARAMS 
 CUresult cuGraphMemFreeNodeGetParams(CUgraphNode h, CUdeviceptr *out)
 {
 	CTX_CALL(c);
-	CuNode *n = node_of(h);
-	if (!n || !out || n->w.kind != NODE_MEM_FREE)
+	CuNode *n = mem_node(h, NODE_MEM_FREE);
+	if (!n || !out)
 		return CUDA_ERROR_INVALID_VALUE;
 	*out = n->w.mem.addr;
 	return CUDA_SUCCESS;

@@ -252,6 +252,10 @@ ptxvm_result ptxvm_device_set_limit(ptxvm_device *d, ptxvm_limit limit, size_t v
 {
 	if (!d)
 		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_device_set_limit: NULL device");
+	if (limit == PTXVM_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT)
+		return value == CDP_MAX_PENDING ? say(d, PTXVM_SUCCESS, NULL) :
+		       say(d, PTXVM_ERROR_NOT_SUPPORTED, "the device runtime's pending launches are fixed at %d",
+			   CDP_MAX_PENDING);
 	if (limit == PTXVM_LIMIT_STACK_SIZE) {
 		/* whole 16-byte slots, within a thread's local memory; launches
 		 * in flight keep theirs */
@@ -289,6 +293,10 @@ ptxvm_result ptxvm_device_get_limit(ptxvm_device *d, ptxvm_limit limit, size_t *
 {
 	if (!d || !value)
 		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_device_get_limit: NULL argument");
+	if (limit == PTXVM_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT) {
+		*value = CDP_MAX_PENDING;
+		return say(d, PTXVM_SUCCESS, NULL);
+	}
 	if (limit != PTXVM_LIMIT_STACK_SIZE && limit != PTXVM_LIMIT_PRINTF_FIFO_SIZE &&
 	    limit != PTXVM_LIMIT_MALLOC_HEAP_SIZE)
 		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_device_get_limit: limit %d is not supported",

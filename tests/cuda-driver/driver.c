@@ -164,6 +164,20 @@ static void contexts(CUcontext *primary)
 	OK(cuCtxGetLimit(&heap, CU_LIMIT_MALLOC_HEAP_SIZE));
 	CHECK(heap == 1 << 20, "malloc heap after setting 1 MiB: %zu", heap);
 	OK(cuCtxSetLimit(CU_LIMIT_MALLOC_HEAP_SIZE, 8 << 20));
+	/* the other limits, as an H200 answers them (tests/hw/golden/h200.attrs.txt) */
+	size_t v = 0;
+	OK(cuCtxGetLimit(&v, CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT));
+	CHECK(v == 2048, "pending device launches %zu", v);
+	EXPECT(cuCtxSetLimit(CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT, 4096), CUDA_ERROR_NOT_SUPPORTED);
+	OK(cuCtxGetLimit(&v, CU_LIMIT_SHMEM_SIZE));
+	CHECK(v == 232448, "CU_LIMIT_SHMEM_SIZE %zu", v);
+	EXPECT(cuCtxSetLimit(CU_LIMIT_SHMEM_SIZE, 1024), CUDA_ERROR_INVALID_VALUE);
+	OK(cuCtxSetLimit(CU_LIMIT_MAX_L2_FETCH_GRANULARITY, 128));
+	OK(cuCtxGetLimit(&v, CU_LIMIT_MAX_L2_FETCH_GRANULARITY));
+	CHECK(v == 128, "L2 fetch granularity %zu after setting 128", v);
+	EXPECT(cuCtxSetLimit(CU_LIMIT_MAX_L2_FETCH_GRANULARITY, 96), CUDA_ERROR_INVALID_VALUE);
+	OK(cuCtxSetLimit(CU_LIMIT_MAX_L2_FETCH_GRANULARITY, 64));
+	EXPECT(cuCtxGetLimit(&v, CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH), CUDA_ERROR_UNSUPPORTED_LIMIT);
 }
 
 /* A reference for 2D/3D copies: bytes as the box rule has them. */

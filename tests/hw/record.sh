@@ -9,7 +9,9 @@
 #   - LOGDIR/cuda-driver.log: the sections of tests/cuda-driver/driver.c
 #     that hold on any driver (graph_memory), on the GPU's;
 #   - LOGDIR/python.log: the Python clients' cases on the GPU (the two that
-#     assert ptxvm's device name fail there by design).
+#     assert ptxvm's device name fail there by design);
+#   - tests/hw/golden/NAME.native.txt, to be committed: the verdicts of
+#     those runs (summaries and FAIL lines), what the logs come to.
 # LOGDIR defaults to build/hw-NAME.  Needs nvcc, cc and the NVIDIA driver.
 NAME=$1
 [ -n "$NAME" ] || { echo "usage: tests/hw/record.sh NAME [LOGDIR]" >&2; exit 2; }
@@ -37,4 +39,11 @@ rm -f "$LOG/cuda-driver"
 	done
 } >"$LOG/python.log"
 grep -E '^(== |[a-z-]+: [0-9]+ passed)' "$LOG/python.log"
+{
+	sed -n 's/^gpu: /gpu: /p' "tests/hw/golden/$NAME.info"
+	for f in cuda-host cuda-driver python; do
+		echo "== $f"
+		grep -E '^(== |FAIL|[a-z-]+: [0-9]+ passed)' "$LOG/$f.log"
+	done
+} >"tests/hw/golden/$NAME.native.txt"
 exit $st

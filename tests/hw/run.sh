@@ -104,7 +104,7 @@ if [ -n "$RECORD" ]; then
 		: >"$T/stderr"
 		CUDA_MODULE_LOADING=EAGER probe_all "$T/$src" >"$out"
 		grep '^error' "$out" >&2
-		[ "$src" = isa ] && [ -s "$T/stderr" ] && cp "$T/stderr" "tests/hw/golden/$RECORD.isa.log"
+		[ "$src" = isa ] && rm -f "tests/hw/golden/$RECORD.isa.log" && [ -s "$T/stderr" ] && cp "$T/stderr" "tests/hw/golden/$RECORD.isa.log"
 		echo "hw: recorded $out ($(wc -l <"$out") lines)"
 	done
 	{
