@@ -133,6 +133,9 @@ static void emit_one(Buf *b, const Split *sp, const int *key, unsigned k)
 	}
 }
 
+/* The longest run of instructions one function holds (see generate). */
+#define JIT_RUN_MAX 48
+
 /* false: out of host memory */
 static bool generate(const Prog *p, const XFunc *k, const Split *sp, Jit *j, Buf *b)
 {
@@ -259,23 +262,25 @@ static bool generate(const Prog *p, const XFunc *k, const Split *sp, Jit *j, Buf
 		free(kof);
 		return false;
 	}
-	/* each instruction a function of its own, so that the compiler's work
-	 * (time and memory) grows with the instruction count, not with its
-	 * square as in one function */
+	/* each instruction a function the runs below inline */
 	for (uint32_t f = 0; f < p->nfn; f++)
 		for (uint32_t i = 0; j->ok[f] && i < p->fn[f].ncode; i++) {
 			unsigned op = p->fn[f].code[i].op;
-			buf_printf(b, "static __attribute__((noinline)) int ji_%u_%u(Ctx *X, Entry *e, uint32_t m, "
-				   "uint64_t *nthr, uint64_t *nwarp)\n{\n\treturn jo_%u(X, e, m, exec_guard(X, m, "
+			buf_printf(b, "static inline __attribute__((always_inline)) int ji_%u_%u(Ctx *X, Entry *e, "
+				   "uint32_t m, uint64_t *nthr, uint64_t *nwarp)\n{\n\treturn jo_%u(X, e, m, exec_guard(X, m, "
 				   "&jc_%u[%u], nthr, nwarp));\n}\n", f, i, kof[op] - 1, f, i);
 		}
 
-	/* the dispatch: per function, a switch on the pc whose cases run on
-	 * into the next instruction as warp_loop would go on to it: after an
-	 * instruction outside exec_one's control flow that returned RUN_GO
-	 * (the same entry, at the next pc), unless the next is where an entry
-	 * may end (a reconvergence point), the launch stops or the budget is
-	 * spent */
+	/* the dispatch.  A run is a stretch of instructions that goes on from
+	 * one to the next as warp_loop would: after an instruction outside
+	 * exec_one's control flow that returned RUN_GO (the same entry, at the
+	 * next pc), unless the next is where an entry may end, the launch
+	 * stops or the budget is spent.  Each run is a function of its own, a
+	 * switch on the pc whose cases fall into the next, so that the
+	 * compiler keeps what the instructions share (the frame, the mask)
+	 * across them, while its work (time and memory) grows with the
+	 * program's length and only with the square of a run's, which
+	 * JIT_RUN_MAX bounds; per function, a switch on the pc finds the run. */
 	buf_puts(b, "static __attribute__((noinline, cold)) int jit_lost(Ctx *X, Entry *e)\n{\n"
 		 "\texec_fault(X->c, X->w, NULL, -1, PTXVM_ERROR_ILLEGAL_INSTRUCTION,\n"
 		 "\t\t   \"the compiled code has no instruction %u of '%s'\", e->pc, X->f->fn->name);\n"
@@ -292,21 +297,42 @@ static bool generate(const Prog *p, const XFunc *k, const Split *sp, Jit *j, Buf
 			free(kof);
 			return false;
 		}
-		for (uint32_t i = 0; fn->rpc && i < fn->ncode; i++)
-			if (fn->rpc[i] <= fn->ncode)
-				meet[fn->rpc[i]] = 1;
+		/* where an entry may end: the meeting points the control flow
+		 * gives its entries (fn->rpc of its instructions: lowering gives
+		 * every instruction one), the instruction after a call (lanes
+		 * calling different functions wait there), and the exit */
+		for (uint32_t i = 0; i < fn->ncode; i++)
+			if (!split_straight(sp, fn->code[i].op)) {
+				if (fn->rpc && fn->rpc[i] <= fn->ncode)
+					meet[fn->rpc[i]] = 1;
+				meet[i + 1] = 1;
+			}
 		meet[fn->ncode] = 1;
-		buf_printf(b, "static __attribute__((noinline)) int jf_%u(Ctx *X, Entry *e, uint32_t m, uint64_t *nthr, "
-			   "uint64_t *nwarp, uint64_t *budget)\n{\n\tint s;\n\tswitch (e->pc) {\n", f);
-		for (uint32_t i = 0; i < fn->ncode; i++) {
-			buf_printf(b, "\tcase %u:\n", i);
-			if (split_straight(sp, fn->code[i].op) && !meet[i + 1])
-				buf_printf(b, "\t\ts = ji_%u_%u(X, e, m, nthr, nwarp);\n"
-					   "\t\tif (s != RUN_GO || !jit_on(X, budget))\n\t\t\treturn s;\n", f, i);
-			else
-				buf_printf(b, "\t\treturn ji_%u_%u(X, e, m, nthr, nwarp);\n", f, i);
+		Buf d = { 0 };         /* jf_: the run of each pc */
+		buf_printf(&d, "static __attribute__((noinline)) int jf_%u(Ctx *X, Entry *e, uint32_t m, uint64_t *nthr, "
+			   "uint64_t *nwarp, uint64_t *budget)\n{\n\tswitch (e->pc) {\n", f);
+		for (uint32_t r = 0, i; r < fn->ncode; r = i) {
+			buf_printf(b, "static __attribute__((noinline)) int jr_%u_%u(Ctx *X, Entry *e, uint32_t m, "
+				   "uint64_t *nthr, uint64_t *nwarp, uint64_t *budget)\n{\n\tint s;\n\t(void)s, (void)budget;\n"
+				   "\tswitch (e->pc) {\n", f, r);
+			for (i = r;; i++) {
+				buf_printf(b, "\tcase %u:\n", i);
+				if (split_straight(sp, fn->code[i].op) && !meet[i + 1] && i + 1 - r < JIT_RUN_MAX) {
+					buf_printf(b, "\t\ts = ji_%u_%u(X, e, m, nthr, nwarp);\n"
+						   "\t\tif (s != RUN_GO || !jit_on(X, budget))\n\t\t\treturn s;\n", f, i);
+				} else {
+					buf_printf(b, "\t\treturn ji_%u_%u(X, e, m, nthr, nwarp);\n", f, i);
+					break;
+				}
+			}
+			i++;
+			buf_puts(b, "\t}\n\treturn jit_lost(X, e);\n}\n");
+			buf_printf(&d, "\tcase %u ... %u:\n\t\treturn jr_%u_%u(X, e, m, nthr, nwarp, budget);\n", r, i - 1, f,
+				   r);
 		}
-		buf_puts(b, "\t}\n\treturn jit_lost(X, e);\n}\n");
+		buf_puts(&d, "\t}\n\treturn jit_lost(X, e);\n}\n");
+		buf_put(b, d.p, d.len);
+		buf_free(&d);
 		free(meet);
 	}
 	free(kof);
