@@ -378,6 +378,41 @@ ptxvm_result ptxvm_launch_packed(ptxvm_device *d, const ptxvm_kernel *k,
  * groups' grid.sync() expects of cuLaunchCooperativeKernel. */
 ptxvm_result ptxvm_launch_cooperative(ptxvm_device *d, const ptxvm_kernel *k, const ptxvm_launch_config *cfg,
 				      void *const *args, ptxvm_launch_stats *stats);
+/* ---- graphs launched from kernels ------------------------------------------
+ * CUDA's device graph launch (docs/EXECUTION.md, "Graphs launched from
+ * kernels").  The embedder keeps its graphs; ptxvm keeps the order of
+ * their runs.  A graph is run by a function of the embedder's that runs
+ * its nodes in an order their dependencies allow, launching its kernels
+ * with ptxvm_launch_graph_node into the environment it is given, and
+ * returns the first failure.  ptxvm_graph_run runs a graph from the host:
+ * the graph, then every graph its kernels launched (cudaGraphLaunch in
+ * device code), in CUDA's order, on the calling thread; the first failure
+ * anywhere is its result.  A kernel may launch only graphs registered
+ * with ptxvm_graph_register (a graph instantiated for device launch and
+ * uploaded), and only while it runs as a node of a graph; any other
+ * handle, forged or stale, is refused to the calling thread with an error
+ * code, never followed. */
+typedef struct ptxvm_graph_env ptxvm_graph_env;
+typedef ptxvm_result (*ptxvm_graph_fn)(void *arg, uint64_t graph, ptxvm_graph_env *env);
+/* Kernels may launch `graph` (a non-zero handle of the embedder's) from
+ * now on; run(arg, graph, env) runs it.  Registering it again replaces
+ * run and arg. */
+ptxvm_result ptxvm_graph_register(ptxvm_device *d, uint64_t graph, ptxvm_graph_fn run, void *arg);
+/* Kernels may no longer launch it (launches already queued fail). */
+ptxvm_result ptxvm_graph_unregister(ptxvm_device *d, uint64_t graph);
+/* Runs graph (registered, or 0 for one kernels may not launch, which
+ * they read as %current_graph_exec 0) with run(arg, graph, env), then
+ * what its kernels launched. */
+ptxvm_result ptxvm_graph_run(ptxvm_device *d, uint64_t graph, ptxvm_graph_fn run, void *arg);
+/* ptxvm_launch_packed of a kernel node of the graph running in env. */
+ptxvm_result ptxvm_launch_graph_node(ptxvm_device *d, const ptxvm_kernel *k, const ptxvm_launch_config *cfg,
+				     const void *params, size_t bytes, ptxvm_graph_env *env,
+				     ptxvm_launch_stats *stats);
+/* Whether the kernel, or a function it calls, launches grids (dynamic
+ * parallelism: cudaLaunchDevice, cudaGetParameterBuffer); 0 for a stale
+ * handle. */
+int ptxvm_kernel_launches_grids(const ptxvm_kernel *k);
+
 /* Launches are synchronous; this returns PTXVM_SUCCESS, for callers
  * written against an asynchronous interface. */
 ptxvm_result ptxvm_device_synchronize(ptxvm_device *d);

@@ -453,20 +453,19 @@ cat >"$T/graphlaunch.ptx" <<'P'
 .version 8.0
 .target sm_90
 .address_size 64
-.extern .func (.param .b32 r) cudaGraphLaunch(.param .b64 g, .param .b64 s);
+.extern .func cudaGraphSetConditional(.param .b64 h, .param .b32 v);
 .visible .entry k()
 {
-	.param .b64 pg;
-	.param .b64 ps;
-	.param .b32 r;
-	st.param.b64 [pg], 1;
-	st.param.b64 [ps], 0;
-	call.uni (r), cudaGraphLaunch, (pg, ps);
+	.param .b64 ph;
+	.param .b32 pv;
+	st.param.b64 [ph], 1;
+	st.param.b32 [pv], 0;
+	call.uni cudaGraphSetConditional, (ph, pv);
 	ret;
 }
 P
 expect 4 "run: valid PTX ptxvm cannot run yet" -- "$X" run -c "$T/graphlaunch.ptx" --grid 1 --block 1
-grep_in "$T/err" "CUDA_ERROR_NOT_SUPPORTED: .*cudaGraphLaunch" "run: exit 4 says CUDA_ERROR_NOT_SUPPORTED"
+grep_in "$T/err" "CUDA_ERROR_NOT_SUPPORTED: .*cudaGraphSetConditional" "run: exit 4 says CUDA_ERROR_NOT_SUPPORTED"
 
 # ---- examples/host.c, the C interface's example, built as its comment says ----
 section host

@@ -536,10 +536,10 @@ static void t_cdp(const char *root, unsigned workers)
 	/* an entry point of the device runtime that ptxvm does not provide */
 	static const char *const ev =
 		".version 8.0\n.target sm_90\n.address_size 64\n"
-		".extern .func (.param .b32 r) cudaGraphLaunch(.param .b64 g, .param .b64 s);\n"
-		".visible .entry k()\n{\n\t.param .b64 pg;\n\t.param .b64 ps;\n"
-		"\t.param .b32 r;\n\tst.param.b64 [pg], 1;\n\tst.param.b64 [ps], 0;\n"
-		"\tcall.uni (r), cudaGraphLaunch, (pg, ps);\n\tret;\n}\n";
+		".extern .func cudaGraphSetConditional(.param .b64 h, .param .b32 v);\n"
+		".visible .entry k()\n{\n\t.param .b64 ph;\n\t.param .b32 pv;\n"
+		"\tst.param.b64 [ph], 1;\n\tst.param.b32 [pv], 0;\n"
+		"\tcall.uni cudaGraphSetConditional, (ph, pv);\n\tret;\n}\n";
 	ptxvm_check_opts co = { .arch = "sm_90", .compile_only = 1 };
 	ptxvm_module *m = ptxvm_module_load("ev.ptx", ev, strlen(ev), &co);
 	if (ptxvm_module_errors(m) || ptxvm_program_load(d, m, &p) != PTXVM_SUCCESS) {
@@ -548,7 +548,7 @@ static void t_cdp(const char *root, unsigned workers)
 		free(diag);
 	} else {
 		r = run(d, p, "k", 1, 1, NULL);
-		check(r == PTXVM_ERROR_NOT_SUPPORTED && strstr(ptxvm_device_message(d), "cudaGraphLaunch"),
+		check(r == PTXVM_ERROR_NOT_SUPPORTED && strstr(ptxvm_device_message(d), "cudaGraphSetConditional"),
 		      "a device-runtime call ptxvm does not provide fails the launch, naming it");
 		ptxvm_program_unload(p);
 	}
@@ -1026,7 +1026,8 @@ static void t_linked(const char *root)
 		{ "__cudaCDP2LaunchDeviceV2", 1 }, { "__cudaCDP2GetParameterBufferV2", 1 }, { "cudaLaunchDevice_ptsz", 1 },
 		{ "cudaGetParameterBuffer", 1 }, { "__cudaCDP2Malloc", 1 }, { "__cudaCDP2StreamCreateWithFlags", 1 },
 		{ "__cudaCDP2FuncGetAttributes", 1 }, { "__cudaCDP2GetErrorString", 1 }, { "cudaGetErrorName", 1 },
-		{ "__cudaCDP2LaunchDeviceV2_ptsz", 1 }, { "cudaGraphLaunch", 0 },
+		{ "__cudaCDP2LaunchDeviceV2_ptsz", 1 }, { "cudaGraphLaunch", 1 },
+		{ "cudaGraphSetConditional", 0 },
 		{ "__cudaCDP2Bogus", 0 }, { "cudaDeviceSynchronize", 0 }, { "vprintf", 0 }, { "twice", 0 },
 		{ "__cudaCDP2", 0 }, { "", 0 }, { NULL, 0 },
 	};
@@ -1113,8 +1114,102 @@ static void t_funcattrs(const char *root)
 	ptxvm_device_destroy(d);
 }
 
+/* Graphs launched from kernels, through the C interface: a kernel of no
+ * graph may not launch one; a kernel of a graph reads its graph's handle
+ * and relaunches it by tail launch; forged, stale and unregistered
+ * handles and ordinary streams are refused with cudaErrorInvalidValue. */
+typedef struct GArg {
+	ptxvm_device *d;
+	ptxvm_program *p;
+	uint64_t out;           /* 3 u64: the launch's result, %current_graph_exec, runs */
+	uint64_t target, stream;
+	int relaunches;         /* launch target while this is above 0 */
+} GArg;
+
+static ptxvm_result g_run(void *arg, uint64_t graph, ptxvm_graph_env *env)
+{
+	GArg *a = arg;
+	uint64_t target = a->relaunches-- > 0 ? a->target : 0;
+	const ptxvm_kernel *k = ptxvm_kernel_find(a->p, "gl");
+	uint64_t params[3] = { target, a->stream, a->out };
+	ptxvm_launch_config cfg = { { 1, 1, 1 }, { 1, 1, 1 }, 0, { 0, 0, 0 } };
+	return target ? ptxvm_launch_graph_node(a->d, k, &cfg, params, sizeof params, env, NULL)
+		      : ptxvm_launch_graph_node(a->d, ptxvm_kernel_find(a->p, "count"), &cfg, params + 2, 8, env, NULL);
+}
+
+static void t_graphs(void)
+{
+	static const char *const src =
+		".version 8.0\n.target sm_90\n.address_size 64\n"
+		".extern .func (.param .b32 r) cudaGraphLaunch(.param .b64 g, .param .b64 s);\n"
+		".visible .entry gl(.param .u64 g, .param .u64 s, .param .u64 out)\n{\n"
+		"\t.reg .b64 %rd<6>;\n\t.reg .b32 %r<2>;\n"
+		"\tld.param.u64 %rd1, [g];\n\tld.param.u64 %rd2, [s];\n\tld.param.u64 %rd3, [out];\n"
+		"\t{\n\t.param .b64 pg;\n\t.param .b64 ps;\n\t.param .b32 r;\n"
+		"\tst.param.b64 [pg], %rd1;\n\tst.param.b64 [ps], %rd2;\n"
+		"\tcall.uni (r), cudaGraphLaunch, (pg, ps);\n\tld.param.b32 %r1, [r];\n\t}\n"
+		"\tcvt.u64.u32 %rd4, %r1;\n\tst.global.u64 [%rd3], %rd4;\n"
+		"\tmov.u64 %rd5, %current_graph_exec;\n\tst.global.u64 [%rd3+8], %rd5;\n"
+		"\tatom.global.add.u64 %rd4, [%rd3+16], 1;\n\tret;\n}\n"
+		".visible .entry count(.param .u64 out)\n{\n\t.reg .b64 %rd<3>;\n"
+		"\tld.param.u64 %rd1, [out];\n\tatom.global.add.u64 %rd2, [%rd1+16], 1;\n\tret;\n}\n";
+	enum { TAIL = 1, FAF = 2 };
+	ptxvm_device *d = ptxvm_device_create(NULL);
+	ptxvm_check_opts co = { .arch = "sm_90", .compile_only = 1 };
+	ptxvm_module *m = ptxvm_module_load("graphs.ptx", src, strlen(src), &co);
+	ptxvm_program *p = NULL;
+	if (ptxvm_module_errors(m) || ptxvm_program_load(d, m, &p) != PTXVM_SUCCESS) {
+		char *diag = ptxvm_module_diagnostics(m);
+		fail("devrt: graphs.ptx: %s", diag);
+		free(diag);
+		ptxvm_module_free(m);
+		ptxvm_device_destroy(d);
+		return;
+	}
+	uint64_t dout, got[3];
+	ptxvm_mem_alloc(d, sizeof got, &dout);
+	GArg a = { d, p, dout, 0x77, (uint64_t)TAIL << 56, 5 };
+	/* not a node of a graph */
+	ptxvm_memset_d8(d, dout, 0, sizeof got);
+	void *args[] = { &a.target, &a.stream, &dout };
+	ptxvm_result r = run(d, p, "gl", 1, 1, args);
+	ptxvm_memcpy_dtoh(d, got, dout, sizeof got);
+	check(r == PTXVM_SUCCESS && got[0] == 800 && got[1] == 0,
+	      "cudaGraphLaunch from a kernel of no graph: cudaErrorNotPermitted, %current_graph_exec 0");
+	/* a registered graph relaunches itself 5 times */
+	ptxvm_memset_d8(d, dout, 0, sizeof got);
+	check(ptxvm_graph_register(d, 0x77, g_run, &a) == PTXVM_SUCCESS, "ptxvm_graph_register");
+	r = ptxvm_graph_run(d, 0x77, g_run, &a);
+	ptxvm_memcpy_dtoh(d, got, dout, sizeof got);
+	check(r == PTXVM_SUCCESS && got[0] == 0 && got[1] == 0x77 && got[2] == 6,
+	      "a graph relaunches itself by tail launch: 6 runs, %current_graph_exec its handle");
+	/* refused: forged, an ordinary stream, unregistered */
+	uint64_t bad[][2] = { { 0x1234, (uint64_t)FAF << 56 }, { 0x77, 0 }, { 0x77, 7ull << 56 }, { 0x77, FAF } };
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		ptxvm_memset_d8(d, dout, 0, sizeof got);
+		GArg b = { d, p, dout, bad[i][0], bad[i][1], 1 };
+		r = ptxvm_graph_run(d, 0, g_run, &b);
+		ptxvm_memcpy_dtoh(d, got, dout, sizeof got);
+		check(r == PTXVM_SUCCESS && got[0] == 1 && got[1] == 0 && got[2] == 1,
+		      "a forged handle or a stream that is no graph launch stream: cudaErrorInvalidValue");
+	}
+	check(ptxvm_graph_unregister(d, 0x77) == PTXVM_SUCCESS &&
+	      ptxvm_graph_unregister(d, 0x77) == PTXVM_ERROR_INVALID_VALUE, "ptxvm_graph_unregister, twice");
+	ptxvm_memset_d8(d, dout, 0, sizeof got);
+	GArg c = { d, p, dout, 0x77, (uint64_t)FAF << 56, 1 };
+	r = ptxvm_graph_run(d, 0, g_run, &c);
+	ptxvm_memcpy_dtoh(d, got, dout, sizeof got);
+	check(r == PTXVM_SUCCESS && got[0] == 1 && got[2] == 1, "an unregistered graph: cudaErrorInvalidValue");
+	check(ptxvm_kernel_launches_grids(ptxvm_kernel_find(p, "gl")) == 0, "a graph launch is no grid launch");
+	ptxvm_mem_free(d, dout);
+	ptxvm_program_unload(p);
+	ptxvm_module_free(m);
+	ptxvm_device_destroy(d);
+}
+
 void test_devrt(const char *root)
 {
+	t_graphs();
 	t_funcattrs(root);
 	t_errors(root, 1);
 	t_errors(root, 2);

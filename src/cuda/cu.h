@@ -243,7 +243,7 @@ CUresult cu_memset2d(const char *what, CUdeviceptr dst, size_t pitch, unsigned v
 /* launch.c: runs f with cfg on the current context c: its parameters
  * params[i], or laid out in buf (params NULL); flushes device printf. */
 CUresult cu_launch_run(CuCtx *c, CuFunc *f, const ptxvm_launch_config *cfg, void *const *params,
-		       const void *buf, int cooperative);
+		       const void *buf, int cooperative, ptxvm_graph_env *env);
 
 /* graph.c: stream capture.  cu_capturing: whether s is being captured
  * (cheap while nothing is); then the work submitted to it is recorded by

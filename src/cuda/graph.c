@@ -11,7 +11,11 @@
  * graphmem.c's.  The forms that are not recorded (copies to and from
  * arrays by offset, cooperative launches, callbacks, synchronisation) fail with
  * CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED and invalidate the capture, as
- * CUDA's unsupported operations do.  docs/CUDA.md, "Graphs". */
+ * CUDA's unsupported operations do.  A graph instantiated for device
+ * launch is registered with the device when it is uploaded, so that
+ * kernels may launch it (src/host/devgraph.c keeps the order of those
+ * launches; the same function runs a graph's nodes from the host and from
+ * kernels).  docs/CUDA.md, "Graphs". */
 #include "cu.h"
 
 #include <stdlib.h>
@@ -1164,16 +1168,85 @@ CUresult cuGraphReleaseUserObject(CUgraph h, CUuserObject o, unsigned n)
 }
 
 /* ---- executable graphs -------------------------------------------------------------------------- */
+/* cuGraphInstantiate's flags (CUgraphInstantiate_flags) */
+enum { INSTANTIATE_AUTO_FREE = 1, INSTANTIATE_UPLOAD = 2, INSTANTIATE_DEVICE_LAUNCH = 4 };
+
+static CUresult upload(CUgraphExec h);
+
+/* Whether a side of a copy is memory the device reaches: device memory,
+ * or host memory mapped into it (pinned, registered, managed). */
+static int reachable(uint64_t a) { return ptxvm_mem_range(cu_dev.dev, a, NULL, NULL) == PTXVM_SUCCESS; }
+
+/* What CUDA requires of a graph instantiated for device launch (the
+ * programming guide, "Device Graph Requirements"): kernel, copy and fill
+ * nodes only (no empty, host, event or memory nodes; ptxvm has no child
+ * graph nodes), at least one; kernels that do not launch grids themselves
+ * (dynamic parallelism); copies between memory the device reaches, no
+ * CUDA arrays; and not AUTO_FREE_ON_LAUNCH.  Else CUDA_ERROR_INVALID_VALUE
+ * with the reason said. */
+static CUresult device_launchable(const CuGraph *g, unsigned long long flags)
+{
+	static const char *const kind[] = { [NODE_HOST] = "a host", [NODE_EMPTY] = "an empty", [NODE_EVENT] = "an event",
+					    [NODE_MEM_ALLOC] = "a memory allocation", [NODE_MEM_FREE] = "a memory free" };
+	if (flags & INSTANTIATE_AUTO_FREE) {
+		cu_warn("cuGraphInstantiate: DEVICE_LAUNCH and AUTO_FREE_ON_LAUNCH exclude each other");
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+	if (!g->n) {
+		cu_warn("cuGraphInstantiate: a graph for device launch needs a kernel, copy or fill node");
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+	for (size_t i = 0; i < g->n; i++) {
+		CuNode *n = node_of(g->v[i]);
+		const Work *w = n ? &n->w : NULL;
+		CuFunc *fn;
+		const char *bad = NULL;
+		if (!w)
+			return CUDA_ERROR_INVALID_VALUE;
+		switch (w->kind) {
+		case NODE_KERNEL:
+			if ((fn = cu_func(w->k.f)) && ptxvm_kernel_launches_grids(fn->k))
+				bad = "its kernel launches grids (dynamic parallelism)";
+			break;
+		case NODE_COPY:
+			if (w->is3d ? w->copy3d.srcMemoryType == CU_MEMORYTYPE_ARRAY ||
+					      w->copy3d.dstMemoryType == CU_MEMORYTYPE_ARRAY ||
+					      (w->copy3d.srcMemoryType == CU_MEMORYTYPE_HOST &&
+					       !reachable((uint64_t)(uintptr_t)w->copy3d.srcHost)) ||
+					      (w->copy3d.dstMemoryType == CU_MEMORYTYPE_HOST &&
+					       !reachable((uint64_t)(uintptr_t)w->copy3d.dstHost))
+				    : !reachable(w->copy.dst) || !reachable(w->copy.src))
+				bad = "it copies a CUDA array or host memory the device does not reach";
+			break;
+		case NODE_SET:
+			break;
+		default:
+			bad = "device graphs have kernel, copy and fill nodes only";
+			cu_warn("cuGraphInstantiate: node %zu is %s node: %s", i,
+				w->kind < (int)(sizeof kind / sizeof *kind) && kind[w->kind] ? kind[w->kind] : "a", bad);
+			return CUDA_ERROR_INVALID_VALUE;
+		}
+		if (bad) {
+			cu_warn("cuGraphInstantiate: node %zu cannot be launched from the device: %s", i, bad);
+			return CUDA_ERROR_INVALID_VALUE;
+		}
+	}
+	return CUDA_SUCCESS;
+}
+
 CUresult cuGraphInstantiateWithFlags(CUgraphExec *out, CUgraph h, unsigned long long flags)
 {
 	CTX_CALL(c);
 	CuGraph *g = graph_of(h);
 	if (!out || !g)
 		return CUDA_ERROR_INVALID_VALUE;
-	if (flags & ~1ull) {    /* AUTO_FREE_ON_LAUNCH alone */
+	if (flags & ~(unsigned long long)(INSTANTIATE_AUTO_FREE | INSTANTIATE_DEVICE_LAUNCH)) {
 		cu_warn("cuGraphInstantiate: flags %#llx are not supported", flags);
 		return CUDA_ERROR_NOT_SUPPORTED;
 	}
+	CUresult why = flags & INSTANTIATE_DEVICE_LAUNCH ? device_launchable(g, flags) : CUDA_SUCCESS;
+	if (why)
+		return why;
 	if (g->execs && has_memory_nodes(g)) {
 		cu_warn("cuGraphInstantiate: a graph with memory nodes has one executable graph at a time: "
 			"destroy the other first");
@@ -1244,12 +1317,14 @@ CUresult cuGraphInstantiateWithParams(CUgraphExec *out, CUgraph g, CUDA_GRAPH_IN
 {
 	if (!p)
 		return CUDA_ERROR_INVALID_VALUE;
-	if (p->flags & 2) {     /* UPLOAD: to the stream p->upload, which has nothing to do here */
+	if (p->flags & INSTANTIATE_UPLOAD) {    /* to the stream p->upload */
 		CUresult r = cu_stream_check(p->upload);
 		if (r)
 			return r;
 	}
-	CUresult r = cuGraphInstantiateWithFlags(out, g, p->flags & ~2ull);
+	CUresult r = cuGraphInstantiateWithFlags(out, g, p->flags & ~(unsigned long long)INSTANTIATE_UPLOAD);
+	if (!r && p->flags & INSTANTIATE_UPLOAD)
+		r = upload(*out);
 	p->err_node = NULL;
 	p->result = r != CUDA_SUCCESS;
 	return r;
@@ -1266,6 +1341,8 @@ CUresult cuGraphExecDestroy(CUgraphExec h)
 	CuGraph *g = graph_of(e->from);
 	if (g)
 		g->execs--;
+	if (e->flags & INSTANTIATE_DEVICE_LAUNCH)
+		ptxvm_graph_unregister(cu_dev.dev, (uint64_t)(uintptr_t)h);    /* if it was uploaded */
 	exec_drop(e);
 	cu_obj_free(h, CU_KIND_GRAPH_EXEC);
 	return CUDA_SUCCESS;
@@ -1281,13 +1358,29 @@ CUresult cuGraphExecGetFlags(CUgraphExec h, uint64_t *flags)
 	return CUDA_SUCCESS;
 }
 
-/* The graph's memory is the device's already: uploading does nothing. */
+static ptxvm_result run_exec(void *arg, uint64_t graph, ptxvm_graph_env *env);
+
+/* The graph's memory is the device's already; a graph instantiated for
+ * device launch may be launched from kernels from now on (before its
+ * upload, or its first launch from the host, a kernel's cudaGraphLaunch
+ * of it fails, as the programming guide requires). */
+static CUresult upload(CUgraphExec h)
+{
+	CuExec *e = exec_of(h);
+	if (!e)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!(e->flags & INSTANTIATE_DEVICE_LAUNCH))
+		return CUDA_SUCCESS;
+	return cu_result(NULL, ptxvm_graph_register(cu_dev.dev, (uint64_t)(uintptr_t)h, run_exec, h), "cuGraphUpload");
+}
+
 CUresult cuGraphUpload(CUgraphExec h, CUstream s)
 {
 	CTX_CALL(c);
 	if (!exec_of(h))
 		return CUDA_ERROR_INVALID_VALUE;
-	return cu_stream_check(s);
+	CUresult r = cu_stream_check(s);
+	return r ? r : upload(h);
 }
 
 static CUresult run_copy(CuCtx *c, const Work *w)
@@ -1305,31 +1398,29 @@ static CUresult run_copy(CuCtx *c, const Work *w)
 	return cu_result(c, r, "cuGraphLaunch (a copy)");
 }
 
-/* Runs the work in order, as the stream would have run the captured work;
- * the first failure ends the launch with its error. */
-CUresult cuGraphLaunch(CUgraphExec h, CUstream s)
+/* Runs an executable graph's work in order, as the stream would have run
+ * the captured work, its kernels as nodes of the graph in env (so that
+ * they may launch device graphs); the first failure ends the run with its
+ * error.  arg is the executable graph: the same function runs it from the
+ * host and from kernels (devgraph.c in the C API). */
+static ptxvm_result run_exec(void *arg, uint64_t graph, ptxvm_graph_env *env)
 {
-	CTX_CALL(c);
-	CuExec *e = exec_of(h);
-	if (!e)
-		return CUDA_ERROR_INVALID_VALUE;
-	CUresult r = cu_stream_check(s);
-	if (r)
-		return r;
-	if (cu_capturing(s))
-		return cu_capture_refuse(s, "cuGraphLaunch (a child graph)");
-	if ((r = relaunch_memory(e->v, e->n, e->flags)))
-		return r;
-	for (size_t i = 0; i < e->n && !r; i++) {
+	(void)graph;
+	CuCtx *c;
+	CUresult r = cu_enter(&c);
+	CuExec *e = r ? NULL : exec_of((CUgraphExec)arg);
+	if (!r && !e)
+		r = CUDA_ERROR_INVALID_VALUE;   /* destroyed while its launch was queued */
+	for (size_t i = 0; e && i < e->n && !r; i++) {
 		const Work *w = &e->v[i];
 		CuFunc *fn;
 		switch (w->kind) {
 		case NODE_KERNEL:
 			if (!(fn = cu_func(w->k.f))) {
 				cu_warn("cuGraphLaunch: node %zu's kernel was unloaded", i);
-				return CUDA_ERROR_INVALID_HANDLE;
+				return (ptxvm_result)CUDA_ERROR_INVALID_HANDLE;
 			}
-			r = cu_launch_run(c, fn, &w->k.cfg, NULL, w->k.params, 0);
+			r = cu_launch_run(c, fn, &w->k.cfg, NULL, w->k.params, 0, env);
 			break;
 		case NODE_COPY:
 			r = run_copy(c, w);
@@ -1351,7 +1442,27 @@ CUresult cuGraphLaunch(CUgraphExec h, CUstream s)
 			break;
 		}
 	}
-	return r;
+	return (ptxvm_result)r;
+}
+
+/* Runs the graph, then the graphs its kernels launched (ptxvm_graph_run);
+ * launching a graph made for device launch from the host uploads it. */
+CUresult cuGraphLaunch(CUgraphExec h, CUstream s)
+{
+	CTX_CALL(c);
+	CuExec *e = exec_of(h);
+	if (!e)
+		return CUDA_ERROR_INVALID_VALUE;
+	CUresult r = cu_stream_check(s);
+	if (r)
+		return r;
+	if (cu_capturing(s))
+		return cu_capture_refuse(s, "cuGraphLaunch (a child graph)");
+	if ((r = relaunch_memory(e->v, e->n, e->flags)) || (r = upload(h)))
+		return r;
+	int device = (e->flags & INSTANTIATE_DEVICE_LAUNCH) != 0;
+	ptxvm_result pr = ptxvm_graph_run(cu_dev.dev, device ? (uint64_t)(uintptr_t)h : 0, run_exec, h);
+	return pr ? cu_result(c, pr, "cuGraphLaunch") : CUDA_SUCCESS;
 }
 
 CU_PT_ALIAS(cuGraphLaunch, _ptsz);

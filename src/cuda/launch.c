@@ -90,17 +90,20 @@ static CUresult launch(CUfunction h, unsigned gx, unsigned gy, unsigned gz, unsi
 	if (cu_capturing(stream))       /* recorded in the stream's graph, not run */
 		return cooperative ? cu_capture_refuse(stream, "a cooperative launch")
 				   : cu_capture_kernel(stream, h, &cfg, (void *const *)params, buf);
-	return cu_launch_run(c, f, &cfg, (void *const *)params, buf, cooperative);
+	return cu_launch_run(c, f, &cfg, (void *const *)params, buf, cooperative, NULL);
 }
 
+/* env: the graph the kernel is a node of (graph.c), or NULL */
 CUresult cu_launch_run(CuCtx *c, CuFunc *f, const ptxvm_launch_config *cfg, void *const *params,
-		       const void *buf, int cooperative)
+		       const void *buf, int cooperative, ptxvm_graph_env *env)
 {
 	const ptxvm_kernel *k = f->k;
 	cu_printf_flush();      /* a launch flushes the printf FIFO when it starts */
 	ptxvm_launch_stats st = { 0 };
 	ptxvm_result pr;
-	if (!cooperative && (buf || !params))
+	if (env)
+		pr = ptxvm_launch_graph_node(cu_dev.dev, k, cfg, buf, ptxvm_kernel_params_size(k), env, &st);
+	else if (!cooperative && (buf || !params))
 		pr = ptxvm_launch_packed(cu_dev.dev, k, cfg, buf, ptxvm_kernel_params_size(k), &st);
 	else
 		pr = (cooperative ? ptxvm_launch_cooperative : ptxvm_launch)(cu_dev.dev, k, cfg, params, &st);

@@ -567,6 +567,7 @@ static uint64_t sreg_value(const Cta *c, unsigned sreg, unsigned comp, uint32_t 
 	case SREG_reserved_smem_offset_1: return XSMEM_OFFSET_1;
 	case SREG_envreg1: return (uint32_t)(L->grid_ws >> 32);
 	case SREG_envreg2: return (uint32_t)L->grid_ws;
+	case SREG_current_graph_exec: return L->graph ? L->graph->exec : 0;
 	default: return 0;     /* %pm*, other %envreg*: zero */
 	}
 }
@@ -1064,7 +1065,7 @@ enum {
 	BI_EVENT_NEW, BI_EVENT_RECORD, BI_EVENT_DEL, BI_STREAM_WAIT, BI_DEVCOUNT, BI_VERSION, BI_LIMIT,
 	BI_CACHECFG, BI_SMEMCFG, BI_CUMALLOC, BI_CUFREE, BI_MEMCPY, BI_MEMSET, BI_MEMCPY2D, BI_MEMSET2D,
 	BI_MEMCPY3D, BI_MEMSET3D, BI_PARAMBUF1, BI_LAUNCH1, BI_OCCUPANCY, BI_ERRNAME, BI_ERRSTR,
-	BI_FUNCATTR,
+	BI_FUNCATTR, BI_GRAPHLAUNCH,
 };
 
 static const struct { const char *name; int bi; } devrt_fn[] = {
@@ -1087,7 +1088,7 @@ static const struct { const char *name; int bi; } devrt_fn[] = {
 	{ "OccupancyMaxActiveBlocksPerMultiprocessor", BI_OCCUPANCY },
 	{ "OccupancyMaxActiveBlocksPerMultiprocessorWithFlags", BI_OCCUPANCY },
 	{ "GetErrorName", BI_ERRNAME }, { "GetErrorString", BI_ERRSTR }, { "FuncGetAttributes", BI_FUNCATTR },
-	{ "LaunchDeviceV2_ptsz", BI_LAUNCH },
+	{ "LaunchDeviceV2_ptsz", BI_LAUNCH }, { "GraphLaunch", BI_GRAPHLAUNCH }, { "GraphLaunch_ptsz", BI_GRAPHLAUNCH },
 };
 
 /* cudaError_t: the values the device runtime returns (cudaErrorInvalidValue...) */
@@ -1629,6 +1630,13 @@ static int call_devrt(Ctx *X, int bi, uint32_t act, unsigned nret, unsigned narg
 											memory_order_relaxed), i < 3 ? 8 : 4);
 			break;
 		}
+		case BI_GRAPHLAUNCH:
+			/* (cudaGraphExec_t, stream): the host layer queues it in the
+			 * environment of the graph this grid is a node of; a grid of
+			 * no graph may not launch one */
+			r = L->graph ? (uint64_t)(uint32_t)L->graph->launch(L->graph, a0, narg > 1 ?
+					param_arg(X, l, SLOT(nret + 1)) : 0) : cudaErrorNotPermitted;
+			break;
 		case BI_CUFREE:
 			/* (pointer): a block of the device heap, or NULL */
 			r = !a0 ? 0 : L->heap && heap_free(L->heap, a0) == HEAP_OK ? 0 : cudaErrorInvalidDevicePointer;

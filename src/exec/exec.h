@@ -63,6 +63,16 @@ typedef struct Cdp {
 #define CDP_MAX_DEPTH 24                /* CUDA's nesting limit */
 #define CDP_MAX_PENDING 2048            /* cudaLimitDevRuntimePendingLaunchCount's default */
 
+/* The graph a launch runs in as a node (device graph launch,
+ * docs/EXECUTION.md): what %current_graph_exec reads, and the host layer's
+ * answer to a thread's cudaGraphLaunch(graph, stream): 0 when the launch is
+ * queued, else the cudaError_t the call returns.  Several workers may call
+ * it at once. */
+typedef struct GraphNode {
+	uint64_t exec;                  /* the graph's handle; 0: a graph not made for device launch */
+	int (*launch)(struct GraphNode *g, uint64_t graph, uint64_t stream);
+} GraphNode;
+
 /* A kernel's attributes, numbered as CUfunction_attribute (0 .. KATTR_N - 1):
  * what cuFuncGetAttribute and kernels' cudaFuncGetAttributes answer.  The
  * host fills them when the program loads (ptxvm_kernel_get_attribute);
@@ -117,6 +127,7 @@ typedef struct Launch {
 	uint64_t errtab;                /* the device's error texts (exec_errtab, read-only); 0: none */
 	KAttrs *kattr;                  /* each function's of p, [p->nfn] (kernels' only filled) */
 	unsigned depth;                 /* 0: launched by the host */
+	GraphNode *graph;               /* the graph the launch is a node of (its grids too); NULL: none */
 	Child *kids;                    /* grids this one launched (cdp->lock) */
 	size_t nkids, capkids;
 

@@ -57,6 +57,7 @@ struct ptxvm_device {
 	atomic_uint_fast64_t launches;
 	San *san;               /* the runtime checks; NULL: none */
 	bool jit;               /* the compiling tier is on */
+	DevGraphs graphs;       /* graphs kernels may launch (devgraph.c) */
 };
 
 struct ptxvm_kernel {
@@ -171,6 +172,7 @@ ptxvm_device *ptxvm_device_create(const ptxvm_device_opts *opts)
 	d->serial = atomic_fetch_add(&next_serial, 1);
 	pthread_mutex_init(&d->lock, NULL);
 	pthread_cond_init(&d->idle, NULL);
+	devgraphs_init(&d->graphs);
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	d->workers = opts && opts->workers ? opts->workers : n > 0 ? (unsigned)n : 1;
 	if (d->workers > 1024)
@@ -365,6 +367,7 @@ void ptxvm_device_destroy(ptxvm_device *d)
 	surf_fini(&d->surf);
 	pthread_cond_destroy(&d->idle);
 	pthread_mutex_destroy(&d->lock);
+	devgraphs_fini(&d->graphs);
 	host_forget(d->serial);
 	free(d);
 }
@@ -846,6 +849,44 @@ size_t ptxvm_kernel_params_size(const ptxvm_kernel *h)
 	return n;
 }
 
+/* Whether f, or a function it may call, launches grids (the device
+ * runtime's cudaLaunchDevice and cudaGetParameterBuffer); an indirect call
+ * may reach any function of the program. */
+static bool launches_grids(const Prog *p, const XFunc *f, uint8_t *seen)
+{
+	size_t i = (size_t)(f - p->fn);
+	if (seen[i])
+		return false;
+	seen[i] = 1;
+	if (!(f->ast && f->ast->has_body))
+		return strstr(f->name, "LaunchDevice") || strstr(f->name, "GetParameterBuffer");
+	for (uint32_t k = 0; k < f->ncode; k++) {
+		const XIns *x = &f->code[k];
+		if (x->op != OPC_call)
+			continue;
+		if (x->irnd && launches_grids(p, &p->fn[x->target], seen))
+			return true;
+		for (uint32_t j = 0; !x->irnd && j < p->nfn; j++)
+			if (launches_grids(p, &p->fn[j], seen))
+				return true;
+	}
+	return false;
+}
+
+int ptxvm_kernel_launches_grids(const ptxvm_kernel *h)
+{
+	Kernel *k = kernel_get(h);
+	if (!k)
+		return 0;
+	const Prog *p = k->p->prog;
+	uint8_t *seen = calloc(p->nfn ? p->nfn : 1, 1);
+	/* without memory to look, the answer that refuses */
+	int r = !seen || launches_grids(p, k->f, seen);
+	free(seen);
+	reg_put(&k->o);
+	return r;
+}
+
 int ptxvm_kernel_param(const ptxvm_kernel *h, size_t i, ptxvm_param_info *out)
 {
 	Kernel *k = kernel_get(h);
@@ -1180,6 +1221,7 @@ static int run_child(ptxvm_device *d, const Program *prog, Launch *P, const Chil
 		C.errtab = P->errtab;
 		C.kattr = P->kattr;
 		C.depth = P->depth + 1;
+		C.graph = P->graph;
 		C.printf_fifo = P->printf_fifo;
 		C.heap_limit = P->heap_limit;
 		C.grid_id = atomic_fetch_add(&d->launches, 1) + 1;
@@ -1267,7 +1309,7 @@ static int run_children(ptxvm_device *d, const Program *prog, Launch *P)
 }
 
 static ptxvm_result launch_packed(ptxvm_device *d, const ptxvm_kernel *kh, const ptxvm_launch_config *cfg,
-				  const void *params, size_t bytes, ptxvm_launch_stats *stats, int coop)
+				  const void *params, size_t bytes, ptxvm_launch_stats *stats, int coop, GraphNode *graph)
 {
 	if (!d || !kh || !cfg)
 		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_launch: NULL argument");
@@ -1340,6 +1382,7 @@ static ptxvm_result launch_packed(ptxvm_device *d, const ptxvm_kernel *kh, const
 	L.san = d->san;
 	L.params = params;
 	L.param_bytes = (uint32_t)bytes;
+	L.graph = graph;
 	ptxvm_launch_stats js = { 0 };
 	L.run = jit_runner(d, k->p, k->f, &js);
 	double t0 = exec_now();
@@ -1380,7 +1423,15 @@ static ptxvm_result launch_packed(ptxvm_device *d, const ptxvm_kernel *kh, const
 ptxvm_result ptxvm_launch_packed(ptxvm_device *d, const ptxvm_kernel *kh, const ptxvm_launch_config *cfg,
 				 const void *params, size_t bytes, ptxvm_launch_stats *stats)
 {
-	return launch_packed(d, kh, cfg, params, bytes, stats, 0);
+	return launch_packed(d, kh, cfg, params, bytes, stats, 0, NULL);
+}
+
+ptxvm_result ptxvm_launch_graph_node(ptxvm_device *d, const ptxvm_kernel *kh, const ptxvm_launch_config *cfg,
+				     const void *params, size_t bytes, ptxvm_graph_env *env, ptxvm_launch_stats *stats)
+{
+	if (!env)
+		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_launch_graph_node: NULL environment");
+	return launch_packed(d, kh, cfg, params, bytes, stats, 0, devgraph_node(env));
 }
 
 static ptxvm_result launch_args(ptxvm_device *d, const ptxvm_kernel *kh, const ptxvm_launch_config *cfg,
@@ -1412,7 +1463,7 @@ static ptxvm_result launch_args(ptxvm_device *d, const ptxvm_kernel *kh, const p
 	 * before a ptxvm_device_destroy waiting for it may go on */
 	put(&k->o);
 	if (!r)
-		r = launch_packed(d, kh, cfg, buf, bytes, stats, coop);
+		r = launch_packed(d, kh, cfg, buf, bytes, stats, coop, NULL);
 	free(buf);
 	return r;
 }
@@ -1534,7 +1585,7 @@ ptxvm_result ptxvm_program_bind_surface(ptxvm_program *h, const char *name, uint
 }
 
 /* ---- for the interface's other files (host.h) ----------------------------- */
-HostDev host_dev(ptxvm_device *d) { return (HostDev){ &d->mem, &d->surf }; }
+HostDev host_dev(ptxvm_device *d) { return (HostDev){ &d->mem, &d->surf, &d->graphs, d->timeout }; }
 struct ptxvm_program *host_prog_get(const ptxvm_program *h, const char *fn) { return prog_get(h, fn); }
 void host_prog_put(struct ptxvm_program *p) { put(&p->o); }
 ptxvm_device *host_prog_device(const struct ptxvm_program *p) { return p->d; }

@@ -65,11 +65,34 @@ const char *host_message(uint64_t dev);
 /* Drops the calling thread's message for a device that goes away. */
 void host_forget(uint64_t dev);
 
+/* ---- graphs launched from kernels (devgraph.c) ---------------------------
+ * A device's registered graphs (ptxvm_graph_register), by handle; busy:
+ * launches of it queued or running from the device (fire-and-forget and
+ * sibling ones from their launch) or from the host. */
+typedef struct DevGraph {
+	uint64_t handle;
+	ptxvm_graph_fn run;
+	void *arg;
+	unsigned busy;
+} DevGraph;
+typedef struct DevGraphs {
+	pthread_mutex_t lock;   /* the table, and every environment's queues */
+	DevGraph *v;
+	size_t n, cap;
+} DevGraphs;
+void devgraphs_init(DevGraphs *g);
+void devgraphs_fini(DevGraphs *g);
+/* What the kernels of the graph running in env see of it (exec.h). */
+struct GraphNode *devgraph_node(ptxvm_graph_env *env);
+
 /* ---- for the interface's other files (device.c) -------------------------
- * The tables of a device: each has its own lock (mem.h, surf.h). */
+ * The tables of a device: each has its own lock (mem.h, surf.h,
+ * DevGraphs); its time limit of a launch, in seconds (0: none). */
 typedef struct HostDev {
 	DevMem *mem;
 	SurfTable *surf;
+	DevGraphs *graphs;
+	double timeout;
 } HostDev;
 HostDev host_dev(ptxvm_device *d);
 /* The program a handle names, with a reference the caller gives back with

@@ -793,6 +793,113 @@ static void graph_memory(void)
 	OK(cuStreamDestroy(s));
 }
 
+/* Instantiation for device launch refuses, with CUDA_ERROR_INVALID_VALUE,
+ * what the programming guide's "Device Graph Requirements" exclude:
+ * graphs with no node, or with nodes other than kernels, copies and
+ * fills; copies of host memory the device does not reach; and the flag
+ * with AUTO_FREE_ON_LAUNCH.  What it takes runs from the host. */
+static CUresult one_node(int kind, CUdeviceptr d, void *host, CUgraphExec *x, unsigned long long flags)
+{
+	CUgraph g;
+	CUgraphNode n;
+	CUcontext ctx;
+	OK(cuCtxGetCurrent(&ctx));
+	OK(cuGraphCreate(&g, 0));
+	CUDA_MEMCPY3D cp;
+	memset(&cp, 0, sizeof cp);
+	cp.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+	cp.srcDevice = d;
+	cp.dstMemoryType = CU_MEMORYTYPE_HOST;
+	cp.dstHost = host;
+	cp.WidthInBytes = 64;
+	cp.Height = cp.Depth = 1;
+	CUDA_MEMSET_NODE_PARAMS mp;
+	memset(&mp, 0, sizeof mp);
+	mp.dst = d;
+	mp.value = 0x5a;
+	mp.elementSize = 1;
+	mp.width = 64;
+	mp.height = 1;
+	CUDA_HOST_NODE_PARAMS hp = { host_fn, &(int){ 0 } };
+	CUDA_MEM_ALLOC_NODE_PARAMS ap = alloc_params(64);
+	switch (kind) {
+	case 0: break;                                                          /* no node */
+	case 1: OK(cuGraphAddMemsetNode(&n, g, NULL, 0, &mp, ctx)); break;
+	case 2: OK(cuGraphAddMemcpyNode(&n, g, NULL, 0, &cp, ctx)); break;
+	case 3: OK(cuGraphAddHostNode(&n, g, NULL, 0, &hp)); break;
+	case 4: OK(cuGraphAddEmptyNode(&n, g, NULL, 0)); break;
+	case 6: OK(cuGraphAddMemAllocNode(&n, g, NULL, 0, &ap)); break;
+	}
+	CUresult r = cuGraphInstantiateWithFlags(x, g, flags);
+	if (kind != 6)  /* a graph's allocation stays until its graph is freed: keep it */
+		OK(cuGraphDestroy(g));
+	return r;
+}
+
+static void device_graphs(void)
+{
+	enum { DL = CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH, AF = CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH };
+	CUstream s;
+	OK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+	CUdeviceptr d;
+	OK(cuMemAlloc(&d, 64));
+	unsigned char *pinned = NULL, pageable[64];
+	OK(cuMemHostAlloc((void **)&pinned, 64, CU_MEMHOSTALLOC_DEVICEMAP));
+	CUgraphExec x;
+	EXPECT(one_node(0, d, pinned, &x, DL), CUDA_ERROR_INVALID_VALUE);      /* no node */
+	EXPECT(one_node(2, d, pageable, &x, DL), CUDA_ERROR_INVALID_VALUE);    /* pageable host memory */
+	EXPECT(one_node(3, d, pinned, &x, DL), CUDA_ERROR_INVALID_VALUE);      /* a host node */
+	EXPECT(one_node(4, d, pinned, &x, DL), CUDA_ERROR_INVALID_VALUE);      /* an empty node */
+	EXPECT(one_node(6, d, pinned, &x, DL), CUDA_ERROR_INVALID_VALUE);      /* a memory node */
+	EXPECT(one_node(1, d, pinned, &x, DL | AF), CUDA_ERROR_INVALID_VALUE); /* both flags */
+	EXPECT(one_node(1, d, pinned, &x, DL | CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY), CUDA_ERROR_NOT_SUPPORTED);
+	/* a fill, then a copy into mapped host memory: valid, and they run */
+	OK(one_node(1, d, pinned, &x, DL));
+	cuuint64_t flags = 0;
+	OK(cuGraphExecGetFlags(x, &flags));
+	CHECK(flags == DL, "a device graph's flags: %llu", (unsigned long long)flags);
+	OK(cuGraphUpload(x, s));
+	OK(cuGraphLaunch(x, s));
+	OK(cuGraphExecDestroy(x));
+	EXPECT(cuGraphUpload(x, s), CUDA_ERROR_INVALID_VALUE);                  /* destroyed */
+	OK(one_node(2, d, pinned, &x, DL));
+	memset(pinned, 0, 64);
+	OK(cuGraphLaunch(x, s));        /* uploads it */
+	OK(cuStreamSynchronize(s));
+	CHECK(pinned[0] == 0x5a && pinned[63] == 0x5a, "a device graph launched from the host: %#x %#x", pinned[0],
+	      pinned[63]);
+	OK(cuGraphExecDestroy(x));
+	/* cuGraphInstantiateWithParams, uploading to a stream */
+	CUgraph g;
+	CUgraphNode n;
+	CUcontext ctx;
+	OK(cuCtxGetCurrent(&ctx));
+	OK(cuGraphCreate(&g, 0));
+	CUDA_MEMSET_NODE_PARAMS mp;
+	memset(&mp, 0, sizeof mp);
+	mp.dst = d;
+	mp.elementSize = 4;
+	mp.width = 16;
+	mp.height = 1;
+	OK(cuGraphAddMemsetNode(&n, g, NULL, 0, &mp, ctx));
+	CUDA_GRAPH_INSTANTIATE_PARAMS ip;
+	memset(&ip, 0, sizeof ip);
+	ip.flags = DL | CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD;
+	ip.hUploadStream = s;
+	OK(cuGraphInstantiateWithParams(&x, g, &ip));
+	CHECK(ip.result_out == CUDA_GRAPH_INSTANTIATE_SUCCESS, "instantiate result %d", (int)ip.result_out);
+	OK(cuGraphExecGetFlags(x, &flags));
+	CHECK(flags == DL, "flags after cuGraphInstantiateWithParams: %llu", (unsigned long long)flags);
+	OK(cuGraphExecDestroy(x));
+	ip.flags = DL | AF;
+	EXPECT(cuGraphInstantiateWithParams(&x, g, &ip), CUDA_ERROR_INVALID_VALUE);
+	CHECK(ip.result_out == CUDA_GRAPH_INSTANTIATE_ERROR, "instantiate result %d", (int)ip.result_out);
+	OK(cuGraphDestroy(g));
+	OK(cuMemFreeHost(pinned));
+	OK(cuMemFree(d));
+	OK(cuStreamDestroy(s));
+}
+
 static void launch_ex(void)
 {
 	CUmodule m;
@@ -1783,6 +1890,7 @@ int main(int argc, char **argv)
 	modules();
 	streams();
 	graph_memory();
+	device_graphs();
 	launch_ex();
 	linking();
 	errors();

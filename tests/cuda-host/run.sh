@@ -17,7 +17,7 @@
 # Ends with "cuda-host: N passed, N failed".
 B=${1:-build}
 cd "$(dirname "$0")/../.." || exit 2
-SHARED="vector_add errors printf streams graphs rdc dynamic_parallelism"
+SHARED="vector_add errors printf streams graphs rdc dynamic_parallelism device_graphs"
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 NVCC=${NVCC:-$(command -v nvcc || echo "$CUDA_HOME/bin/nvcc")}
 ARCH=${ARCH:-sm_90}
