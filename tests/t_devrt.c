@@ -1154,7 +1154,9 @@ static void t_graphs(void)
 		".visible .entry count(.param .u64 out)\n{\n\t.reg .b64 %rd<3>;\n"
 		"\tld.param.u64 %rd1, [out];\n\tatom.global.add.u64 %rd2, [%rd1+16], 1;\n\tret;\n}\n";
 	enum { TAIL = 1, FAF = 2 };
-	ptxvm_device *d = ptxvm_device_create(NULL);
+	ptxvm_device_opts o = { 0 };
+	o.timeout = 0.3;
+	ptxvm_device *d = ptxvm_device_create(&o);
 	ptxvm_check_opts co = { .arch = "sm_90", .compile_only = 1 };
 	ptxvm_module *m = ptxvm_module_load("graphs.ptx", src, strlen(src), &co);
 	ptxvm_program *p = NULL;
@@ -1193,6 +1195,11 @@ static void t_graphs(void)
 		check(r == PTXVM_SUCCESS && got[0] == 1 && got[1] == 0 && got[2] == 1,
 		      "a forged handle or a stream that is no graph launch stream: cudaErrorInvalidValue");
 	}
+	/* a relaunch loop that does not stop: the device's time limit ends it */
+	GArg loop = { d, p, dout, 0x77, (uint64_t)TAIL << 56, 1 << 30 };
+	check(ptxvm_graph_register(d, 0x77, g_run, &loop) == PTXVM_SUCCESS &&
+	      ptxvm_graph_run(d, 0x77, g_run, &loop) == PTXVM_ERROR_LAUNCH_TIMEOUT &&
+	      strstr(ptxvm_device_message(d), "time limit"), "a relaunch loop without end: LAUNCH_TIMEOUT");
 	check(ptxvm_graph_unregister(d, 0x77) == PTXVM_SUCCESS &&
 	      ptxvm_graph_unregister(d, 0x77) == PTXVM_ERROR_INVALID_VALUE, "ptxvm_graph_unregister, twice");
 	ptxvm_memset_d8(d, dout, 0, sizeof got);

@@ -111,7 +111,8 @@ CUresult cu_launch_run(CuCtx *c, CuFunc *f, const ptxvm_launch_config *cfg, void
 		cu_log("%s: %llu device printf calls dropped: the output exceeded the printf FIFO "
 		       "(CU_LIMIT_PRINTF_FIFO_SIZE)", ptxvm_kernel_name(k), (unsigned long long)st.printf_dropped);
 	cu_printf_launched();
-	return cu_result(c, pr, cooperative ? "cuLaunchCooperativeKernel" : "cuLaunchKernel");
+	return cu_result(c, pr, env ? "cuGraphLaunch (a kernel node)" : cooperative ? "cuLaunchCooperativeKernel" :
+				"cuLaunchKernel");
 }
 
 CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,

@@ -107,6 +107,12 @@ __global__ void count_up(int *c)
 		atomicAdd(c, 1);
 }
 
+__global__ void store_to(int *p)
+{
+	if (threadIdx.x == 0)
+		*p = 1;
+}
+
 __global__ void cdp_child() {}
 __global__ void cdp_parent() { cdp_child<<<1, 1>>>(); }
 
@@ -303,5 +309,22 @@ int main()
 	read_log(v, &n);
 	expect(hr[4] == cudaSuccess && n == 1 && v[0] == 50, "a graph uploaded by cudaGraphInstantiateWithParams runs "
 	       "from a kernel (%d, %d marks)", hr[4], n);
+
+	// a destroyed graph's handle is refused; a fault in a graph launched
+	// from a kernel is the host's launch's failure (last: it ends the context)
+	cudaGraphExec_t gone = device_graph(s, capture(s, marker, 60));
+	CK(cudaGraphExecDestroy(gone));
+	cudaGraphExec_t sg;
+	CK(cudaGraphInstantiate(&sg, capture(s, refused_in_graph, gone, hostg, nu, rr), 0));
+	CK(cudaGraphLaunch(sg, s));
+	CK(cudaStreamSynchronize(s));
+	CK(cudaMemcpy(hr, rr, sizeof *hr, cudaMemcpyDeviceToHost));
+	expect(hr[0] == cudaErrorInvalidValue, "a destroyed graph's handle: cudaErrorInvalidValue (%d)", hr[0]);
+	cudaGraphExec_t faulty = device_graph(s, capture(s, store_to, (int *)0x10)), fl_root;
+	CK(cudaGraphInstantiate(&fl_root, capture(s, many, (cudaGraphExec_t *)0, faulty, 1, rr), 0));
+	cudaError_t le = cudaGraphLaunch(fl_root, s), se = cudaStreamSynchronize(s);
+	expect(se == cudaErrorIllegalAddress && (le == cudaSuccess || le == se),
+	       "a fault in a graph launched from a kernel fails the host's launch (%s, %s)", cudaGetErrorName(le),
+	       cudaGetErrorName(se));
 	return finish();
 }

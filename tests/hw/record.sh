@@ -7,7 +7,7 @@
 #     run on the GPU's own driver (CUDA_HOST_NATIVE=1), which shows that
 #     what they check is what the hardware does;
 #   - LOGDIR/cuda-driver.log: the sections of tests/cuda-driver/driver.c
-#     that hold on any driver (graph_memory), on the GPU's;
+#     that hold on any driver (graph_memory, device_graphs), on the GPU's;
 #   - LOGDIR/python.log: the Python clients' cases on the GPU (the two that
 #     assert ptxvm's device name fail there by design);
 #   - tests/hw/golden/NAME.native.txt, to be committed: the verdicts of
