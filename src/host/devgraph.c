@@ -125,8 +125,9 @@ ptxvm_result ptxvm_graph_unregister(ptxvm_device *d, uint64_t graph)
 
 /* cudaGraphLaunch(graph, stream) by a thread of a kernel of the graph
  * running in env (several workers may call at once): queued, or the
- * cudaError_t the call returns.  A graph already running or queued from
- * the device cannot be launched again, but for its own one tail relaunch;
+ * cudaError_t the call returns.  A graph running (its nodes or their
+ * fire-and-forget work) or queued to run fire-and-forget cannot be
+ * launched again, but for its own one tail relaunch;
  * every error is cudaErrorInvalidValue but the limits on launches, which
  * are cudaErrorLaunchPendingCountExceeded (to confirm on hardware). */
 static int env_launch(GraphNode *node, uint64_t graph, uint64_t stream)
@@ -171,7 +172,7 @@ static void busy(DevGraphs *t, uint64_t h, int delta)
 {
 	pthread_mutex_lock(&t->lock);
 	DevGraph *g = find(t, h);
-	if (g)
+	if (g && (delta > 0 || g->busy))       /* registered anew meanwhile: from 0 */
 		g->busy += (unsigned)delta;
 	pthread_mutex_unlock(&t->lock);
 }
@@ -207,7 +208,7 @@ static ptxvm_result run_graph(Tree *tr, uint64_t h, ptxvm_graph_fn run, void *ar
 {
 	Queue tails = { 0 };            /* to run, the next last */
 	ptxvm_result r = PTXVM_SUCCESS;
-	for (bool first = true;; first = false) {
+	for (;;) {
 		if (tr->limit > 0 && exec_now() - tr->t0 > tr->limit) {
 			r = host_say(tr->d, PTXVM_ERROR_LAUNCH_TIMEOUT, "graphs launched from kernels ran past the "
 				     "device's time limit of %g s", tr->limit);
@@ -218,13 +219,13 @@ static ptxvm_result run_graph(Tree *tr, uint64_t h, ptxvm_graph_fn run, void *ar
 		pthread_mutex_unlock(&tr->t->lock);
 		ptxvm_graph_env e = { .node = { .exec = known ? h : 0, .launch = env_launch }, .d = tr->d, .t = tr->t,
 				      .parent = parent, .graph = h };
-		if (!first)
-			busy(tr->t, h, 1);
+		/* running from here until its own work is complete: its tail
+		 * launches may launch it again */
+		busy(tr->t, h, 1);
 		r = run(arg, h, &e);
 		if (!r)
 			r = run_faf(tr, &e);
-		if (!first)
-			busy(tr->t, h, -1);
+		busy(tr->t, h, -1);
 		/* its tail launches come before those queued before them */
 		for (size_t i = e.tail.n; !r && i-- > 0;)
 			if (!push(&tails, e.tail.v[i]))
@@ -256,9 +257,9 @@ static ptxvm_result run_faf(Tree *tr, ptxvm_graph_env *e)
 			break;
 		ptxvm_graph_fn run;
 		void *arg;
+		busy(tr->t, h, -1);     /* queued no more: run_graph counts it running */
 		if (!r)
 			r = runner(tr->t, h, &run, &arg) ? run_graph(tr, h, run, arg, e) : gone(tr, h);
-		busy(tr->t, h, -1);
 	}
 	return r;
 }
@@ -271,10 +272,8 @@ ptxvm_result ptxvm_graph_run(ptxvm_device *d, uint64_t graph, ptxvm_graph_fn run
 	Tree tr = { d, hd.graphs, exec_now(), hd.timeout };
 	/* the stream's environment: the parent of the graph, and of its siblings */
 	ptxvm_graph_env stream = { .d = d, .t = hd.graphs };
-	busy(tr.t, graph, 1);
 	ptxvm_result r = run_graph(&tr, graph, run, arg, &stream);
 	ptxvm_result r2 = run_faf(&tr, &stream);
-	busy(tr.t, graph, -1);
 	free(stream.faf.v);
 	return r ? r : r2;
 }

@@ -67,8 +67,8 @@ void host_forget(uint64_t dev);
 
 /* ---- graphs launched from kernels (devgraph.c) ---------------------------
  * A device's registered graphs (ptxvm_graph_register), by handle; busy:
- * launches of it queued or running from the device (fire-and-forget and
- * sibling ones from their launch) or from the host. */
+ * its runs in progress (its nodes and their fire-and-forget work, not its
+ * tail launches) and its fire-and-forget or sibling launches queued. */
 typedef struct DevGraph {
 	uint64_t handle;
 	ptxvm_graph_fn run;

@@ -51,6 +51,17 @@ __global__ void relaunch(int *count, int max)
 	++*count;
 }
 
+// 21 + which: tail-launches the other of two graphs until *count reaches 4
+__global__ void pingpong(cudaGraphExec_t *two, int which, int *count)
+{
+	if (threadIdx.x != 0)
+		return;
+	mark(21 + which);
+	if (*count < 4)
+		errs[13 + *count % 2] = cudaGraphLaunch(two[1 - which], cudaStreamGraphTailLaunch);
+	++*count;
+}
+
 // 31: launches s as a sibling and pt as its tail
 __global__ void sibling_parent(cudaGraphExec_t s, cudaGraphExec_t pt)
 {
@@ -203,6 +214,24 @@ int main()
 	       (unsigned long long)r);
 	int want_r[3] = { cudaSuccess, cudaErrorInvalidValue, cudaErrorInvalidValue };
 	expect_eq("a second self relaunch, and a fire-and-forget launch of the running graph, fail", e + 6, want_r, 3);
+
+	// two graphs that tail-launch each other in turn: the one that ended
+	// may run again
+	cudaGraphExec_t two[2], *dtwo;
+	CK(cudaMalloc(&dtwo, sizeof two));
+	CK(cudaMemset(count, 0, sizeof *count));
+	for (int i = 0; i < 2; i++)
+		two[i] = device_graph(s, capture(s, pingpong, dtwo, i, count));
+	CK(cudaMemcpy(dtwo, two, sizeof two, cudaMemcpyHostToDevice));
+	CK(cudaGraphLaunch(two[0], s));
+	CK(cudaStreamSynchronize(s));
+	CK(cudaMemcpy(&hc, count, sizeof hc, cudaMemcpyDeviceToHost));
+	CK(cudaMemcpyFromSymbol(e, errs, sizeof e));
+	read_log(v, &n);
+	int want_pp[5] = { 21, 22, 21, 22, 21 };
+	expect(hc == 5 && n == 5, "two graphs tail-launched each other 4 times (count %d, %d runs)", hc, n);
+	expect_eq("they ran in turn", v, want_pp, n < 5 ? n : 5);
+	expect(e[13] == cudaSuccess && e[14] == cudaSuccess, "their launches succeeded (%d, %d)", e[13], e[14]);
 
 	// sibling: p (launched fire-and-forget by a host graph) launches s1 as
 	// its sibling and pt as its tail; the host graph's tail lt comes last
