@@ -200,7 +200,7 @@ static ptxvm_result gone(Tree *tr, uint64_t h)
 			"its launch ran", (unsigned long long)h);
 }
 
-static ptxvm_result run_faf(Tree *tr, ptxvm_graph_env *e);
+static ptxvm_result run_faf(Tree *tr, ptxvm_graph_env *e, ptxvm_result r);
 
 /* Runs graph h (with run, arg) in an environment under parent, then its
  * fire-and-forget work, then its tail launches, each in its turn. */
@@ -222,9 +222,7 @@ static ptxvm_result run_graph(Tree *tr, uint64_t h, ptxvm_graph_fn run, void *ar
 		/* running from here until its own work is complete: its tail
 		 * launches may launch it again */
 		busy(tr->t, h, 1);
-		r = run(arg, h, &e);
-		if (!r)
-			r = run_faf(tr, &e);
+		r = run_faf(tr, &e, run(arg, h, &e));
 		busy(tr->t, h, -1);
 		/* its tail launches come before those queued before them */
 		for (size_t i = e.tail.n; !r && i-- > 0;)
@@ -245,10 +243,10 @@ static ptxvm_result run_graph(Tree *tr, uint64_t h, ptxvm_graph_fn run, void *ar
 }
 
 /* Runs the fire-and-forget launches into e, in order, those that arrive
- * meanwhile included; after a failure, the rest are dropped. */
-static ptxvm_result run_faf(Tree *tr, ptxvm_graph_env *e)
+ * meanwhile included; after a failure (r, or one of theirs) the rest are
+ * dropped.  The first failure. */
+static ptxvm_result run_faf(Tree *tr, ptxvm_graph_env *e, ptxvm_result r)
 {
-	ptxvm_result r = PTXVM_SUCCESS;
 	for (size_t i = 0;; i++) {
 		pthread_mutex_lock(&tr->t->lock);
 		uint64_t h = i < e->faf.n ? e->faf.v[i] : 0;
@@ -272,8 +270,7 @@ ptxvm_result ptxvm_graph_run(ptxvm_device *d, uint64_t graph, ptxvm_graph_fn run
 	Tree tr = { d, hd.graphs, exec_now(), hd.timeout };
 	/* the stream's environment: the parent of the graph, and of its siblings */
 	ptxvm_graph_env stream = { .d = d, .t = hd.graphs };
-	ptxvm_result r = run_graph(&tr, graph, run, arg, &stream);
-	ptxvm_result r2 = run_faf(&tr, &stream);
+	ptxvm_result r = run_faf(&tr, &stream, run_graph(&tr, graph, run, arg, &stream));
 	free(stream.faf.v);
-	return r ? r : r2;
+	return r;
 }
