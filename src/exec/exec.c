@@ -76,8 +76,17 @@ static inline bool tfloat(unsigned ty) { return ty < TY__COUNT && ty_kind[ty] ==
 
 /* The value of the low `bits` of v, extended to 64 bits. */
 static inline __attribute__((always_inline)) uint64_t zx(uint64_t v, unsigned bits) { return bits >= 64 ? v : v & ((1ull << bits) - 1); }
+/* The usual widths as casts, which the vectoriser takes: a 64-bit
+ * arithmetic shift has no SSE2 instruction, so a lane loop that had one
+ * (a signed comparison) stayed scalar. */
 static inline __attribute__((always_inline)) int64_t sx(uint64_t v, unsigned bits)
 {
+	if (bits == 32)
+		return (int32_t)v;
+	if (bits == 16)
+		return (int16_t)v;
+	if (bits == 8)
+		return (int8_t)v;
 	return bits >= 64 ? (int64_t)v : (int64_t)(v << (64 - bits)) >> (64 - bits);
 }
 static inline __attribute__((always_inline)) uint64_t ext(uint64_t v, unsigned ty)
@@ -950,8 +959,10 @@ static inline __attribute__((always_inline)) uint32_t icmp_lanes_w(uint16_t cmp,
 	return r;
 }
 
-static uint32_t icmp_lanes(uint16_t cmp, const uint64_t *A, const uint64_t *B, unsigned bits, bool sg,
-			   uint32_t act)
+/* Inline, so that a shaped copy of exec_one keeps its comparison's loop
+ * alone (and the AVX2 copy vectorises it). */
+static inline __attribute__((always_inline)) uint32_t icmp_lanes(uint16_t cmp, const uint64_t *A, const uint64_t *B,
+								  unsigned bits, bool sg, uint32_t act)
 {
 	if (bits == 32)
 		return icmp_lanes_w(cmp, A, B, 32, sg, act);
@@ -1932,8 +1943,18 @@ void warp_bar_red_done(Warp *w, const Barrier *b)
  * keeps that instruction's lane loop, in a function of its own.  The
  * semantics are exec_one's; the copy only knows the shape beforehand. */
 typedef int Shaped(Ctx *X, Entry *e, uint32_t m, uint32_t act);
+/* Each copy twice, chosen when the library loads (as fma_lanes_f32 is): for
+ * hosts with AVX2, whose lane loops on 64-bit slots take four lanes at a
+ * time with the sign extension, 32-bit products and 64-bit comparisons
+ * SSE2 lacks, and for the others.  Not FMA: a fused product would round
+ * float results differently. */
+#if defined(__x86_64__)
+#define SHAPE_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define SHAPE_CLONES
+#endif
 #define SH(name, op_, ty_, ty2_, sp_, sub_, sub2_, n_) \
-	static int shaped_##name(Ctx *X, Entry *e, uint32_t m, uint32_t act) \
+	SHAPE_CLONES static int shaped_##name(Ctx *X, Entry *e, uint32_t m, uint32_t act) \
 	{ \
 		const XIns k = { .op = op_, .ty = ty_, .ty2 = ty2_, .ty3 = TY__COUNT, .sp = sp_, .sub = sub_, \
 				 .sub2 = sub2_, .vec = 1, .n = n_, .bits = (uint8_t)tbits(ty_), .sg = tsigned(ty_) }; \
