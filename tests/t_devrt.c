@@ -1124,6 +1124,7 @@ typedef struct GArg {
 	uint64_t out;           /* 3 u64: the launch's result, %current_graph_exec, runs */
 	uint64_t target, stream;
 	int relaunches;         /* launch target while this is above 0 */
+	unsigned ctas;          /* of 32 threads, each launching target; 0: 1 thread */
 } GArg;
 
 static ptxvm_result g_run(void *arg, uint64_t graph, ptxvm_graph_env *env)
@@ -1132,7 +1133,9 @@ static ptxvm_result g_run(void *arg, uint64_t graph, ptxvm_graph_env *env)
 	uint64_t target = a->relaunches-- > 0 ? a->target : 0;
 	const ptxvm_kernel *k = ptxvm_kernel_find(a->p, "gl");
 	uint64_t params[3] = { target, a->stream, a->out };
-	ptxvm_launch_config cfg = { { 1, 1, 1 }, { 1, 1, 1 }, 0, { 0, 0, 0 } };
+	ptxvm_launch_config cfg = { { a->ctas ? a->ctas : 1, 1, 1 }, { a->ctas ? 32 : 1, 1, 1 }, 0, { 0, 0, 0 } };
+	if (!target)
+		cfg.grid[0] = cfg.block[0] = 1;
 	return target ? ptxvm_launch_graph_node(a->d, k, &cfg, params, sizeof params, env, NULL)
 		      : ptxvm_launch_graph_node(a->d, ptxvm_kernel_find(a->p, "count"), &cfg, params + 2, 8, env, NULL);
 }
@@ -1170,7 +1173,7 @@ static void t_graphs(void)
 	}
 	uint64_t dout, got[3];
 	ptxvm_mem_alloc(d, sizeof got, &dout);
-	GArg a = { d, p, dout, 0x77, (uint64_t)TAIL << 56, 5 };
+	GArg a = { d, p, dout, 0x77, (uint64_t)TAIL << 56, 5, 0 };
 	/* not a node of a graph */
 	ptxvm_memset_d8(d, dout, 0, sizeof got);
 	void *args[] = { &a.target, &a.stream, &dout };
@@ -1189,21 +1192,39 @@ static void t_graphs(void)
 	uint64_t bad[][2] = { { 0x1234, (uint64_t)FAF << 56 }, { 0x77, 0 }, { 0x77, 7ull << 56 }, { 0x77, FAF } };
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
 		ptxvm_memset_d8(d, dout, 0, sizeof got);
-		GArg b = { d, p, dout, bad[i][0], bad[i][1], 1 };
+		GArg b = { d, p, dout, bad[i][0], bad[i][1], 1, 0 };
 		r = ptxvm_graph_run(d, 0, g_run, &b);
 		ptxvm_memcpy_dtoh(d, got, dout, sizeof got);
 		check(r == PTXVM_SUCCESS && got[0] == 1 && got[1] == 0 && got[2] == 1,
 		      "a forged handle or a stream that is no graph launch stream: cudaErrorInvalidValue");
 	}
+	/* 128 threads on 4 workers queue 128 tail launches of one graph at once */
+	ptxvm_device_opts o4 = { 0 };
+	o4.workers = 4;
+	ptxvm_device *d4 = ptxvm_device_create(&o4);
+	ptxvm_program *p4 = NULL;
+	uint64_t out4;
+	if (ptxvm_program_load(d4, m, &p4) == PTXVM_SUCCESS && ptxvm_mem_alloc(d4, sizeof got, &out4) == PTXVM_SUCCESS) {
+		ptxvm_memset_d8(d4, out4, 0, sizeof got);
+		GArg many = { d4, p4, out4, 0x88, (uint64_t)TAIL << 56, 1, 4 };
+		ptxvm_graph_register(d4, 0x88, g_run, &many);
+		r = ptxvm_graph_run(d4, 0, g_run, &many);
+		ptxvm_memcpy_dtoh(d4, got, out4, sizeof got);
+		check(r == PTXVM_SUCCESS && got[0] == 0 && got[2] == 256,
+		      "128 threads on 4 workers queue 128 tail launches; each runs once");
+	} else {
+		fail("devrt: graphs.ptx on a device of 4 workers");
+	}
+	ptxvm_device_destroy(d4);
 	/* a relaunch loop that does not stop: the device's time limit ends it */
-	GArg loop = { d, p, dout, 0x77, (uint64_t)TAIL << 56, 1 << 30 };
+	GArg loop = { d, p, dout, 0x77, (uint64_t)TAIL << 56, 1 << 30, 0 };
 	check(ptxvm_graph_register(d, 0x77, g_run, &loop) == PTXVM_SUCCESS &&
 	      ptxvm_graph_run(d, 0x77, g_run, &loop) == PTXVM_ERROR_LAUNCH_TIMEOUT &&
 	      strstr(ptxvm_device_message(d), "time limit"), "a relaunch loop without end: LAUNCH_TIMEOUT");
 	check(ptxvm_graph_unregister(d, 0x77) == PTXVM_SUCCESS &&
 	      ptxvm_graph_unregister(d, 0x77) == PTXVM_ERROR_INVALID_VALUE, "ptxvm_graph_unregister, twice");
 	ptxvm_memset_d8(d, dout, 0, sizeof got);
-	GArg c = { d, p, dout, 0x77, (uint64_t)FAF << 56, 1 };
+	GArg c = { d, p, dout, 0x77, (uint64_t)FAF << 56, 1, 0 };
 	r = ptxvm_graph_run(d, 0, g_run, &c);
 	ptxvm_memcpy_dtoh(d, got, dout, sizeof got);
 	check(r == PTXVM_SUCCESS && got[0] == 1 && got[2] == 1, "an unregistered graph: cudaErrorInvalidValue");

@@ -1099,7 +1099,7 @@ static const struct { const char *name; int bi; } devrt_fn[] = {
 	{ "OccupancyMaxActiveBlocksPerMultiprocessor", BI_OCCUPANCY },
 	{ "OccupancyMaxActiveBlocksPerMultiprocessorWithFlags", BI_OCCUPANCY },
 	{ "GetErrorName", BI_ERRNAME }, { "GetErrorString", BI_ERRSTR }, { "FuncGetAttributes", BI_FUNCATTR },
-	{ "LaunchDeviceV2_ptsz", BI_LAUNCH }, { "GraphLaunch", BI_GRAPHLAUNCH }, { "GraphLaunch_ptsz", BI_GRAPHLAUNCH },
+	{ "LaunchDeviceV2_ptsz", BI_LAUNCH }, { "GraphLaunch", BI_GRAPHLAUNCH },
 };
 
 /* cudaError_t: the values the device runtime returns (cudaErrorInvalidValue...) */
