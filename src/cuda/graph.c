@@ -3,8 +3,8 @@
  * fills, host functions, event records and stream-ordered allocations and
  * frees submitted to a stream are recorded in a graph instead of being
  * run, each node depending on the one before; cuGraphAdd*Node adds kernel,
- * copy, fill, host, empty and memory nodes after nodes already in the
- * graph.  Either way the nodes in the order they were added are an order
+ * copy, fill, host, empty, memory and child graph nodes after nodes
+ * already in the graph.  Either way the nodes in the order they were added are an order
  * their dependencies allow, and cuGraphLaunch runs an executable copy of
  * them (cuGraphInstantiate) in that order.  Other streams join a capture
  * through events, as in CUDA.  The memory of allocation nodes is
@@ -22,7 +22,7 @@
 #include <string.h>
 
 /* The kinds, numbered as CUgraphNodeType. */
-enum { NODE_KERNEL = 0, NODE_COPY = 1, NODE_SET = 2, NODE_HOST = 3, NODE_EMPTY = 5, NODE_EVENT = 7,
+enum { NODE_KERNEL = 0, NODE_COPY = 1, NODE_SET = 2, NODE_HOST = 3, NODE_GRAPH = 4, NODE_EMPTY = 5, NODE_EVENT = 7,
        NODE_MEM_ALLOC = 10, NODE_MEM_FREE = 11 };
 enum { CU_STREAM_CAPTURE_STATUS_NONE, CU_STREAM_CAPTURE_STATUS_ACTIVE, CU_STREAM_CAPTURE_STATUS_INVALIDATED };
 enum { CU_STREAM_CAPTURE_MODE_GLOBAL, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL, CU_STREAM_CAPTURE_MODE_RELAXED };
@@ -47,8 +47,11 @@ typedef struct CuAccessDesc {
 
 /* What a node does; an executable graph holds these by value.  Kernels
  * and events are named by their handles, looked up when the graph runs;
- * memory nodes by their allocation's address and record (graphmem.c). */
-typedef struct Work {
+ * memory nodes by their allocation's address and record (graphmem.c).  A
+ * child graph node owns its graph; an executable graph's copy of it holds
+ * the child's work instead (v, n), which it owns. */
+typedef struct Work Work;
+struct Work {
 	int kind;
 	int is3d;               /* NODE_COPY: copy3d, else copy */
 	union {
@@ -66,12 +69,14 @@ typedef struct Work {
 			CuAccessDesc access;
 			size_t naccess;
 		} mem;
+		struct { CUgraph g; Work *v; size_t n; } sub;   /* NODE_GRAPH */
 	};
-} Work;
+};
 
 typedef struct CuNode {
 	CuObj obj;
 	CUgraph graph;
+	size_t idx;             /* its place in graph's nodes */
 	Work w;
 	CUgraphNode *deps;
 	size_t ndeps;
@@ -92,6 +97,7 @@ typedef struct CuGraph {
 	size_t n, cap;
 	Refs refs;
 	unsigned execs;         /* executable graphs made from it that exist */
+	CUgraphNode owner;      /* the child graph node it belongs to; NULL: the user's */
 } CuGraph;
 
 typedef struct CuExec {
@@ -104,15 +110,27 @@ typedef struct CuExec {
 } CuExec;
 
 static void refs_release(Refs *r);
+static void refs_clone(Refs *to, const Refs *from);
 
 static CuGraph *graph_of(CUgraph g) { return cu_obj_get(g, CU_KIND_GRAPH); }
 static CuNode *node_of(CUgraphNode n) { return cu_obj_get(n, CU_KIND_GRAPH_NODE); }
 static CuExec *exec_of(CUgraphExec e) { return cu_obj_get(e, CU_KIND_GRAPH_EXEC); }
 
+static void works_free(Work *v, size_t n);
+
 static void work_free(Work *w)
 {
 	if (w->kind == NODE_KERNEL)
 		free(w->k.params);
+	else if (w->kind == NODE_GRAPH)
+		works_free(w->sub.v, w->sub.n);
+}
+
+static void works_free(Work *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		work_free(&v[i]);
+	free(v);
 }
 
 /* What the records own, for cu_obj_teardown and for destruction. */
@@ -132,17 +150,18 @@ static void graph_drop(void *rec)
 static void exec_drop(void *rec)
 {
 	CuExec *e = rec;
-	for (size_t i = 0; i < e->n; i++)
-		work_free(&e->v[i]);
-	free(e->v);
+	works_free(e->v, e->n);
 	free(e->refs.v);
 }
 
-/* Destroys g and its nodes. */
+/* Destroys g and its nodes, the graphs they own with them. */
 static void graph_free(CUgraph h, CuGraph *g)
 {
 	for (size_t i = 0; i < g->n; i++) {
 		CuNode *n = node_of(g->v[i]);
+		CuGraph *sub = n && n->w.kind == NODE_GRAPH ? graph_of(n->w.sub.g) : NULL;
+		if (sub)
+			graph_free(n->w.sub.g, sub);
 		if (n) {
 			node_drop(n);
 			cu_obj_free(g->v[i], CU_KIND_GRAPH_NODE);
@@ -196,6 +215,7 @@ static CUresult node_add(CUgraph h, const CUgraphNode *deps, size_t ndeps, const
 		memcpy(d, deps, ndeps * sizeof *d);
 	n->obj.drop = node_drop;
 	n->graph = h;
+	n->idx = g->n;
 	n->w = *w;
 	n->deps = d;
 	n->ndeps = ndeps;
@@ -732,7 +752,7 @@ CUresult cuGraphDestroy(CUgraph h)
 		capturing |= m->seq->g == h;
 	pthread_mutex_unlock(&lock);
 	CuGraph *g = graph_of(h);
-	if (!g || capturing)
+	if (!g || capturing || g->owner)        /* a child graph goes with its node */
 		return CUDA_ERROR_INVALID_VALUE;
 	graph_free(h, g);
 	return CUDA_SUCCESS;
@@ -898,6 +918,117 @@ CUresult cuGraphAddEmptyNode(CUgraphNode *out, CUgraph g, const CUgraphNode *dep
 	return node_add(g, deps, ndeps, &(Work){ .kind = NODE_EMPTY }, out);
 }
 
+/* ---- child graphs ---------------------------------------------------------------------------
+ * A child graph node runs a graph of its own, a copy of the one it was
+ * given, made when the node is (as CUDA clones it). */
+
+/* A copy of h's nodes and their dependencies in a new graph (*out).  What
+ * a child graph may not hold is refused: memory nodes (CUDA's rule for a
+ * child graph, CUDA_ERROR_INVALID_VALUE; cuGraphClone, where CUDA would
+ * copy them, CUDA_ERROR_NOT_SUPPORTED).  who names the call. */
+static CUresult graph_clone(CUgraph h, CUgraph *out, int child, const char *who)
+{
+	CuGraph *g = graph_of(h);
+	if (!g)
+		return CUDA_ERROR_INVALID_VALUE;
+	for (size_t i = 0; i < g->n; i++) {
+		CuNode *n = node_of(g->v[i]);
+		if (n && (n->w.kind == NODE_MEM_ALLOC || n->w.kind == NODE_MEM_FREE)) {
+			cu_warn("%s: node %zu is a memory node, which %s", who, i,
+				child ? "a child graph may not hold" : "ptxvm does not copy");
+			return child ? CUDA_ERROR_INVALID_VALUE : CUDA_ERROR_NOT_SUPPORTED;
+		}
+	}
+	CUgraph c = graph_new();
+	if (!c)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	CUresult r = CUDA_SUCCESS;
+	CUgraphNode *deps = NULL;
+	for (size_t i = 0; i < g->n && !r; i++) {
+		CuNode *n = node_of(g->v[i]);
+		CuGraph *cg = graph_of(c);
+		CUgraphNode *d = n && n->ndeps ? realloc(deps, n->ndeps * sizeof *d) : deps;
+		if (!n || !cg || (n->ndeps && !d)) {
+			r = n ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_ERROR_INVALID_VALUE;
+			break;
+		}
+		deps = d;
+		for (size_t j = 0; j < n->ndeps; j++)   /* the copy's node in the same place */
+			deps[j] = cg->v[node_of(n->deps[j])->idx];
+		Work w = n->w;
+		if (w.kind == NODE_KERNEL) {
+			CuFunc *fn = cu_func(w.k.f);
+			size_t bytes = fn ? ptxvm_kernel_params_size(fn->k) : 0;
+			if (!fn || !(w.k.params = malloc(bytes ? bytes : 1))) {
+				r = fn ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_ERROR_INVALID_VALUE;
+				break;
+			}
+			memcpy(w.k.params, n->w.k.params, bytes);
+		} else if (w.kind == NODE_GRAPH && (r = graph_clone(n->w.sub.g, &w.sub.g, child, who)))
+			break;
+		CUgraphNode made;
+		if ((r = node_add(c, deps, n->ndeps, &w, &made))) {
+			if (w.kind == NODE_GRAPH)
+				graph_free(w.sub.g, graph_of(w.sub.g));
+			work_free(&w);
+		} else if (w.kind == NODE_GRAPH)
+			graph_of(w.sub.g)->owner = made;
+	}
+	free(deps);
+	if (r) {
+		graph_free(c, graph_of(c));
+		return r;
+	}
+	*out = c;
+	return CUDA_SUCCESS;
+}
+
+/* The node owns the copy of child. */
+static CUresult add_child(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps, CUgraph child)
+{
+	CUgraph copy;
+	CUresult r = graph_clone(child, &copy, 1, "cuGraphAddChildGraphNode");
+	if (r)
+		return r;
+	CUgraphNode made;
+	if ((r = node_add(g, deps, ndeps, &(Work){ .kind = NODE_GRAPH, .sub = { .g = copy } }, &made))) {
+		graph_free(copy, graph_of(copy));
+		return r;
+	}
+	graph_of(copy)->owner = made;
+	*out = made;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuGraphAddChildGraphNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps, CUgraph child)
+{
+	ADD_CALL(c, out, g, deps, ndeps);
+	return add_child(out, g, deps, ndeps, child);
+}
+
+/* The node's own graph: nodes may be added to it until the parent is
+ * instantiated; it goes with the node. */
+CUresult cuGraphChildGraphNodeGetGraph(CUgraphNode h, CUgraph *out)
+{
+	CTX_CALL(c);
+	CuNode *n = node_of(h);
+	if (!n || n->w.kind != NODE_GRAPH || !out)
+		return CUDA_ERROR_INVALID_VALUE;
+	*out = n->w.sub.g;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuGraphClone(CUgraph *out, CUgraph h)
+{
+	CTX_CALL(c);
+	if (!out)
+		return CUDA_ERROR_INVALID_VALUE;
+	CUresult r = graph_clone(h, out, 0, "cuGraphClone");
+	if (!r)                         /* the copy holds the user objects too */
+		refs_clone(&graph_of(*out)->refs, &graph_of(h)->refs);
+	return r;
+}
+
 /* ---- memory nodes ------------------------------------------------------------------------
  * An allocation node's memory is reserved when the node is made; the
  * rules of its lifetime are graphmem.c's. */
@@ -955,6 +1086,78 @@ CUresult cuGraphAddMemFreeNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d
 	if (!r && (r = node_add(g, deps, ndeps, &w, out)))
 		cu_gmem_unfree(dptr, w.mem.id);
 	return r;
+}
+
+/* ---- cuGraphAddNode ----------------------------------------------------------------------------
+ * A node of any kind from one structure, CUgraphNodeParams: its members
+ * are the structures of the cuGraphAdd*Node calls (the _v2 and later
+ * ones, which begin as the earlier ones do). */
+typedef struct CuNodeParams {
+	int type;
+	int reserved0[3];
+	union {
+		long long reserved1[29];
+		CUDA_KERNEL_NODE_PARAMS kernel;
+		struct { int flags, reserved; CUcontext ctx; CUDA_MEMCPY3D copy; } memcpy;
+		struct { CUDA_MEMSET_NODE_PARAMS p; CUcontext ctx; } memset;
+		CUDA_HOST_NODE_PARAMS host;
+		struct { CUgraph graph; int ownership; } graph;
+		CUDA_MEM_ALLOC_NODE_PARAMS alloc;
+		CUdeviceptr free;
+	};
+	long long reserved2;
+} CuNodeParams;
+
+CUresult cuGraphAddNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps, CuNodeParams *p)
+{
+	if (!p)
+		return CUDA_ERROR_INVALID_VALUE;
+	switch (p->type) {
+	case NODE_KERNEL:
+		return add_kernel(out, g, deps, ndeps, &p->kernel, 1);
+	case NODE_COPY:
+		return cuGraphAddMemcpyNode(out, g, deps, ndeps, &p->memcpy.copy, p->memcpy.ctx);
+	case NODE_SET:
+		return cuGraphAddMemsetNode(out, g, deps, ndeps, &p->memset.p, p->memset.ctx);
+	case NODE_HOST:
+		return cuGraphAddHostNode(out, g, deps, ndeps, &p->host);
+	case NODE_EMPTY:
+		return cuGraphAddEmptyNode(out, g, deps, ndeps);
+	case NODE_MEM_ALLOC:
+		return cuGraphAddMemAllocNode(out, g, deps, ndeps, &p->alloc);
+	case NODE_MEM_FREE:
+		return cuGraphAddMemFreeNode(out, g, deps, ndeps, p->free);
+	case NODE_GRAPH: {
+		ADD_CALL(c, out, g, deps, ndeps);
+		if (p->graph.ownership) {       /* CU_GRAPH_CHILD_GRAPH_OWNERSHIP_MOVE */
+			cu_warn("cuGraphAddNode: a child graph is copied into its node; moving it in is not supported");
+			return CUDA_ERROR_NOT_SUPPORTED;
+		}
+		return add_child(out, g, deps, ndeps, p->graph.graph);
+	}
+	}
+	cu_warn("cuGraphAddNode: nodes of type %d are not supported", p->type);
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+typedef struct CUgraphEdgeData {
+	unsigned char from_port, to_port, type, reserved[5];
+} CUgraphEdgeData;
+
+/* Edges that carry data (ports, programmatic launches) are not supported:
+ * every edge must be a full dependency, its data zero. */
+CUresult cuGraphAddNode_v2(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, const CUgraphEdgeData *edges,
+			   size_t ndeps, CuNodeParams *p)
+{
+	for (size_t i = 0; edges && i < ndeps; i++) {
+		static const CUgraphEdgeData zero;
+		if (memcmp(&edges[i], &zero, sizeof zero)) {
+			cu_warn("cuGraphAddNode_v2: edge %zu has data (a port or type): only full dependencies "
+				"are supported", i);
+			return CUDA_ERROR_NOT_SUPPORTED;
+		}
+	}
+	return cuGraphAddNode(out, g, deps, ndeps, p);
 }
 
 /* A memory node of that kind, or NULL */
@@ -1178,24 +1381,17 @@ static CUresult upload(CUgraphExec h);
 static int reachable(uint64_t a) { return ptxvm_mem_range(cu_dev.dev, a, NULL, NULL) == PTXVM_SUCCESS; }
 
 /* What CUDA requires of a graph instantiated for device launch (the
- * programming guide, "Device Graph Requirements"): kernel, copy and fill
- * nodes only (no empty, host, event or memory nodes; ptxvm has no child
- * graph nodes), at least one; kernels that do not launch grids themselves
+ * programming guide, "Device Graph Requirements"): kernel, copy, fill and
+ * child graph nodes only (no empty, host, event, memory or conditional
+ * nodes), at least one; kernels that do not launch grids themselves
  * (dynamic parallelism); copies between memory the device reaches, no
  * CUDA arrays; and not AUTO_FREE_ON_LAUNCH.  Else CUDA_ERROR_INVALID_VALUE
- * with the reason said. */
-static CUresult device_launchable(const CuGraph *g, unsigned long long flags)
+ * with the reason said.  The nodes of child graphs are held to the same
+ * rules; an empty child graph is allowed (to confirm on hardware). */
+static CUresult device_nodes(const CuGraph *g, const char *in)
 {
 	static const char *const kind[] = { [NODE_HOST] = "a host", [NODE_EMPTY] = "an empty", [NODE_EVENT] = "an event",
 					    [NODE_MEM_ALLOC] = "a memory allocation", [NODE_MEM_FREE] = "a memory free" };
-	if (flags & INSTANTIATE_AUTO_FREE) {
-		cu_warn("cuGraphInstantiate: DEVICE_LAUNCH and AUTO_FREE_ON_LAUNCH exclude each other");
-		return CUDA_ERROR_INVALID_VALUE;
-	}
-	if (!g->n) {
-		cu_warn("cuGraphInstantiate: a graph for device launch needs a kernel, copy or fill node");
-		return CUDA_ERROR_INVALID_VALUE;
-	}
 	for (size_t i = 0; i < g->n; i++) {
 		CuNode *n = node_of(g->v[i]);
 		const Work *w = n ? &n->w : NULL;
@@ -1220,17 +1416,77 @@ static CUresult device_launchable(const CuGraph *g, unsigned long long flags)
 			break;
 		case NODE_SET:
 			break;
+		case NODE_GRAPH: {
+			const CuGraph *sub = graph_of(w->sub.g);
+			CUresult r = sub ? device_nodes(sub, "a child graph's ") : CUDA_ERROR_INVALID_VALUE;
+			if (r)
+				return r;
+			break;
+		}
 		default:
-			bad = "device graphs have kernel, copy and fill nodes only";
-			cu_warn("cuGraphInstantiate: node %zu is %s node: %s", i,
+			bad = "device graphs have kernel, copy, fill and child graph nodes only";
+			cu_warn("cuGraphInstantiate: %snode %zu is %s node: %s", in, i,
 				w->kind < (int)(sizeof kind / sizeof *kind) && kind[w->kind] ? kind[w->kind] : "a", bad);
 			return CUDA_ERROR_INVALID_VALUE;
 		}
 		if (bad) {
-			cu_warn("cuGraphInstantiate: node %zu cannot be launched from the device: %s", i, bad);
+			cu_warn("cuGraphInstantiate: %snode %zu cannot be launched from the device: %s", in, i, bad);
 			return CUDA_ERROR_INVALID_VALUE;
 		}
 	}
+	return CUDA_SUCCESS;
+}
+
+static CUresult device_launchable(const CuGraph *g, unsigned long long flags)
+{
+	if (flags & INSTANTIATE_AUTO_FREE) {
+		cu_warn("cuGraphInstantiate: DEVICE_LAUNCH and AUTO_FREE_ON_LAUNCH exclude each other");
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+	if (!g->n) {
+		cu_warn("cuGraphInstantiate: a graph for device launch needs a kernel, copy or fill node");
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+	return device_nodes(g, "");
+}
+
+/* An executable copy of g's work (*v, *n): later changes to the graph do
+ * not reach it; its kernels' parameters and child graphs are copied.
+ * CUDA_ERROR_OUT_OF_MEMORY also for a kernel unloaded since its node was
+ * made. */
+static CUresult snapshot(const CuGraph *g, Work **out, size_t *nout)
+{
+	Work *v = calloc(g->n ? g->n : 1, sizeof *v);
+	CUresult r = v ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+	size_t done = 0;
+	for (; !r && done < g->n; done++) {
+		CuNode *n = node_of(g->v[done]);
+		if (!n) {
+			r = CUDA_ERROR_INVALID_VALUE;
+			break;
+		}
+		Work w = n->w;
+		if (w.kind == NODE_KERNEL) {
+			CuFunc *fn = cu_func(w.k.f);
+			size_t bytes = fn ? ptxvm_kernel_params_size(fn->k) : 0;
+			if (!fn || !(w.k.params = malloc(bytes ? bytes : 1))) {
+				r = CUDA_ERROR_OUT_OF_MEMORY;
+				break;
+			}
+			memcpy(w.k.params, n->w.k.params, bytes);
+		} else if (w.kind == NODE_GRAPH) {
+			const CuGraph *sub = graph_of(w.sub.g);
+			if (!sub || (r = snapshot(sub, &w.sub.v, &w.sub.n)))
+				break;
+		}
+		v[done] = w;
+	}
+	if (r) {
+		works_free(v, done);
+		return r ? r : CUDA_ERROR_INVALID_VALUE;
+	}
+	*out = v;
+	*nout = g->n;
 	return CUDA_SUCCESS;
 }
 
@@ -1253,36 +1509,19 @@ CUresult cuGraphInstantiateWithFlags(CUgraphExec *out, CUgraph h, unsigned long 
 		return CUDA_ERROR_NOT_SUPPORTED;        /* an H200's answer */
 	}
 	CuExec *e = calloc(1, sizeof *e);
-	Work *v = calloc(g->n ? g->n : 1, sizeof *v);
-	size_t done = 0;
-	/* a snapshot: later changes to the graph do not reach it */
-	for (; e && v && done < g->n; done++) {
-		CuNode *n = node_of(g->v[done]);
-		if (!n)
-			break;
-		v[done] = n->w;
-		if (v[done].kind != NODE_KERNEL)
-			continue;
-		CuFunc *fn = cu_func(v[done].k.f);
-		size_t bytes = fn ? ptxvm_kernel_params_size(fn->k) : 0;
-		void *p = fn ? malloc(bytes ? bytes : 1) : NULL;
-		if (!p) {
-			v[done].kind = NODE_EMPTY;
-			break;
-		}
-		memcpy(p, v[done].k.params, bytes);
-		v[done].k.params = p;
-	}
-	if (!e || !v || done < g->n || !cu_obj_add(e, CU_KIND_GRAPH_EXEC)) {
-		for (size_t i = 0; v && i < done; i++)
-			work_free(&v[i]);
-		free(v);
+	Work *v = NULL;
+	size_t n = 0;
+	CUresult r = e ? snapshot(g, &v, &n) : CUDA_ERROR_OUT_OF_MEMORY;
+	if (!r && !cu_obj_add(e, CU_KIND_GRAPH_EXEC))
+		r = CUDA_ERROR_OUT_OF_MEMORY;
+	if (r) {
+		works_free(v, n);
 		free(e);
-		return CUDA_ERROR_OUT_OF_MEMORY;    /* or a kernel unloaded since it was added */
+		return r;
 	}
 	e->obj.drop = exec_drop;
 	e->v = v;
-	e->n = g->n;
+	e->n = n;
 	e->from = h;
 	e->flags = flags;
 	g->execs++;
@@ -1398,27 +1637,21 @@ static CUresult run_copy(CuCtx *c, const Work *w)
 	return cu_result(c, r, "cuGraphLaunch (a copy)");
 }
 
-/* Runs an executable graph's work in order, as the stream would have run
- * the captured work, its kernels as nodes of the graph in env (so that
- * they may launch device graphs); the first failure ends the run with its
- * error.  arg is the executable graph: the same function runs it from the
- * host and from kernels (devgraph.c in the C API). */
-static ptxvm_result run_exec(void *arg, uint64_t graph, ptxvm_graph_env *env)
+/* Runs work v[0..n) in order, as the stream would have run the captured
+ * work, its kernels as nodes of the graph in env (so that they may
+ * launch device graphs), a child graph's work in its place; the first
+ * failure ends the run with its error. */
+static CUresult run_work(CuCtx *c, const Work *v, size_t n, ptxvm_graph_env *env)
 {
-	(void)graph;
-	CuCtx *c;
-	CUresult r = cu_enter(&c);
-	CuExec *e = r ? NULL : exec_of((CUgraphExec)arg);
-	if (!r && !e)
-		r = CUDA_ERROR_INVALID_VALUE;   /* destroyed while its launch was queued */
-	for (size_t i = 0; e && i < e->n && !r; i++) {
-		const Work *w = &e->v[i];
+	CUresult r = CUDA_SUCCESS;
+	for (size_t i = 0; i < n && !r; i++) {
+		const Work *w = &v[i];
 		CuFunc *fn;
 		switch (w->kind) {
 		case NODE_KERNEL:
 			if (!(fn = cu_func(w->k.f))) {
 				cu_warn("cuGraphLaunch: node %zu's kernel was unloaded", i);
-				return (ptxvm_result)CUDA_ERROR_INVALID_HANDLE;
+				return CUDA_ERROR_INVALID_HANDLE;
 			}
 			r = cu_launch_run(c, fn, &w->k.cfg, NULL, w->k.params, 0, env);
 			break;
@@ -1440,8 +1673,27 @@ static ptxvm_result run_exec(void *arg, uint64_t graph, ptxvm_graph_env *env)
 		case NODE_MEM_FREE:
 			r = cu_gmem_run(w->mem.addr, w->mem.id, w->kind == NODE_MEM_ALLOC);
 			break;
+		case NODE_GRAPH:
+			r = run_work(c, w->sub.v, w->sub.n, env);
+			break;
 		}
 	}
+	return r;
+}
+
+/* Runs an executable graph (run_work).  arg is the executable graph: the
+ * same function runs it from the host and from kernels (devgraph.c in the
+ * C API). */
+static ptxvm_result run_exec(void *arg, uint64_t graph, ptxvm_graph_env *env)
+{
+	(void)graph;
+	CuCtx *c;
+	CUresult r = cu_enter(&c);
+	CuExec *e = r ? NULL : exec_of((CUgraphExec)arg);
+	if (!r && !e)
+		r = CUDA_ERROR_INVALID_VALUE;   /* destroyed while its launch was queued */
+	if (!r)
+		r = run_work(c, e->v, e->n, env);
 	return (ptxvm_result)r;
 }
 

@@ -899,6 +899,153 @@ static void device_graphs(void)
 	OK(cuStreamDestroy(s));
 }
 
+/* Child graph nodes: the child is copied when its node is made (later
+ * changes to it do not reach the parent, changes to the node's own graph
+ * do), runs in its place in every launch and in clones of the parent;
+ * memory nodes are refused in a child, as CUDA does; a device graph may
+ * hold child graphs of its own kinds of nodes.  bump adds 1 to counter per
+ * thread: the count after the launches is the bumps the graphs hold. */
+static unsigned read_counter(CUdeviceptr counter)
+{
+	unsigned v = 0;
+	OK(cuMemcpyDtoH(&v, counter, 4));
+	return v;
+}
+
+static void child_graphs(void)
+{
+	CUmodule m;
+	CUfunction bump;
+	CUdeviceptr counter, d;
+	size_t bytes;
+	CUcontext ctx;
+	CUstream s;
+	OK(cuCtxGetCurrent(&ctx));
+	OK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+	OK(cuModuleLoadData(&m, ptx));
+	OK(cuModuleGetFunction(&bump, m, "bump"));
+	OK(cuModuleGetGlobal(&counter, &bytes, m, "counter"));
+	OK(cuMemAlloc(&d, 64));
+	CUDA_KERNEL_NODE_PARAMS kp;
+	memset(&kp, 0, sizeof kp);
+	kp.func = bump;
+	kp.gridDimX = kp.gridDimY = kp.gridDimZ = 1;
+	kp.blockDimX = 4, kp.blockDimY = kp.blockDimZ = 1;       /* 4 a launch */
+	CUDA_MEMSET_NODE_PARAMS mp;
+	memset(&mp, 0, sizeof mp);
+	mp.dst = d;
+	mp.value = 0x11223344;
+	mp.elementSize = 4;
+	mp.width = 16;
+	mp.height = 1;
+	CUgraph child, parent, own, other;
+	CUgraphNode a, b, x, y, e, extra;
+	OK(cuGraphCreate(&child, 0));
+	OK(cuGraphAddMemsetNode(&a, child, NULL, 0, &mp, ctx));
+	OK(cuGraphAddKernelNode(&b, child, &a, 1, &kp));
+	OK(cuGraphCreate(&parent, 0));
+	OK(cuGraphAddChildGraphNode(&x, parent, NULL, 0, child));
+	OK(cuGraphAddChildGraphNode(&y, parent, &x, 1, child));
+	OK(cuGraphAddEmptyNode(&e, parent, &y, 1));
+	OK(cuGraphAddKernelNode(&extra, child, &b, 1, &kp));    /* after: not in the parent */
+	CUgraphNodeType t = CU_GRAPH_NODE_TYPE_EMPTY;
+	OK(cuGraphNodeGetType(x, &t));
+	CHECK(t == CU_GRAPH_NODE_TYPE_GRAPH, "a child graph node's type: %d", (int)t);
+	OK(cuGraphChildGraphNodeGetGraph(x, &own));
+	CHECK(own != child, "a child graph node holds the graph it was given, not a copy");
+	size_t n = 0;
+	OK(cuGraphGetNodes(own, NULL, &n));
+	CHECK(n == 2, "the node's graph has %zu nodes, want the 2 the child had when the node was made", n);
+	OK(cuGraphAddKernelNode(&extra, own, NULL, 0, &kp));    /* the node's own graph: in the parent */
+	EXPECT(cuGraphDestroy(own), CUDA_ERROR_INVALID_VALUE);  /* it goes with its node */
+	EXPECT(cuGraphChildGraphNodeGetGraph(e, &other), CUDA_ERROR_INVALID_VALUE);
+	EXPECT(cuGraphAddChildGraphNode(&extra, parent, NULL, 0, NULL), CUDA_ERROR_INVALID_VALUE);
+	/* x: 2 bumps, y: 1 bump */
+	CUgraphExec xp, xc;
+	OK(cuGraphInstantiate(&xp, parent, 0));
+	OK(cuMemsetD8(d, 0, 64));
+	unsigned before = read_counter(counter);
+	OK(cuGraphLaunch(xp, s));
+	OK(cuGraphLaunch(xp, s));
+	OK(cuStreamSynchronize(s));
+	unsigned after = read_counter(counter);
+	CHECK(after - before == 2 * 3 * 4, "two launches of a parent of 3 bumps by 4 threads: counter +%u", after - before);
+	unsigned host[16];
+	OK(cuMemcpyDtoH(host, d, sizeof host));
+	CHECK(host[0] == 0x11223344 && host[15] == 0x11223344, "a child's fill: %#x %#x", host[0], host[15]);
+	/* a clone runs the same, and outlives the original */
+	CUgraph copy;
+	OK(cuGraphClone(&copy, parent));
+	OK(cuGraphGetNodes(copy, NULL, &n));
+	CHECK(n == 3, "a clone of 3 nodes has %zu", n);
+	CUgraphNode roots[3] = { 0 };
+	size_t nr = 3;
+	OK(cuGraphGetRootNodes(copy, roots, &nr));
+	CHECK(nr == 1 && roots[0] != x, "a clone's roots: %zu, its own nodes", nr);
+	OK(cuGraphExecDestroy(xp));
+	OK(cuGraphDestroy(parent));
+	OK(cuGraphInstantiate(&xc, copy, 0));
+	before = read_counter(counter);
+	OK(cuGraphLaunch(xc, s));
+	OK(cuStreamSynchronize(s));
+	after = read_counter(counter);
+	CHECK(after - before == 3 * 4, "a clone's launch: counter +%u, want 12", after - before);
+	OK(cuGraphExecDestroy(xc));
+	OK(cuGraphDestroy(copy));
+	/* cuGraphAddNode: copied as cuGraphAddChildGraphNode does; moving is not supported */
+	CUgraphNodeParams np;
+	memset(&np, 0, sizeof np);
+	np.type = CU_GRAPH_NODE_TYPE_GRAPH;
+	np.graph.graph = child;
+	OK(cuGraphCreate(&parent, 0));
+	OK(cuGraphAddNode(&x, parent, NULL, NULL, 0, &np));
+	np.graph.ownership = CU_GRAPH_CHILD_GRAPH_OWNERSHIP_MOVE;
+	EXPECT(cuGraphAddNode(&y, parent, NULL, NULL, 0, &np), CUDA_ERROR_NOT_SUPPORTED);
+	OK(cuGraphInstantiate(&xp, parent, 0));
+	before = read_counter(counter);
+	OK(cuGraphLaunch(xp, s));
+	OK(cuStreamSynchronize(s));
+	CHECK(read_counter(counter) - before == 2 * 4, "a child of 2 bumps, added by cuGraphAddNode: +%u",
+	      read_counter(counter) - before);
+	OK(cuGraphExecDestroy(xp));
+	/* launched from the device: children of kernels and fills are allowed, an empty node is not */
+	OK(cuGraphInstantiateWithFlags(&xp, parent, CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH));
+	OK(cuGraphLaunch(xp, s));
+	OK(cuStreamSynchronize(s));
+	OK(cuGraphExecDestroy(xp));
+	OK(cuGraphAddEmptyNode(&e, child, NULL, 0));
+	OK(cuGraphAddChildGraphNode(&y, parent, &x, 1, child));
+	EXPECT(cuGraphInstantiateWithFlags(&xp, parent, CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH),
+	       CUDA_ERROR_INVALID_VALUE);
+	OK(cuGraphDestroy(parent));
+	/* memory nodes: not in a child graph; a child within a child is copied whole */
+	CUDA_MEM_ALLOC_NODE_PARAMS ap = alloc_params(64);
+	CUgraph mem, outer;
+	OK(cuGraphCreate(&mem, 0));
+	OK(cuGraphAddMemAllocNode(&a, mem, NULL, 0, &ap));
+	OK(cuGraphCreate(&parent, 0));
+	EXPECT(cuGraphAddChildGraphNode(&x, parent, NULL, 0, mem), CUDA_ERROR_INVALID_VALUE);
+	OK(cuGraphGetNodes(parent, NULL, &n));
+	CHECK(n == 0, "a refused child graph node was added (%zu nodes)", n);
+	OK(cuGraphCreate(&outer, 0));
+	OK(cuGraphAddChildGraphNode(&x, outer, NULL, 0, child));
+	OK(cuGraphAddChildGraphNode(&y, parent, NULL, 0, outer));
+	OK(cuGraphInstantiate(&xp, parent, 0));
+	before = read_counter(counter);
+	OK(cuGraphLaunch(xp, s));
+	OK(cuStreamSynchronize(s));
+	CHECK(read_counter(counter) - before == 2 * 4, "a child of a child of 2 bumps: +%u",
+	      read_counter(counter) - before);
+	OK(cuGraphExecDestroy(xp));
+	OK(cuGraphDestroy(outer));
+	OK(cuGraphDestroy(parent));
+	OK(cuGraphDestroy(mem));
+	OK(cuGraphDestroy(child));
+	OK(cuMemFree(d));
+	OK(cuModuleUnload(m));
+	OK(cuStreamDestroy(s));
+}
+
 static void launch_ex(void)
 {
 	CUmodule m;
@@ -1561,9 +1708,9 @@ static void proc(void)
 	EXPECT(cuGetProcAddress("cuMemAllocAsync", &fn, 11000, CU_GET_PROC_ADDRESS_DEFAULT, &st), CUDA_ERROR_NOT_FOUND);
 	CHECK(st == CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT, "a function newer than the version asked");
 	/* every name the export list has resolves at 13.0 */
-	CUgraph g = NULL;
-	EXPECT(cuGraphClone(&g, NULL), CUDA_ERROR_NOT_SUPPORTED);
-	EXPECT(cuGraphClone(&g, NULL), CUDA_ERROR_NOT_SUPPORTED);      /* named on stderr once (run.sh) */
+	CUgraphNode gn = NULL;
+	EXPECT(cuGraphNodeFindInClone(&gn, NULL, NULL), CUDA_ERROR_NOT_SUPPORTED);
+	EXPECT(cuGraphNodeFindInClone(&gn, NULL, NULL), CUDA_ERROR_NOT_SUPPORTED); /* named on stderr once (run.sh) */
 	if (lib)
 		dlclose(lib);
 }
@@ -1891,6 +2038,7 @@ int main(int argc, char **argv)
 	streams();
 	graph_memory();
 	device_graphs();
+	child_graphs();
 	launch_ex();
 	linking();
 	errors();
