@@ -1965,7 +1965,14 @@ typedef int Shaped(Ctx *X, Entry *e, uint32_t m, uint32_t act);
 	}
 #include "../lower/shapes.def"
 #undef SH
+/* An instruction of no listed shape: exec_one itself, out of line, so
+ * that warp_loop, without exec_one's body, keeps its state in registers. */
+static __attribute__((noinline)) int exec_any(Ctx *X, Entry *e, uint32_t m, uint32_t act)
+{
+	return exec_one(X, e, m, act);
+}
 static Shaped *const shaped[XSH__COUNT] = {
+	[XSH_NONE] = exec_any,
 #define SH(name, ...) [XSH_##name] = shaped_##name,
 #include "../lower/shapes.def"
 #undef SH
@@ -1996,11 +2003,10 @@ static inline __attribute__((always_inline)) int exec_step(Ctx *X, Entry *e, uin
 {
 	uint32_t act = exec_guard(X, m, x, nthr, nwarp);
 #if !defined(EXEC_JIT) && !defined(EXEC_NO_SHAPES)
-	unsigned sh = X->shape[e->pc];
-	if (sh)
-		return shaped[sh](X, e, m, act);
-#endif
+	return shaped[X->shape[e->pc]](X, e, m, act);
+#else
 	return exec_one(X, e, m, act);
+#endif
 }
 
 /* The compiling tier (src/jit) includes this file with EXEC_STEP naming
@@ -2015,6 +2021,7 @@ static inline __attribute__((always_inline)) int warp_loop(Cta *c, Warp *w, uint
 {
 	Ctx X = { .c = c, .w = w };
 	set_base(&X);
+	atomic_int *stop = &c->L->stop;
 	uint64_t nthr = 0, nwarp = 0;
 	int r = RUN_YIELD;
 	while (budget--) {
@@ -2043,7 +2050,7 @@ static inline __attribute__((always_inline)) int warp_loop(Cta *c, Warp *w, uint
 			r = s;
 			break;
 		}
-		if (atomic_load_explicit(&c->L->stop, memory_order_relaxed)) {
+		if (atomic_load_explicit(stop, memory_order_relaxed)) {
 			r = RUN_FAULT;
 			break;
 		}
