@@ -1953,11 +1953,20 @@ typedef int Shaped(Ctx *X, Entry *e, uint32_t m, uint32_t act);
 #else
 #define SHAPE_CLONES
 #endif
+/* tbits and tsigned of each type as constants, for the copies' shapes:
+ * static, so that the compiler folds them as it would a local without
+ * building one at each instruction run */
+enum {
+#define T(name, bytes, kind) SHB_TY_##name = (bytes) * 8, SHS_TY_##name = TK_##kind == TK_S,
+#include "../isa/types.def"
+#undef T
+	SHB_TY__COUNT = 64, SHS_TY__COUNT = 0
+};
 #define SH(name, op_, ty_, ty2_, sp_, sub_, sub2_, n_) \
 	SHAPE_CLONES static int shaped_##name(Ctx *X, Entry *e, uint32_t m, uint32_t act) \
 	{ \
-		const XIns k = { .op = op_, .ty = ty_, .ty2 = ty2_, .ty3 = TY__COUNT, .sp = sp_, .sub = sub_, \
-				 .sub2 = sub2_, .vec = 1, .n = n_, .bits = (uint8_t)tbits(ty_), .sg = tsigned(ty_) }; \
+		static const XIns k = { .op = op_, .ty = ty_, .ty2 = ty2_, .ty3 = TY__COUNT, .sp = sp_, \
+					.sub = sub_, .sub2 = sub2_, .vec = 1, .n = n_, .bits = SHB_##ty_, .sg = SHS_##ty_ }; \
 		X->xk = &k; \
 		int r = exec_one(X, e, m, act); \
 		X->xk = X->x; \
