@@ -1953,11 +1953,20 @@ typedef int Shaped(Ctx *X, Entry *e, uint32_t m, uint32_t act);
 #else
 #define SHAPE_CLONES
 #endif
+/* tbits and tsigned of each type as constants, for the copies' shapes:
+ * static, so that the compiler folds them as it would a local without
+ * building one at each instruction run */
+enum {
+#define T(name, bytes, kind) SHB_TY_##name = (bytes) * 8, SHS_TY_##name = TK_##kind == TK_S,
+#include "../isa/types.def"
+#undef T
+	SHB_TY__COUNT = 64, SHS_TY__COUNT = 0
+};
 #define SH(name, op_, ty_, ty2_, sp_, sub_, sub2_, n_) \
 	SHAPE_CLONES static int shaped_##name(Ctx *X, Entry *e, uint32_t m, uint32_t act) \
 	{ \
-		const XIns k = { .op = op_, .ty = ty_, .ty2 = ty2_, .ty3 = TY__COUNT, .sp = sp_, .sub = sub_, \
-				 .sub2 = sub2_, .vec = 1, .n = n_, .bits = (uint8_t)tbits(ty_), .sg = tsigned(ty_) }; \
+		static const XIns k = { .op = op_, .ty = ty_, .ty2 = ty2_, .ty3 = TY__COUNT, .sp = sp_, \
+					.sub = sub_, .sub2 = sub2_, .vec = 1, .n = n_, .bits = SHB_##ty_, .sg = SHS_##ty_ }; \
 		X->xk = &k; \
 		int r = exec_one(X, e, m, act); \
 		X->xk = X->x; \
@@ -1965,7 +1974,14 @@ typedef int Shaped(Ctx *X, Entry *e, uint32_t m, uint32_t act);
 	}
 #include "../lower/shapes.def"
 #undef SH
+/* An instruction of no listed shape: exec_one itself, out of line, so
+ * that warp_loop, without exec_one's body, keeps its state in registers. */
+static __attribute__((noinline)) int exec_any(Ctx *X, Entry *e, uint32_t m, uint32_t act)
+{
+	return exec_one(X, e, m, act);
+}
 static Shaped *const shaped[XSH__COUNT] = {
+	[XSH_NONE] = exec_any,
 #define SH(name, ...) [XSH_##name] = shaped_##name,
 #include "../lower/shapes.def"
 #undef SH
@@ -1996,11 +2012,10 @@ static inline __attribute__((always_inline)) int exec_step(Ctx *X, Entry *e, uin
 {
 	uint32_t act = exec_guard(X, m, x, nthr, nwarp);
 #if !defined(EXEC_JIT) && !defined(EXEC_NO_SHAPES)
-	unsigned sh = X->shape[e->pc];
-	if (sh)
-		return shaped[sh](X, e, m, act);
-#endif
+	return shaped[X->shape[e->pc]](X, e, m, act);
+#else
 	return exec_one(X, e, m, act);
+#endif
 }
 
 /* The compiling tier (src/jit) includes this file with EXEC_STEP naming
@@ -2015,6 +2030,7 @@ static inline __attribute__((always_inline)) int warp_loop(Cta *c, Warp *w, uint
 {
 	Ctx X = { .c = c, .w = w };
 	set_base(&X);
+	atomic_int *stop = &c->L->stop;
 	uint64_t nthr = 0, nwarp = 0;
 	int r = RUN_YIELD;
 	while (budget--) {
@@ -2043,7 +2059,7 @@ static inline __attribute__((always_inline)) int warp_loop(Cta *c, Warp *w, uint
 			r = s;
 			break;
 		}
-		if (atomic_load_explicit(&c->L->stop, memory_order_relaxed)) {
+		if (atomic_load_explicit(stop, memory_order_relaxed)) {
 			r = RUN_FAULT;
 			break;
 		}
