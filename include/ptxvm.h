@@ -404,6 +404,17 @@ ptxvm_result ptxvm_graph_unregister(ptxvm_device *d, uint64_t graph);
  * they read as %current_graph_exec 0) with run(arg, graph, env), then
  * what its kernels launched. */
 ptxvm_result ptxvm_graph_run(ptxvm_device *d, uint64_t graph, ptxvm_graph_fn run, void *arg);
+/* Conditional nodes (docs/EXECUTION.md "Conditional graph nodes"): a
+ * kernel's cudaGraphSetConditional(handle, value) in the graph running in
+ * env calls set(arg, handle, value), which returns 0, or non-zero for a
+ * handle that graph does not know (the calling thread then faults); with
+ * no set given, every handle is unknown.  ptxvm_graph_env_expired says
+ * whether the graphs of env's host launch have run past the device's time
+ * limit (PTXVM_ERROR_LAUNCH_TIMEOUT, reported) or not (PTXVM_SUCCESS): a
+ * loop of the embedder's asks it before each turn. */
+typedef int (*ptxvm_graph_cond_fn)(void *arg, uint64_t handle, unsigned value);
+void ptxvm_graph_env_conditionals(ptxvm_graph_env *env, ptxvm_graph_cond_fn set, void *arg);
+ptxvm_result ptxvm_graph_env_expired(ptxvm_graph_env *env);
 /* ptxvm_launch_packed of a kernel node of the graph running in env. */
 ptxvm_result ptxvm_launch_graph_node(ptxvm_device *d, const ptxvm_kernel *k, const ptxvm_launch_config *cfg,
 				     const void *params, size_t bytes, ptxvm_graph_env *env,

@@ -536,10 +536,10 @@ static void t_cdp(const char *root, unsigned workers)
 	/* an entry point of the device runtime that ptxvm does not provide */
 	static const char *const ev =
 		".version 8.0\n.target sm_90\n.address_size 64\n"
-		".extern .func cudaGraphSetConditional(.param .b64 h, .param .b32 v);\n"
-		".visible .entry k()\n{\n\t.param .b64 ph;\n\t.param .b32 pv;\n"
-		"\tst.param.b64 [ph], 1;\n\tst.param.b32 [pv], 0;\n"
-		"\tcall.uni cudaGraphSetConditional, (ph, pv);\n\tret;\n}\n";
+		".extern .func (.param .b32 r) cudaGraphKernelNodeSetEnabled(.param .b64 n, .param .b32 e);\n"
+		".visible .entry k()\n{\n\t.param .b64 pn;\n\t.param .b32 pe;\n\t.param .b32 r;\n"
+		"\tst.param.b64 [pn], 1;\n\tst.param.b32 [pe], 0;\n"
+		"\tcall.uni (r), cudaGraphKernelNodeSetEnabled, (pn, pe);\n\tret;\n}\n";
 	ptxvm_check_opts co = { .arch = "sm_90", .compile_only = 1 };
 	ptxvm_module *m = ptxvm_module_load("ev.ptx", ev, strlen(ev), &co);
 	if (ptxvm_module_errors(m) || ptxvm_program_load(d, m, &p) != PTXVM_SUCCESS) {
@@ -548,7 +548,7 @@ static void t_cdp(const char *root, unsigned workers)
 		free(diag);
 	} else {
 		r = run(d, p, "k", 1, 1, NULL);
-		check(r == PTXVM_ERROR_NOT_SUPPORTED && strstr(ptxvm_device_message(d), "cudaGraphSetConditional"),
+		check(r == PTXVM_ERROR_NOT_SUPPORTED && strstr(ptxvm_device_message(d), "cudaGraphKernelNodeSetEnabled"),
 		      "a device-runtime call ptxvm does not provide fails the launch, naming it");
 		ptxvm_program_unload(p);
 	}
@@ -1027,7 +1027,7 @@ static void t_linked(const char *root)
 		{ "cudaGetParameterBuffer", 1 }, { "__cudaCDP2Malloc", 1 }, { "__cudaCDP2StreamCreateWithFlags", 1 },
 		{ "__cudaCDP2FuncGetAttributes", 1 }, { "__cudaCDP2GetErrorString", 1 }, { "cudaGetErrorName", 1 },
 		{ "__cudaCDP2LaunchDeviceV2_ptsz", 1 }, { "cudaGraphLaunch", 1 },
-		{ "cudaGraphSetConditional", 0 },
+		{ "cudaGraphSetConditional", 1 }, { "cudaGraphKernelNodeSetEnabled", 0 },
 		{ "__cudaCDP2Bogus", 0 }, { "cudaDeviceSynchronize", 0 }, { "vprintf", 0 }, { "twice", 0 },
 		{ "__cudaCDP2", 0 }, { "", 0 }, { NULL, 0 },
 	};
@@ -1235,8 +1235,101 @@ static void t_graphs(void)
 	ptxvm_device_destroy(d);
 }
 
+/* Conditional nodes through the C interface: a kernel's
+ * cudaGraphSetConditional reaches the set function of the graph it runs
+ * in, which looks the handle up; a handle it does not know, or a kernel
+ * that runs in no graph, faults the launch, naming the call. */
+typedef struct CArg {
+	ptxvm_device *d;
+	ptxvm_program *p;
+	uint64_t handle;        /* what the kernel sets */
+	unsigned value;         /* set by c_set, for handle 0x42 only */
+	int setter;             /* whether the graph has a set function */
+	ptxvm_result expired;
+} CArg;
+
+static int c_set(void *arg, uint64_t handle, unsigned value)
+{
+	CArg *a = arg;
+	if (handle != 0x42)
+		return -1;
+	a->value = value;
+	return 0;
+}
+
+static ptxvm_result c_run(void *arg, uint64_t graph, ptxvm_graph_env *env)
+{
+	CArg *a = arg;
+	if (a->setter)
+		ptxvm_graph_env_conditionals(env, c_set, a);
+	a->expired = ptxvm_graph_env_expired(env);
+	uint64_t params[2] = { a->handle, 9 };
+	ptxvm_launch_config cfg = { { 1, 1, 1 }, { 1, 1, 1 }, 0, { 0, 0, 0 } };
+	return ptxvm_launch_graph_node(a->d, ptxvm_kernel_find(a->p, "setv"), &cfg, params, 12, env, NULL);
+}
+
+static void t_conditional(void)
+{
+	static const char *const src =
+		".version 8.0\n.target sm_90\n.address_size 64\n"
+		".extern .func cudaGraphSetConditional(.param .b64 h, .param .b32 v);\n"
+		".visible .entry setv(.param .u64 h, .param .u32 v)\n{\n"
+		"\t.reg .b64 %rd1;\n\t.reg .b32 %r1;\n"
+		"\tld.param.u64 %rd1, [h];\n\tld.param.u32 %r1, [v];\n"
+		"\t{\n\t.param .b64 ph;\n\t.param .b32 pv;\n"
+		"\tst.param.b64 [ph], %rd1;\n\tst.param.b32 [pv], %r1;\n"
+		"\tcall.uni cudaGraphSetConditional, (ph, pv);\n\t}\n\tret;\n}\n";
+	ptxvm_device_opts o = { 0 };
+	ptxvm_device *d = ptxvm_device_create(&o);
+	ptxvm_check_opts co = { .arch = "sm_90", .compile_only = 1 };
+	ptxvm_module *m = ptxvm_module_load("cond.ptx", src, strlen(src), &co);
+	ptxvm_program *p = NULL;
+	if (ptxvm_module_errors(m) || ptxvm_program_load(d, m, &p) != PTXVM_SUCCESS) {
+		char *diag = ptxvm_module_diagnostics(m);
+		fail("devrt: cond.ptx: %s", diag);
+		free(diag);
+		ptxvm_module_free(m);
+		ptxvm_device_destroy(d);
+		return;
+	}
+	CArg a = { d, p, 0x42, 0, 1, PTXVM_ERROR_LAUNCH_FAILED };
+	ptxvm_result r = ptxvm_graph_run(d, 0, c_run, &a);
+	check(r == PTXVM_SUCCESS && a.value == 9 && a.expired == PTXVM_SUCCESS,
+	      "cudaGraphSetConditional of a handle the graph knows sets it");
+	ptxvm_device_destroy(d);
+	/* each fault on a device of its own: a fault is sticky */
+	const struct { uint64_t h; int setter; int graph; const char *what; } bad[] = {
+		{ 0x43, 1, 1, "a handle the graph does not know" },
+		{ 0x42, 0, 1, "a graph without conditional nodes" },
+		{ 0x42, 1, 0, "a kernel of no graph" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		d = ptxvm_device_create(&o);
+		p = NULL;
+		if (ptxvm_program_load(d, m, &p) != PTXVM_SUCCESS) {
+			fail("devrt: cond.ptx on a second device");
+			ptxvm_device_destroy(d);
+			continue;
+		}
+		CArg b = { d, p, bad[i].h, 0, bad[i].setter, PTXVM_SUCCESS };
+		uint64_t h = bad[i].h;
+		unsigned v = 9;
+		void *args[] = { &h, &v };
+		r = bad[i].graph ? ptxvm_graph_run(d, 0, c_run, &b) : run(d, p, "setv", 1, 1, args);
+		const char *msg = ptxvm_device_message(d);
+		if (r == PTXVM_ERROR_ILLEGAL_ADDRESS && b.value == 0 && msg && strstr(msg, "cudaGraphSetConditional"))
+			passed++;
+		else
+			fail("devrt: cudaGraphSetConditional from %s: %d (%s), want ILLEGAL_ADDRESS naming the call",
+			     bad[i].what, (int)r, msg ? msg : "no message");
+		ptxvm_device_destroy(d);
+	}
+	ptxvm_module_free(m);
+}
+
 void test_devrt(const char *root)
 {
+	t_conditional();
 	t_graphs();
 	t_funcattrs(root);
 	t_errors(root, 1);

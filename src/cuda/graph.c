@@ -23,7 +23,10 @@
 
 /* The kinds, numbered as CUgraphNodeType. */
 enum { NODE_KERNEL = 0, NODE_COPY = 1, NODE_SET = 2, NODE_HOST = 3, NODE_GRAPH = 4, NODE_EMPTY = 5, NODE_EVENT = 7,
-       NODE_MEM_ALLOC = 10, NODE_MEM_FREE = 11 };
+       NODE_MEM_ALLOC = 10, NODE_MEM_FREE = 11, NODE_COND = 13 };
+/* CUgraphConditionalNodeType, and CU_GRAPH_COND_ASSIGN_DEFAULT */
+enum { COND_IF, COND_WHILE, COND_SWITCH };
+enum { COND_ASSIGN_DEFAULT = 1 };
 enum { CU_STREAM_CAPTURE_STATUS_NONE, CU_STREAM_CAPTURE_STATUS_ACTIVE, CU_STREAM_CAPTURE_STATUS_INVALIDATED };
 enum { CU_STREAM_CAPTURE_MODE_GLOBAL, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL, CU_STREAM_CAPTURE_MODE_RELAXED };
 
@@ -48,9 +51,15 @@ typedef struct CuAccessDesc {
 /* What a node does; an executable graph holds these by value.  Kernels
  * and events are named by their handles, looked up when the graph runs;
  * memory nodes by their allocation's address and record (graphmem.c).  A
- * child graph node owns its graph; an executable graph's copy of it holds
- * the child's work instead (v, n), which it owns. */
+ * child graph node owns its graph, a conditional node its bodies' graphs;
+ * an executable graph's copy holds their work instead (v, n; body), which
+ * it owns, and the conditional's value by its place in the executable
+ * graph's slots. */
 typedef struct Work Work;
+typedef struct Body {
+	Work *v;
+	size_t n;
+} Body;
 struct Work {
 	int kind;
 	int is3d;               /* NODE_COPY: copy3d, else copy */
@@ -70,6 +79,14 @@ struct Work {
 			size_t naccess;
 		} mem;
 		struct { CUgraph g; Work *v; size_t n; } sub;   /* NODE_GRAPH */
+		struct {
+			uint64_t handle;
+			int type;
+			unsigned size;
+			CUgraph *g;     /* the node's: its bodies' graphs */
+			Body *body;     /* the executable graph's: their work */
+			size_t slot;
+		} cond;                                         /* NODE_COND */
 	};
 };
 
@@ -97,8 +114,17 @@ typedef struct CuGraph {
 	size_t n, cap;
 	Refs refs;
 	unsigned execs;         /* executable graphs made from it that exist */
-	CUgraphNode owner;      /* the child graph node it belongs to; NULL: the user's */
+	CUgraphNode owner;      /* the child graph or conditional node it belongs to; NULL: the user's */
+	struct CondHandle { uint64_t h; unsigned dflt, flags; } *conds;  /* the conditional handles made for it */
+	size_t nconds;
 } CuGraph;
+
+/* A conditional handle's value in an executable graph. */
+typedef struct Slot {
+	uint64_t h;
+	unsigned dflt, flags;
+	_Atomic unsigned value;
+} Slot;
 
 typedef struct CuExec {
 	CuObj obj;
@@ -107,6 +133,8 @@ typedef struct CuExec {
 	Refs refs;              /* the graph's, when it was instantiated */
 	CUgraph from;
 	unsigned long long flags;
+	Slot *slot;             /* the conditional handles of the graph and the graphs in it */
+	size_t nslot;
 } CuExec;
 
 static void refs_release(Refs *r);
@@ -124,6 +152,12 @@ static void work_free(Work *w)
 		free(w->k.params);
 	else if (w->kind == NODE_GRAPH)
 		works_free(w->sub.v, w->sub.n);
+	else if (w->kind == NODE_COND) {
+		for (size_t i = 0; w->cond.body && i < w->cond.size; i++)
+			works_free(w->cond.body[i].v, w->cond.body[i].n);
+		free(w->cond.body);
+		free(w->cond.g);
+	}
 }
 
 static void works_free(Work *v, size_t n)
@@ -145,6 +179,7 @@ static void graph_drop(void *rec)
 {
 	free(((CuGraph *)rec)->v);
 	free(((CuGraph *)rec)->refs.v);
+	free(((CuGraph *)rec)->conds);
 }
 
 static void exec_drop(void *rec)
@@ -152,6 +187,7 @@ static void exec_drop(void *rec)
 	CuExec *e = rec;
 	works_free(e->v, e->n);
 	free(e->refs.v);
+	free(e->slot);
 }
 
 /* Destroys g and its nodes, the graphs they own with them. */
@@ -162,6 +198,9 @@ static void graph_free(CUgraph h, CuGraph *g)
 		CuGraph *sub = n && n->w.kind == NODE_GRAPH ? graph_of(n->w.sub.g) : NULL;
 		if (sub)
 			graph_free(n->w.sub.g, sub);
+		for (size_t j = 0; n && n->w.kind == NODE_COND && j < n->w.cond.size; j++)
+			if ((sub = graph_of(n->w.cond.g[j])))
+				graph_free(n->w.cond.g[j], sub);
 		if (n) {
 			node_drop(n);
 			cu_obj_free(g->v[i], CU_KIND_GRAPH_NODE);
@@ -933,9 +972,9 @@ static CUresult graph_clone(CUgraph h, CUgraph *out, int child, const char *who)
 		return CUDA_ERROR_INVALID_VALUE;
 	for (size_t i = 0; i < g->n; i++) {
 		CuNode *n = node_of(g->v[i]);
-		if (n && (n->w.kind == NODE_MEM_ALLOC || n->w.kind == NODE_MEM_FREE)) {
-			cu_warn("%s: node %zu is a memory node, which %s", who, i,
-				child ? "a child graph may not hold" : "ptxvm does not copy");
+		if (n && (n->w.kind == NODE_MEM_ALLOC || n->w.kind == NODE_MEM_FREE || n->w.kind == NODE_COND)) {
+			cu_warn("%s: node %zu is a %s node, which %s", who, i, n->w.kind == NODE_COND ? "conditional" :
+				"memory", child ? "a child graph may not hold" : "ptxvm does not copy");
 			return child ? CUDA_ERROR_INVALID_VALUE : CUDA_ERROR_NOT_SUPPORTED;
 		}
 	}
@@ -1088,6 +1127,90 @@ CUresult cuGraphAddMemFreeNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d
 	return r;
 }
 
+/* ---- conditional nodes ----------------------------------------------------------------------
+ * A conditional handle is made for a graph; a conditional node of that
+ * graph, or of a graph in it (a body, a child), runs its bodies by the
+ * handle's value: IF body 0 once if it is not 0 (else body 1, if there
+ * is one), WHILE body 0 as long as it is not 0 (asked before each turn),
+ * SWITCH body[value] if there is one.  Kernels set the value with
+ * cudaGraphSetConditional; each executable graph has its own values,
+ * which the handle's default starts (and, with CU_GRAPH_COND_ASSIGN_DEFAULT,
+ * restarts at each launch).  Handles are numbers, looked up, never
+ * followed. */
+#define COND_TAG (0xc0ull << 56)
+static _Atomic unsigned long long next_cond = 1;
+
+CUresult cuGraphConditionalHandleCreate(uint64_t *out, CUgraph h, CUcontext ctx, unsigned dflt, unsigned flags)
+{
+	CTX_CALL(c);
+	CuGraph *g = graph_of(h);
+	if (!out || !g || flags & ~(unsigned)COND_ASSIGN_DEFAULT)
+		return CUDA_ERROR_INVALID_VALUE;
+	struct CondHandle *v = realloc(g->conds, (g->nconds + 1) * sizeof *v);
+	if (!v)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	g->conds = v;
+	uint64_t id = COND_TAG | atomic_fetch_add(&next_cond, 1);
+	v[g->nconds++] = (struct CondHandle){ id, dflt, flags };
+	*out = id;
+	return CUDA_SUCCESS;
+}
+
+/* Whether handle was made for h or for a graph h is part of. */
+static int cond_known(CUgraph h, uint64_t handle)
+{
+	for (const CuGraph *g = graph_of(h); g;) {
+		for (size_t i = 0; i < g->nconds; i++)
+			if (g->conds[i].h == handle)
+				return 1;
+		const CuNode *o = g->owner ? node_of(g->owner) : NULL;
+		g = o ? graph_of(o->graph) : NULL;
+	}
+	return 0;
+}
+
+typedef struct CUDA_CONDITIONAL_NODE_PARAMS {
+	uint64_t handle;
+	int type;
+	unsigned size;
+	CUgraph *out;           /* the bodies' graphs, which the node makes and owns */
+	CUcontext ctx;
+} CUDA_CONDITIONAL_NODE_PARAMS;
+
+static CUresult add_cond(CUgraphNode *out, CUgraph h, const CUgraphNode *deps, size_t ndeps,
+			 CUDA_CONDITIONAL_NODE_PARAMS *p)
+{
+	ADD_CALL(c, out, h, deps, ndeps);
+	if (!p->out || !p->size || p->type < COND_IF || p->type > COND_SWITCH || (p->type == COND_IF && p->size > 2) ||
+	    (p->type == COND_WHILE && p->size != 1))
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!cond_known(h, p->handle)) {
+		cu_warn("cuGraphAddNode: conditional handle %#llx was made for neither this graph nor a graph it is in",
+			(unsigned long long)p->handle);
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+	CUgraph *b = calloc(p->size, sizeof *b);
+	size_t i = 0;
+	while (b && i < p->size && (b[i] = graph_new()))
+		i++;
+	CUgraphNode made;
+	CUresult r = !b || i < p->size ? CUDA_ERROR_OUT_OF_MEMORY :
+		     node_add(h, deps, ndeps, &(Work){ .kind = NODE_COND,
+						     .cond = { p->handle, p->type, p->size, b, NULL, 0 } }, &made);
+	if (r) {
+		while (i-- > 0)
+			graph_free(b[i], graph_of(b[i]));
+		free(b);
+		return r;
+	}
+	for (i = 0; i < p->size; i++) {
+		graph_of(b[i])->owner = made;
+		p->out[i] = b[i];
+	}
+	*out = made;
+	return CUDA_SUCCESS;
+}
+
 /* ---- cuGraphAddNode ----------------------------------------------------------------------------
  * A node of any kind from one structure, CUgraphNodeParams: its members
  * are the structures of the cuGraphAdd*Node calls (the _v2 and later
@@ -1104,6 +1227,7 @@ typedef struct CuNodeParams {
 		struct { CUgraph graph; int ownership; } graph;
 		CUDA_MEM_ALLOC_NODE_PARAMS alloc;
 		CUdeviceptr free;
+		CUDA_CONDITIONAL_NODE_PARAMS cond;
 	};
 	long long reserved2;
 } CuNodeParams;
@@ -1135,6 +1259,8 @@ CUresult cuGraphAddNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, si
 		}
 		return add_child(out, g, deps, ndeps, p->graph.graph);
 	}
+	case NODE_COND:
+		return add_cond(out, g, deps, ndeps, &p->cond);
 	}
 	cu_warn("cuGraphAddNode: nodes of type %d are not supported", p->type);
 	return CUDA_ERROR_NOT_SUPPORTED;
@@ -1383,7 +1509,7 @@ static int reachable(uint64_t a) { return ptxvm_mem_range(cu_dev.dev, a, NULL, N
 /* What CUDA requires of a graph instantiated for device launch (the
  * programming guide, "Device Graph Requirements"): kernel, copy, fill and
  * child graph nodes only (no empty, host, event, memory or conditional
- * nodes), at least one; kernels that do not launch grids themselves
+ * nodes: the guide's list does not name conditional nodes), at least one; kernels that do not launch grids themselves
  * (dynamic parallelism); copies between memory the device reaches, no
  * CUDA arrays; and not AUTO_FREE_ON_LAUNCH.  Else CUDA_ERROR_INVALID_VALUE
  * with the reason said.  The nodes of child graphs are held to the same
@@ -1391,7 +1517,8 @@ static int reachable(uint64_t a) { return ptxvm_mem_range(cu_dev.dev, a, NULL, N
 static CUresult device_nodes(const CuGraph *g, const char *in)
 {
 	static const char *const kind[] = { [NODE_HOST] = "a host", [NODE_EMPTY] = "an empty", [NODE_EVENT] = "an event",
-					    [NODE_MEM_ALLOC] = "a memory allocation", [NODE_MEM_FREE] = "a memory free" };
+					    [NODE_MEM_ALLOC] = "a memory allocation", [NODE_MEM_FREE] = "a memory free",
+					    [NODE_COND] = "a conditional" };
 	for (size_t i = 0; i < g->n; i++) {
 		CuNode *n = node_of(g->v[i]);
 		const Work *w = n ? &n->w : NULL;
@@ -1450,11 +1577,48 @@ static CUresult device_launchable(const CuGraph *g, unsigned long long flags)
 	return device_nodes(g, "");
 }
 
+/* The conditional handles of g and of the graphs in it, appended to *v. */
+static CUresult collect_slots(const CuGraph *g, Slot **v, size_t *n)
+{
+	if (g->nconds) {
+		Slot *nv = realloc(*v, (*n + g->nconds) * sizeof *nv);
+		if (!nv)
+			return CUDA_ERROR_OUT_OF_MEMORY;
+		*v = nv;
+		for (size_t i = 0; i < g->nconds; i++) {
+			Slot *s = &nv[(*n)++];
+			s->h = g->conds[i].h, s->dflt = g->conds[i].dflt, s->flags = g->conds[i].flags;
+			atomic_init(&s->value, s->dflt);
+		}
+	}
+	for (size_t i = 0; i < g->n; i++) {
+		const CuNode *nd = node_of(g->v[i]);
+		const CuGraph *sub;
+		CUresult r = CUDA_SUCCESS;
+		if (nd && nd->w.kind == NODE_GRAPH && (sub = graph_of(nd->w.sub.g)))
+			r = collect_slots(sub, v, n);
+		for (size_t j = 0; !r && nd && nd->w.kind == NODE_COND && j < nd->w.cond.size; j++)
+			if ((sub = graph_of(nd->w.cond.g[j])))
+				r = collect_slots(sub, v, n);
+		if (r)
+			return r;
+	}
+	return CUDA_SUCCESS;
+}
+
+typedef struct Snap {
+	const Slot *slot;       /* the executable graph's conditional handles */
+	size_t nslot;
+} Snap;
+
 /* An executable copy of g's work (*v, *n): later changes to the graph do
- * not reach it; its kernels' parameters and child graphs are copied.
+ * not reach it; its kernels' parameters, child graphs and bodies are
+ * copied.  In a conditional node's body (body: at any depth, children
+ * included) only kernel, fill, copy, empty, child graph and conditional
+ * nodes may be, as CUDA requires (CUDA_ERROR_INVALID_VALUE, said).
  * CUDA_ERROR_OUT_OF_MEMORY also for a kernel unloaded since its node was
  * made. */
-static CUresult snapshot(const CuGraph *g, Work **out, size_t *nout)
+static CUresult snapshot(const CuGraph *g, Work **out, size_t *nout, const Snap *sn, int body)
 {
 	Work *v = calloc(g->n ? g->n : 1, sizeof *v);
 	CUresult r = v ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
@@ -1466,6 +1630,13 @@ static CUresult snapshot(const CuGraph *g, Work **out, size_t *nout)
 			break;
 		}
 		Work w = n->w;
+		if (body && w.kind != NODE_KERNEL && w.kind != NODE_SET && w.kind != NODE_COPY && w.kind != NODE_EMPTY &&
+		    w.kind != NODE_GRAPH && w.kind != NODE_COND) {
+			cu_warn("cuGraphInstantiate: a conditional node's body holds a node of type %d: bodies hold "
+				"kernel, copy, fill, empty, child graph and conditional nodes only", w.kind);
+			r = CUDA_ERROR_INVALID_VALUE;
+			break;
+		}
 		if (w.kind == NODE_KERNEL) {
 			CuFunc *fn = cu_func(w.k.f);
 			size_t bytes = fn ? ptxvm_kernel_params_size(fn->k) : 0;
@@ -1476,14 +1647,37 @@ static CUresult snapshot(const CuGraph *g, Work **out, size_t *nout)
 			memcpy(w.k.params, n->w.k.params, bytes);
 		} else if (w.kind == NODE_GRAPH) {
 			const CuGraph *sub = graph_of(w.sub.g);
-			if (!sub || (r = snapshot(sub, &w.sub.v, &w.sub.n)))
+			if (!sub || (r = snapshot(sub, &w.sub.v, &w.sub.n, sn, body)))
 				break;
+		} else if (w.kind == NODE_COND) {
+			w.cond.g = NULL;
+			for (w.cond.slot = 0; w.cond.slot < sn->nslot && sn->slot[w.cond.slot].h != w.cond.handle;)
+				w.cond.slot++;
+			if (w.cond.slot == sn->nslot) {
+				cu_warn("cuGraphInstantiate: a conditional node's handle %#llx was made for a graph "
+					"outside the one instantiated", (unsigned long long)w.cond.handle);
+				r = CUDA_ERROR_INVALID_VALUE;
+				break;
+			}
+			if (!(w.cond.body = calloc(w.cond.size, sizeof *w.cond.body))) {
+				r = CUDA_ERROR_OUT_OF_MEMORY;
+				break;
+			}
+			for (unsigned i = 0; !r && i < w.cond.size; i++) {
+				const CuGraph *sub = graph_of(n->w.cond.g[i]);
+				r = sub ? snapshot(sub, &w.cond.body[i].v, &w.cond.body[i].n, sn, 1)
+					: CUDA_ERROR_INVALID_VALUE;
+			}
+			if (r) {
+				work_free(&w);
+				break;
+			}
 		}
 		v[done] = w;
 	}
 	if (r) {
 		works_free(v, done);
-		return r ? r : CUDA_ERROR_INVALID_VALUE;
+		return r;
 	}
 	*out = v;
 	*nout = g->n;
@@ -1511,11 +1705,15 @@ CUresult cuGraphInstantiateWithFlags(CUgraphExec *out, CUgraph h, unsigned long 
 	CuExec *e = calloc(1, sizeof *e);
 	Work *v = NULL;
 	size_t n = 0;
-	CUresult r = e ? snapshot(g, &v, &n) : CUDA_ERROR_OUT_OF_MEMORY;
+	CUresult r = e ? collect_slots(g, &e->slot, &e->nslot) : CUDA_ERROR_OUT_OF_MEMORY;
+	if (!r)
+		r = snapshot(g, &v, &n, &(Snap){ e->slot, e->nslot }, 0);
 	if (!r && !cu_obj_add(e, CU_KIND_GRAPH_EXEC))
 		r = CUDA_ERROR_OUT_OF_MEMORY;
 	if (r) {
 		works_free(v, n);
+		if (e)
+			free(e->slot);
 		free(e);
 		return r;
 	}
@@ -1637,11 +1835,55 @@ static CUresult run_copy(CuCtx *c, const Work *w)
 	return cu_result(c, r, "cuGraphLaunch (a copy)");
 }
 
-/* Runs work v[0..n) in order, as the stream would have run the captured
- * work, its kernels as nodes of the graph in env (so that they may
- * launch device graphs), a child graph's work in its place; the first
- * failure ends the run with its error. */
-static CUresult run_work(CuCtx *c, const Work *v, size_t n, ptxvm_graph_env *env)
+/* Whether work v[0..n) has a kernel, at any depth. */
+static int has_kernel(const Work *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		int k = v[i].kind == NODE_KERNEL || (v[i].kind == NODE_GRAPH && has_kernel(v[i].sub.v, v[i].sub.n));
+		for (unsigned j = 0; !k && v[i].kind == NODE_COND && j < v[i].cond.size; j++)
+			k = has_kernel(v[i].cond.body[j].v, v[i].cond.body[j].n);
+		if (k)
+			return 1;
+	}
+	return 0;
+}
+
+static CUresult run_work(CuCtx *c, CuExec *e, const Work *v, size_t n, ptxvm_graph_env *env);
+
+/* A conditional node of e (conditional nodes, above).  A WHILE loop asks
+ * the device's time limit before each turn; one whose body has no kernel
+ * to change its value would never end, and fails at once (to confirm on
+ * hardware, where it would hang). */
+static CUresult run_cond(CuCtx *c, CuExec *e, const Work *w, ptxvm_graph_env *env)
+{
+	_Atomic unsigned *val = &e->slot[w->cond.slot].value;
+	unsigned x = atomic_load(val);
+	const Body *b = w->cond.body;
+	switch (w->cond.type) {
+	case COND_IF:
+		return x ? run_work(c, e, b[0].v, b[0].n, env) :
+		       w->cond.size == 2 ? run_work(c, e, b[1].v, b[1].n, env) : CUDA_SUCCESS;
+	case COND_SWITCH:
+		return x < w->cond.size ? run_work(c, e, b[x].v, b[x].n, env) : CUDA_SUCCESS;
+	}
+	if (x && !has_kernel(b[0].v, b[0].n)) {
+		cu_warn("cuGraphLaunch: a WHILE node's value is %u and its body has no kernel to change it: "
+			"the loop would never end", x);
+		return CUDA_ERROR_INVALID_VALUE;        /* before it starts: the context stays usable */
+	}
+	CUresult r = CUDA_SUCCESS;
+	for (; !r && atomic_load(val); ) {
+		ptxvm_result pr = ptxvm_graph_env_expired(env);
+		r = pr ? cu_result(c, pr, "cuGraphLaunch (a WHILE node)") : run_work(c, e, b[0].v, b[0].n, env);
+	}
+	return r;
+}
+
+/* Runs work v[0..n) of e in order, as the stream would have run the
+ * captured work, its kernels as nodes of the graph in env (so that they
+ * may launch device graphs and set conditional values), a child graph's
+ * work in its place; the first failure ends the run with its error. */
+static CUresult run_work(CuCtx *c, CuExec *e, const Work *v, size_t n, ptxvm_graph_env *env)
 {
 	CUresult r = CUDA_SUCCESS;
 	for (size_t i = 0; i < n && !r; i++) {
@@ -1674,11 +1916,26 @@ static CUresult run_work(CuCtx *c, const Work *v, size_t n, ptxvm_graph_env *env
 			r = cu_gmem_run(w->mem.addr, w->mem.id, w->kind == NODE_MEM_ALLOC);
 			break;
 		case NODE_GRAPH:
-			r = run_work(c, w->sub.v, w->sub.n, env);
+			r = run_work(c, e, w->sub.v, w->sub.n, env);
+			break;
+		case NODE_COND:
+			r = run_cond(c, e, w, env);
 			break;
 		}
 	}
 	return r;
+}
+
+/* A kernel's cudaGraphSetConditional in executable graph arg. */
+static int set_cond(void *arg, uint64_t handle, unsigned value)
+{
+	CuExec *e = arg;
+	for (size_t i = 0; i < e->nslot; i++)
+		if (e->slot[i].h == handle) {
+			atomic_store(&e->slot[i].value, value);
+			return 0;
+		}
+	return -1;
 }
 
 /* Runs an executable graph (run_work).  arg is the executable graph: the
@@ -1692,8 +1949,13 @@ static ptxvm_result run_exec(void *arg, uint64_t graph, ptxvm_graph_env *env)
 	CuExec *e = r ? NULL : exec_of((CUgraphExec)arg);
 	if (!r && !e)
 		r = CUDA_ERROR_INVALID_VALUE;   /* destroyed while its launch was queued */
-	if (!r)
-		r = run_work(c, e->v, e->n, env);
+	for (size_t i = 0; !r && i < e->nslot; i++)
+		if (e->slot[i].flags & COND_ASSIGN_DEFAULT)
+			atomic_store(&e->slot[i].value, e->slot[i].dflt);
+	if (!r) {
+		ptxvm_graph_env_conditionals(env, set_cond, e);
+		r = run_work(c, e, e->v, e->n, env);
+	}
 	return (ptxvm_result)r;
 }
 

@@ -1076,7 +1076,7 @@ enum {
 	BI_EVENT_NEW, BI_EVENT_RECORD, BI_EVENT_DEL, BI_STREAM_WAIT, BI_DEVCOUNT, BI_VERSION, BI_LIMIT,
 	BI_CACHECFG, BI_SMEMCFG, BI_CUMALLOC, BI_CUFREE, BI_MEMCPY, BI_MEMSET, BI_MEMCPY2D, BI_MEMSET2D,
 	BI_MEMCPY3D, BI_MEMSET3D, BI_PARAMBUF1, BI_LAUNCH1, BI_OCCUPANCY, BI_ERRNAME, BI_ERRSTR,
-	BI_FUNCATTR, BI_GRAPHLAUNCH,
+	BI_FUNCATTR, BI_GRAPHLAUNCH, BI_SETCOND,
 };
 
 static const struct { const char *name; int bi; } devrt_fn[] = {
@@ -1100,6 +1100,7 @@ static const struct { const char *name; int bi; } devrt_fn[] = {
 	{ "OccupancyMaxActiveBlocksPerMultiprocessorWithFlags", BI_OCCUPANCY },
 	{ "GetErrorName", BI_ERRNAME }, { "GetErrorString", BI_ERRSTR }, { "FuncGetAttributes", BI_FUNCATTR },
 	{ "LaunchDeviceV2_ptsz", BI_LAUNCH }, { "GraphLaunch", BI_GRAPHLAUNCH },
+	{ "GraphSetConditional", BI_SETCOND },
 };
 
 /* cudaError_t: the values the device runtime returns (cudaErrorInvalidValue...) */
@@ -1647,6 +1648,19 @@ static int call_devrt(Ctx *X, int bi, uint32_t act, unsigned nret, unsigned narg
 			 * no graph may not launch one */
 			r = L->graph ? (uint64_t)(uint32_t)L->graph->launch(L->graph, a0, narg > 1 ?
 					param_arg(X, l, SLOT(nret + 1)) : 0) : cudaErrorNotPermitted;
+			break;
+		case BI_SETCOND:
+			/* (handle, value), returning nothing: the value of a conditional
+			 * node of the graph this grid is a node of; a handle is looked
+			 * up there, never followed, and one it does not know faults */
+			if (!L->graph || L->graph->set_cond(L->graph, a0, narg > 1 ? (uint32_t)param_arg(X, l, SLOT(nret + 1))
+									  : 0)) {
+				exec_fault(c, X->w, x, (int)l, PTXVM_ERROR_ILLEGAL_ADDRESS,
+					   "cudaGraphSetConditional of handle %#llx, which is no conditional handle of %s",
+					   (unsigned long long)a0, L->graph ? "the graph this kernel runs in" :
+					   "a graph (this kernel does not run as a graph's node)");
+				return -1;
+			}
 			break;
 		case BI_CUFREE:
 			/* (pointer): a block of the device heap, or NULL */

@@ -66,11 +66,13 @@ typedef struct Cdp {
 /* The graph a launch runs in as a node (device graph launch,
  * docs/EXECUTION.md): what %current_graph_exec reads, and the host layer's
  * answer to a thread's cudaGraphLaunch(graph, stream): 0 when the launch is
- * queued, else the cudaError_t the call returns.  Several workers may call
- * it at once. */
+ * queued, else the cudaError_t the call returns; and to its
+ * cudaGraphSetConditional(handle, value): 0, or non-zero for a handle the
+ * graph does not know.  Several workers may call them at once. */
 typedef struct GraphNode {
 	uint64_t exec;                  /* the graph's handle; 0: a graph not made for device launch */
 	int (*launch)(struct GraphNode *g, uint64_t graph, uint64_t stream);
+	int (*set_cond)(struct GraphNode *g, uint64_t handle, unsigned value);
 } GraphNode;
 
 /* A kernel's attributes, numbered as CUfunction_attribute (0 .. KATTR_N - 1):

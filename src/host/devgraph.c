@@ -40,8 +40,13 @@ typedef struct Queue {
 	size_t n, cap;
 } Queue;
 
+typedef struct Tree Tree;
+
 struct ptxvm_graph_env {
 	GraphNode node;                 /* what its kernels see: first, so that it is the env */
+	Tree *tr;                       /* the host launch it is part of */
+	ptxvm_graph_cond_fn cond;       /* its conditional nodes' values (the embedder's) */
+	void *cond_arg;
 	ptxvm_device *d;
 	DevGraphs *t;
 	struct ptxvm_graph_env *parent; /* NULL: the stream's environment */
@@ -188,11 +193,37 @@ static bool runner(DevGraphs *t, uint64_t h, ptxvm_graph_fn *run, void **arg)
 	return g != NULL;
 }
 
-typedef struct Tree {
+struct Tree {
 	ptxvm_device *d;
 	DevGraphs *t;
 	double t0, limit;               /* the whole tree's start and the device's time limit */
-} Tree;
+};
+
+/* A thread's cudaGraphSetConditional: the embedder's answer. */
+static int env_set_cond(GraphNode *node, uint64_t handle, unsigned value)
+{
+	ptxvm_graph_env *e = (ptxvm_graph_env *)node;
+	return e->cond ? e->cond(e->cond_arg, handle, value) : -1;
+}
+
+void ptxvm_graph_env_conditionals(ptxvm_graph_env *env, ptxvm_graph_cond_fn set, void *arg)
+{
+	if (env)
+		env->cond = set, env->cond_arg = arg;
+}
+
+static ptxvm_result expired(Tree *tr)
+{
+	if (tr->limit > 0 && exec_now() - tr->t0 > tr->limit)
+		return host_say(tr->d, PTXVM_ERROR_LAUNCH_TIMEOUT, "a graph launch (its loops and the graphs its "
+				"kernels launched) ran past the device's time limit of %g s", tr->limit);
+	return PTXVM_SUCCESS;
+}
+
+ptxvm_result ptxvm_graph_env_expired(ptxvm_graph_env *env)
+{
+	return env && env->tr ? expired(env->tr) : PTXVM_SUCCESS;
+}
 
 static ptxvm_result gone(Tree *tr, uint64_t h)
 {
@@ -209,16 +240,13 @@ static ptxvm_result run_graph(Tree *tr, uint64_t h, ptxvm_graph_fn run, void *ar
 	Queue tails = { 0 };            /* to run, the next last */
 	ptxvm_result r = PTXVM_SUCCESS;
 	for (;;) {
-		if (tr->limit > 0 && exec_now() - tr->t0 > tr->limit) {
-			r = host_say(tr->d, PTXVM_ERROR_LAUNCH_TIMEOUT, "graphs launched from kernels ran past the "
-				     "device's time limit of %g s", tr->limit);
+		if ((r = expired(tr)))
 			break;
-		}
 		pthread_mutex_lock(&tr->t->lock);
 		bool known = find(tr->t, h) != NULL;
 		pthread_mutex_unlock(&tr->t->lock);
-		ptxvm_graph_env e = { .node = { .exec = known ? h : 0, .launch = env_launch }, .d = tr->d, .t = tr->t,
-				      .parent = parent, .graph = h };
+		ptxvm_graph_env e = { .node = { .exec = known ? h : 0, .launch = env_launch, .set_cond = env_set_cond },
+				      .tr = tr, .d = tr->d, .t = tr->t, .parent = parent, .graph = h };
 		/* running from here until its own work is complete: its tail
 		 * launches may launch it again */
 		busy(tr->t, h, 1);
@@ -269,7 +297,7 @@ ptxvm_result ptxvm_graph_run(ptxvm_device *d, uint64_t graph, ptxvm_graph_fn run
 	HostDev hd = host_dev(d);
 	Tree tr = { d, hd.graphs, exec_now(), hd.timeout };
 	/* the stream's environment: the parent of the graph, and of its siblings */
-	ptxvm_graph_env stream = { .d = d, .t = hd.graphs };
+	ptxvm_graph_env stream = { .tr = &tr, .d = d, .t = hd.graphs };
 	ptxvm_result r = run_faf(&tr, &stream, run_graph(&tr, graph, run, arg, &stream));
 	free(stream.faf.v);
 	return r;

@@ -1046,6 +1046,284 @@ static void child_graphs(void)
 	OK(cuStreamDestroy(s));
 }
 
+/* Conditional nodes, their values set by kernels as nvcc compiles
+ * cudaGraphSetConditional (an .extern .func of the device runtime). */
+static const char cond_ptx[] =
+	".version 8.0\n"
+	".target sm_90\n"
+	".address_size 64\n"
+	".extern .func cudaGraphSetConditional\n"
+	"(\n"
+	"	.param .b64 cudaGraphSetConditional_param_0,\n"
+	"	.param .b32 cudaGraphSetConditional_param_1\n"
+	")\n"
+	";\n"
+	/* countdown(h, p): thread 0 takes 1 from p[0], adds 1 to p[1] and sets
+	 * h to whether p[0] is still above 0 */
+	".visible .entry countdown(.param .u64 h, .param .u64 p)\n"
+	"{\n"
+	"	.reg .pred %q;\n"
+	"	.reg .b32 %r<5>;\n"
+	"	.reg .b64 %rd<3>;\n"
+	"	mov.u32 %r1, %tid.x;\n"
+	"	setp.ne.u32 %q, %r1, 0;\n"
+	"	@%q bra done;\n"
+	"	ld.param.u64 %rd1, [h];\n"
+	"	ld.param.u64 %rd2, [p];\n"
+	"	ld.global.u32 %r2, [%rd2];\n"
+	"	sub.u32 %r2, %r2, 1;\n"
+	"	st.global.u32 [%rd2], %r2;\n"
+	"	ld.global.u32 %r3, [%rd2+4];\n"
+	"	add.u32 %r3, %r3, 1;\n"
+	"	st.global.u32 [%rd2+4], %r3;\n"
+	"	setp.ne.u32 %q, %r2, 0;\n"
+	"	selp.u32 %r4, 1, 0, %q;\n"
+	"	{ // callseq 0, 0\n"
+	"	.param .b64 param0;\n"
+	"	st.param.b64 [param0+0], %rd1;\n"
+	"	.param .b32 param1;\n"
+	"	st.param.b32 [param1+0], %r4;\n"
+	"	call.uni \n"
+	"	cudaGraphSetConditional, \n"
+	"	(\n"
+	"	param0, \n"
+	"	param1\n"
+	"	);\n"
+	"	} // callseq 0\n"
+	"done:\n"
+	"	ret;\n"
+	"}\n"
+	/* setv(h, v): sets h to v */
+	".visible .entry setv(.param .u64 h, .param .u32 v)\n"
+	"{\n"
+	"	.reg .b32 %r1;\n"
+	"	.reg .b64 %rd1;\n"
+	"	ld.param.u64 %rd1, [h];\n"
+	"	ld.param.u32 %r1, [v];\n"
+	"	{\n"
+	"	.param .b64 param0;\n"
+	"	st.param.b64 [param0+0], %rd1;\n"
+	"	.param .b32 param1;\n"
+	"	st.param.b32 [param1+0], %r1;\n"
+	"	call.uni cudaGraphSetConditional, (param0, param1);\n"
+	"	}\n"
+	"	ret;\n"
+	"}\n"
+	/* mark(p, i): p[i] += 1 */
+	".visible .entry mark(.param .u64 p, .param .u32 i)\n"
+	"{\n"
+	"	.reg .b32 %r<3>;\n"
+	"	.reg .b64 %rd<4>;\n"
+	"	ld.param.u64 %rd1, [p];\n"
+	"	ld.param.u32 %r1, [i];\n"
+	"	mul.wide.u32 %rd2, %r1, 4;\n"
+	"	add.s64 %rd3, %rd1, %rd2;\n"
+	"	atom.global.add.u32 %r2, [%rd3], 1;\n"
+	"	ret;\n"
+	"}\n";
+
+static CUfunction cond_countdown, cond_setv, cond_mark;
+
+/* A kernel node of one thread, its parameters a (u64) and b (u32 or u64) */
+static CUresult cond_kernel(CUgraphNode *out, CUgraph g, const CUgraphNode *dep, CUfunction f, void *a, void *b)
+{
+	CUDA_KERNEL_NODE_PARAMS kp;
+	memset(&kp, 0, sizeof kp);
+	void *params[] = { a, b };
+	kp.func = f;
+	kp.gridDimX = kp.gridDimY = kp.gridDimZ = 1;
+	kp.blockDimX = kp.blockDimY = kp.blockDimZ = 1;
+	kp.kernelParams = params;
+	return cuGraphAddKernelNode(out, g, dep, dep ? 1 : 0, &kp);
+}
+
+/* A conditional node of g after dep, its bodies' graphs into body. */
+static CUresult cond_node(CUgraphNode *out, CUgraph g, const CUgraphNode *dep, CUgraphConditionalHandle h,
+			  CUgraphConditionalNodeType type, unsigned size, CUgraph *body)
+{
+	CUgraphNodeParams np;
+	memset(&np, 0, sizeof np);
+	np.type = CU_GRAPH_NODE_TYPE_CONDITIONAL;
+	np.conditional.handle = h;
+	np.conditional.type = type;
+	np.conditional.size = size;
+	np.conditional.phGraph_out = body;
+	OK(cuCtxGetCurrent(&np.conditional.ctx));
+	return cuGraphAddNode(out, g, dep, NULL, dep ? 1 : 0, &np);
+}
+
+/* Launches x once on s; the 8 words at d afterwards into w. */
+static CUresult cond_launch(CUgraphExec x, CUstream s, CUdeviceptr d, unsigned *w)
+{
+	CUresult r = cuGraphLaunch(x, s);
+	CUresult q = cuStreamSynchronize(s);
+	if (!r)
+		r = q;
+	OK(cuMemcpyDtoH(w, d, 8 * sizeof *w));
+	return r;
+}
+
+static void conditional_nodes(void)
+{
+	CUmodule m;
+	CUstream s;
+	CUcontext ctx;
+	CUdeviceptr d;
+	OK(cuCtxGetCurrent(&ctx));
+	OK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+	/* relocatable code, linked as nvcc -rdc=true code is (the device
+	 * runtime's functions are ptxvm's) */
+	CUlinkState l;
+	void *img;
+	size_t sz;
+	OK(cuLinkCreate(0, NULL, NULL, &l));
+	OK(cuLinkAddData(l, CU_JIT_INPUT_PTX, (void *)cond_ptx, sizeof cond_ptx, "cond.ptx", 0, NULL, NULL));
+	OK(cuLinkComplete(l, &img, &sz));
+	OK(cuModuleLoadData(&m, img));
+	OK(cuLinkDestroy(l));
+	OK(cuModuleGetFunction(&cond_countdown, m, "countdown"));
+	OK(cuModuleGetFunction(&cond_setv, m, "setv"));
+	OK(cuModuleGetFunction(&cond_mark, m, "mark"));
+	OK(cuMemAlloc(&d, 64));
+	unsigned w[8], zero[8] = { 0 };
+	CUgraph g, body[4], inner[2];
+	CUgraphNode n, k, e;
+	CUgraphExec x;
+	CUgraphConditionalHandle h, h2;
+
+	/* WHILE: the body counts p[0] down to 0; its turns are p[0]'s start */
+	OK(cuGraphCreate(&g, 0));
+	OK(cuGraphConditionalHandleCreate(&h, g, ctx, 1, CU_GRAPH_COND_ASSIGN_DEFAULT));
+	OK(cond_node(&n, g, NULL, h, CU_GRAPH_COND_TYPE_WHILE, 1, body));
+	CUgraphNodeType t = CU_GRAPH_NODE_TYPE_EMPTY;
+	OK(cuGraphNodeGetType(n, &t));
+	CHECK(t == CU_GRAPH_NODE_TYPE_CONDITIONAL, "a conditional node's type: %d", (int)t);
+	OK(cond_kernel(&k, body[0], NULL, cond_countdown, &h, &d));
+	OK(cuGraphInstantiate(&x, g, 0));
+	unsigned starts[] = { 5, 1, 37 }, total = 0;
+	for (int i = 0; i < 3; i++) {
+		unsigned p[2] = { starts[i], 0 };
+		OK(cuMemcpyHtoD(d, p, sizeof p));
+		OK(cond_launch(x, s, d, w));
+		total += starts[i];
+		CHECK(w[0] == 0 && w[1] == starts[i], "a WHILE loop counting %u down: %u left after %u turns",
+		      starts[i], w[0], w[1]);
+	}
+	OK(cuGraphExecDestroy(x));
+	OK(cuGraphDestroy(g));
+
+	/* without CU_GRAPH_COND_ASSIGN_DEFAULT the value stays from the last
+	 * launch (ptxvm's choice, docs/EXECUTION.md): the second runs no turn */
+	OK(cuGraphCreate(&g, 0));
+	OK(cuGraphConditionalHandleCreate(&h, g, ctx, 1, 0));
+	OK(cond_node(&n, g, NULL, h, CU_GRAPH_COND_TYPE_WHILE, 1, body));
+	OK(cond_kernel(&k, body[0], NULL, cond_countdown, &h, &d));
+	OK(cuGraphInstantiate(&x, g, 0));
+	unsigned p3[2] = { 3, 0 };
+	OK(cuMemcpyHtoD(d, p3, sizeof p3));
+	OK(cond_launch(x, s, d, w));
+	CHECK(w[0] == 0 && w[1] == 3, "a WHILE loop of 3: %u left, %u turns", w[0], w[1]);
+	OK(cuMemcpyHtoD(d, p3, sizeof p3));
+	OK(cond_launch(x, s, d, w));
+	CHECK(w[0] == 3 && w[1] == 0, "relaunched, the value 0 kept: %u left, %u turns", w[0], w[1]);
+	OK(cuGraphExecDestroy(x));
+	OK(cuGraphDestroy(g));
+
+	/* IF with an else body: a kernel before the node sets the value; a
+	 * handle's default decides where no kernel sets it */
+	for (unsigned v = 0; v < 3; v++) {
+		OK(cuGraphCreate(&g, 0));
+		OK(cuGraphConditionalHandleCreate(&h, g, ctx, 1, CU_GRAPH_COND_ASSIGN_DEFAULT));
+		unsigned idx0 = 0, idx1 = 1;
+		CUgraphNode *dep = NULL;
+		if (v < 2) {            /* v 2: no setter, the default 1 */
+			OK(cond_kernel(&k, g, NULL, cond_setv, &h, &v));
+			dep = &k;
+		}
+		OK(cond_node(&n, g, dep, h, CU_GRAPH_COND_TYPE_IF, 2, body));
+		OK(cond_kernel(&e, body[0], NULL, cond_mark, &d, &idx0));
+		OK(cond_kernel(&e, body[1], NULL, cond_mark, &d, &idx1));
+		OK(cuGraphInstantiate(&x, g, 0));
+		OK(cuMemcpyHtoD(d, zero, sizeof zero));
+		OK(cond_launch(x, s, d, w));
+		unsigned want0 = v != 0;
+		CHECK(w[0] == want0 && w[1] == !want0, "IF/else with the value %s: then %u, else %u",
+		      v == 2 ? "by default 1" : v ? "set to 1" : "set to 0", w[0], w[1]);
+		OK(cuGraphExecDestroy(x));
+		OK(cuGraphDestroy(g));
+	}
+
+	/* SWITCH of 3 bodies: body[v] for v below 3, none for 3 and above;
+	 * body 2 holds a child graph and a nested IF on a second handle made
+	 * for the outer graph */
+	for (unsigned v = 0; v < 5; v++) {
+		OK(cuGraphCreate(&g, 0));
+		OK(cuGraphConditionalHandleCreate(&h, g, ctx, 0, CU_GRAPH_COND_ASSIGN_DEFAULT));
+		OK(cuGraphConditionalHandleCreate(&h2, g, ctx, 1, CU_GRAPH_COND_ASSIGN_DEFAULT));
+		OK(cond_kernel(&k, g, NULL, cond_setv, &h, &v));
+		OK(cond_node(&n, g, &k, h, CU_GRAPH_COND_TYPE_SWITCH, 3, body));
+		unsigned idx[4] = { 0, 1, 2, 3 };
+		OK(cond_kernel(&e, body[0], NULL, cond_mark, &d, &idx[0]));
+		OK(cond_kernel(&e, body[1], NULL, cond_mark, &d, &idx[1]));
+		CUgraph child;
+		OK(cuGraphCreate(&child, 0));
+		OK(cond_kernel(&e, child, NULL, cond_mark, &d, &idx[2]));
+		OK(cuGraphAddChildGraphNode(&e, body[2], NULL, 0, child));
+		OK(cond_node(&e, body[2], &e, h2, CU_GRAPH_COND_TYPE_IF, 1, inner));
+		OK(cond_kernel(&e, inner[0], NULL, cond_mark, &d, &idx[3]));
+		OK(cuGraphDestroy(child));
+		OK(cuGraphInstantiate(&x, g, 0));
+		OK(cuMemcpyHtoD(d, zero, sizeof zero));
+		OK(cond_launch(x, s, d, w));
+		CHECK(w[0] == (v == 0) && w[1] == (v == 1) && w[2] == (v == 2) && w[3] == (v == 2),
+		      "SWITCH on %u: bodies ran %u %u %u, nested IF %u", v, w[0], w[1], w[2], w[3]);
+		OK(cuGraphExecDestroy(x));
+		OK(cuGraphDestroy(g));
+	}
+
+	/* refused */
+	OK(cuGraphCreate(&g, 0));
+	CUgraph other;
+	OK(cuGraphCreate(&other, 0));
+	OK(cuGraphConditionalHandleCreate(&h, g, ctx, 0, 0));
+	OK(cuGraphConditionalHandleCreate(&h2, other, ctx, 0, 0));
+	EXPECT(cuGraphConditionalHandleCreate(&h2, other, ctx, 0, 2), CUDA_ERROR_INVALID_VALUE);
+	EXPECT(cond_node(&n, g, NULL, h, CU_GRAPH_COND_TYPE_WHILE, 2, body), CUDA_ERROR_INVALID_VALUE);
+	EXPECT(cond_node(&n, g, NULL, h, CU_GRAPH_COND_TYPE_IF, 3, body), CUDA_ERROR_INVALID_VALUE);
+	EXPECT(cond_node(&n, g, NULL, h, CU_GRAPH_COND_TYPE_SWITCH, 0, body), CUDA_ERROR_INVALID_VALUE);
+	EXPECT(cond_node(&n, g, NULL, h, (CUgraphConditionalNodeType)3, 1, body), CUDA_ERROR_INVALID_VALUE);
+	EXPECT(cond_node(&n, g, NULL, h2, CU_GRAPH_COND_TYPE_IF, 1, body), CUDA_ERROR_INVALID_VALUE);  /* another graph's */
+	EXPECT(cond_node(&n, g, NULL, 12345, CU_GRAPH_COND_TYPE_IF, 1, body), CUDA_ERROR_INVALID_VALUE);
+	size_t nn = 9;
+	OK(cuGraphGetNodes(g, NULL, &nn));
+	CHECK(nn == 0, "refused conditional nodes were added: %zu nodes", nn);
+	OK(cond_node(&n, g, NULL, h, CU_GRAPH_COND_TYPE_IF, 1, body));
+	EXPECT(cuGraphDestroy(body[0]), CUDA_ERROR_INVALID_VALUE);      /* its node's */
+	CUgraphNode c;
+	EXPECT(cuGraphAddChildGraphNode(&c, other, NULL, 0, g), CUDA_ERROR_INVALID_VALUE);
+	CUgraph copy;
+	EXPECT(cuGraphClone(&copy, g), CUDA_ERROR_NOT_SUPPORTED);
+	EXPECT(cuGraphInstantiateWithFlags(&x, g, CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH), CUDA_ERROR_INVALID_VALUE);
+	CUDA_HOST_NODE_PARAMS hp = { host_fn, &(int){ 0 } };
+	OK(cuGraphAddHostNode(&e, body[0], NULL, 0, &hp));
+	EXPECT(cuGraphInstantiate(&x, g, 0), CUDA_ERROR_INVALID_VALUE);        /* a body holds kernels, copies... */
+	OK(cuGraphDestroy(g));
+	OK(cuGraphDestroy(other));
+	/* a WHILE whose body cannot change its value would never end */
+	OK(cuGraphCreate(&g, 0));
+	OK(cuGraphConditionalHandleCreate(&h, g, ctx, 1, CU_GRAPH_COND_ASSIGN_DEFAULT));
+	OK(cond_node(&n, g, NULL, h, CU_GRAPH_COND_TYPE_WHILE, 1, body));
+	OK(cuGraphAddEmptyNode(&e, body[0], NULL, 0));
+	OK(cuGraphInstantiate(&x, g, 0));
+	EXPECT(cuGraphLaunch(x, s), CUDA_ERROR_INVALID_VALUE);
+	OK(cuGraphExecDestroy(x));
+	OK(cuGraphDestroy(g));
+	OK(cuStreamSynchronize(s));
+	OK(cuMemFree(d));
+	OK(cuModuleUnload(m));
+	OK(cuStreamDestroy(s));
+}
+
 static void launch_ex(void)
 {
 	CUmodule m;
@@ -2039,6 +2317,7 @@ int main(int argc, char **argv)
 	graph_memory();
 	device_graphs();
 	child_graphs();
+	conditional_nodes();
 	launch_ex();
 	linking();
 	errors();
