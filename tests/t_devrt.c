@@ -1268,8 +1268,58 @@ static ptxvm_result c_run(void *arg, uint64_t graph, ptxvm_graph_env *env)
 	return ptxvm_launch_graph_node(a->d, ptxvm_kernel_find(a->p, "setv"), &cfg, params, 12, env, NULL);
 }
 
-static void t_conditional(void)
+/* A WHILE loop as the embedder runs one: the kernel of tests/cuda/
+ * conditional.rdc.cu (nvcc's PTX) as its body, while handle 0x42 is not 0. */
+typedef struct WArg {
+	ptxvm_device *d;
+	ptxvm_program *p;
+	uint64_t mem;
+	unsigned value;
+} WArg;
+
+static int w_set(void *arg, uint64_t handle, unsigned value)
 {
+	WArg *a = arg;
+	if (handle != 0x42)
+		return -1;
+	a->value = value;
+	return 0;
+}
+
+static ptxvm_result w_run(void *arg, uint64_t graph, ptxvm_graph_env *env)
+{
+	WArg *a = arg;
+	ptxvm_graph_env_conditionals(env, w_set, a);
+	uint64_t params[2] = { 0x42, a->mem };
+	ptxvm_launch_config cfg = { { 1, 1, 1 }, { 32, 1, 1 }, 0, { 0, 0, 0 } };
+	ptxvm_result r = PTXVM_SUCCESS;
+	for (a->value = 1; !r && a->value;)
+		r = ptxvm_launch_graph_node(a->d, ptxvm_kernel_find(a->p, "cond_countdown"), &cfg, params, sizeof params,
+					    env, NULL);
+	return r;
+}
+
+static void t_conditional(const char *root)
+{
+	ptxvm_device_opts ow = { 0 };
+	ptxvm_device *dw = ptxvm_device_create(&ow);
+	ptxvm_program *pw = open_rdc(root, "conditional.rdc", dw);
+	WArg wa = { dw, pw, 0, 1 };
+	if (pw && ptxvm_mem_alloc(dw, 8, &wa.mem) == PTXVM_SUCCESS) {
+		for (unsigned start = 1; start <= 13; start += 6) {
+			unsigned got[2] = { start, 0 };
+			ptxvm_memcpy_htod(dw, wa.mem, got, sizeof got);
+			ptxvm_result r = ptxvm_graph_run(dw, 0, w_run, &wa);
+			ptxvm_memcpy_dtoh(dw, got, wa.mem, sizeof got);
+			if (r == PTXVM_SUCCESS && got[0] == 0 && got[1] == start)
+				passed++;
+			else
+				fail("devrt: conditional.rdc: a WHILE loop from %u: %d, %u left after %u turns", start,
+				     (int)r, got[0], got[1]);
+		}
+	}
+	ptxvm_device_destroy(dw);
+
 	static const char *const src =
 		".version 8.0\n.target sm_90\n.address_size 64\n"
 		".extern .func cudaGraphSetConditional(.param .b64 h, .param .b32 v);\n"
@@ -1329,7 +1379,7 @@ static void t_conditional(void)
 
 void test_devrt(const char *root)
 {
-	t_conditional();
+	t_conditional(root);
 	t_graphs();
 	t_funcattrs(root);
 	t_errors(root, 1);

@@ -3,8 +3,9 @@
  * fills, host functions, event records and stream-ordered allocations and
  * frees submitted to a stream are recorded in a graph instead of being
  * run, each node depending on the one before; cuGraphAdd*Node adds kernel,
- * copy, fill, host, empty, memory and child graph nodes after nodes
- * already in the graph.  Either way the nodes in the order they were added are an order
+ * copy, fill, host, empty, memory, child graph and conditional nodes
+ * after nodes already in the graph (a conditional node runs its bodies in
+ * its place, by a value kernels set).  Either way the nodes in the order they were added are an order
  * their dependencies allow, and cuGraphLaunch runs an executable copy of
  * them (cuGraphInstantiate) in that order.  Other streams join a capture
  * through events, as in CUDA.  The memory of allocation nodes is
@@ -1173,7 +1174,7 @@ typedef struct CUDA_CONDITIONAL_NODE_PARAMS {
 	uint64_t handle;
 	int type;
 	unsigned size;
-	CUgraph *out;           /* the bodies' graphs, which the node makes and owns */
+	CUgraph *out;           /* set: the bodies' graphs, which the node makes and owns, as the array it owns */
 	CUcontext ctx;
 } CUDA_CONDITIONAL_NODE_PARAMS;
 
@@ -1181,7 +1182,7 @@ static CUresult add_cond(CUgraphNode *out, CUgraph h, const CUgraphNode *deps, s
 			 CUDA_CONDITIONAL_NODE_PARAMS *p)
 {
 	ADD_CALL(c, out, h, deps, ndeps);
-	if (!p->out || !p->size || p->type < COND_IF || p->type > COND_SWITCH || (p->type == COND_IF && p->size > 2) ||
+	if (!p->size || p->type < COND_IF || p->type > COND_SWITCH || (p->type == COND_IF && p->size > 2) ||
 	    (p->type == COND_WHILE && p->size != 1))
 		return CUDA_ERROR_INVALID_VALUE;
 	if (!cond_known(h, p->handle)) {
@@ -1203,10 +1204,9 @@ static CUresult add_cond(CUgraphNode *out, CUgraph h, const CUgraphNode *deps, s
 		free(b);
 		return r;
 	}
-	for (i = 0; i < p->size; i++) {
+	for (i = 0; i < p->size; i++)
 		graph_of(b[i])->owner = made;
-		p->out[i] = b[i];
-	}
+	p->out = b;
 	*out = made;
 	return CUDA_SUCCESS;
 }

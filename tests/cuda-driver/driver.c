@@ -1137,9 +1137,10 @@ static CUresult cond_kernel(CUgraphNode *out, CUgraph g, const CUgraphNode *dep,
 	return cuGraphAddKernelNode(out, g, dep, dep ? 1 : 0, &kp);
 }
 
-/* A conditional node of g after dep, its bodies' graphs into body. */
+/* A conditional node of g after dep; *body gets the array of its bodies'
+ * graphs, which the node owns. */
 static CUresult cond_node(CUgraphNode *out, CUgraph g, const CUgraphNode *dep, CUgraphConditionalHandle h,
-			  CUgraphConditionalNodeType type, unsigned size, CUgraph *body)
+			  CUgraphConditionalNodeType type, unsigned size, CUgraph **body)
 {
 	CUgraphNodeParams np;
 	memset(&np, 0, sizeof np);
@@ -1147,9 +1148,10 @@ static CUresult cond_node(CUgraphNode *out, CUgraph g, const CUgraphNode *dep, C
 	np.conditional.handle = h;
 	np.conditional.type = type;
 	np.conditional.size = size;
-	np.conditional.phGraph_out = body;
 	OK(cuCtxGetCurrent(&np.conditional.ctx));
-	return cuGraphAddNode(out, g, dep, NULL, dep ? 1 : 0, &np);
+	CUresult r = cuGraphAddNode(out, g, dep, NULL, dep ? 1 : 0, &np);
+	*body = np.conditional.phGraph_out;
+	return r;
 }
 
 /* Launches x once on s; the 8 words at d afterwards into w. */
@@ -1186,7 +1188,7 @@ static void conditional_nodes(void)
 	OK(cuModuleGetFunction(&cond_mark, m, "mark"));
 	OK(cuMemAlloc(&d, 64));
 	unsigned w[8], zero[8] = { 0 };
-	CUgraph g, body[4], inner[2];
+	CUgraph g, *body, *inner;
 	CUgraphNode n, k, e;
 	CUgraphExec x;
 	CUgraphConditionalHandle h, h2;
@@ -1194,7 +1196,7 @@ static void conditional_nodes(void)
 	/* WHILE: the body counts p[0] down to 0; its turns are p[0]'s start */
 	OK(cuGraphCreate(&g, 0));
 	OK(cuGraphConditionalHandleCreate(&h, g, ctx, 1, CU_GRAPH_COND_ASSIGN_DEFAULT));
-	OK(cond_node(&n, g, NULL, h, CU_GRAPH_COND_TYPE_WHILE, 1, body));
+	OK(cond_node(&n, g, NULL, h, CU_GRAPH_COND_TYPE_WHILE, 1, &body));
 	CUgraphNodeType t = CU_GRAPH_NODE_TYPE_EMPTY;
 	OK(cuGraphNodeGetType(n, &t));
 	CHECK(t == CU_GRAPH_NODE_TYPE_CONDITIONAL, "a conditional node's type: %d", (int)t);
@@ -1216,7 +1218,7 @@ static void conditional_nodes(void)
 	 * launch (ptxvm's choice, docs/EXECUTION.md): the second runs no turn */
 	OK(cuGraphCreate(&g, 0));
 	OK(cuGraphConditionalHandleCreate(&h, g, ctx, 1, 0));
-	OK(cond_node(&n, g, NULL, h, CU_GRAPH_COND_TYPE_WHILE, 1, body));
+	OK(cond_node(&n, g, NULL, h, CU_GRAPH_COND_TYPE_WHILE, 1, &body));
 	OK(cond_kernel(&k, body[0], NULL, cond_countdown, &h, &d));
 	OK(cuGraphInstantiate(&x, g, 0));
 	unsigned p3[2] = { 3, 0 };
@@ -1240,7 +1242,7 @@ static void conditional_nodes(void)
 			OK(cond_kernel(&k, g, NULL, cond_setv, &h, &v));
 			dep = &k;
 		}
-		OK(cond_node(&n, g, dep, h, CU_GRAPH_COND_TYPE_IF, 2, body));
+		OK(cond_node(&n, g, dep, h, CU_GRAPH_COND_TYPE_IF, 2, &body));
 		OK(cond_kernel(&e, body[0], NULL, cond_mark, &d, &idx0));
 		OK(cond_kernel(&e, body[1], NULL, cond_mark, &d, &idx1));
 		OK(cuGraphInstantiate(&x, g, 0));
@@ -1261,7 +1263,7 @@ static void conditional_nodes(void)
 		OK(cuGraphConditionalHandleCreate(&h, g, ctx, 0, CU_GRAPH_COND_ASSIGN_DEFAULT));
 		OK(cuGraphConditionalHandleCreate(&h2, g, ctx, 1, CU_GRAPH_COND_ASSIGN_DEFAULT));
 		OK(cond_kernel(&k, g, NULL, cond_setv, &h, &v));
-		OK(cond_node(&n, g, &k, h, CU_GRAPH_COND_TYPE_SWITCH, 3, body));
+		OK(cond_node(&n, g, &k, h, CU_GRAPH_COND_TYPE_SWITCH, 3, &body));
 		unsigned idx[4] = { 0, 1, 2, 3 };
 		OK(cond_kernel(&e, body[0], NULL, cond_mark, &d, &idx[0]));
 		OK(cond_kernel(&e, body[1], NULL, cond_mark, &d, &idx[1]));
@@ -1269,7 +1271,7 @@ static void conditional_nodes(void)
 		OK(cuGraphCreate(&child, 0));
 		OK(cond_kernel(&e, child, NULL, cond_mark, &d, &idx[2]));
 		OK(cuGraphAddChildGraphNode(&e, body[2], NULL, 0, child));
-		OK(cond_node(&e, body[2], &e, h2, CU_GRAPH_COND_TYPE_IF, 1, inner));
+		OK(cond_node(&e, body[2], &e, h2, CU_GRAPH_COND_TYPE_IF, 1, &inner));
 		OK(cond_kernel(&e, inner[0], NULL, cond_mark, &d, &idx[3]));
 		OK(cuGraphDestroy(child));
 		OK(cuGraphInstantiate(&x, g, 0));
@@ -1288,16 +1290,16 @@ static void conditional_nodes(void)
 	OK(cuGraphConditionalHandleCreate(&h, g, ctx, 0, 0));
 	OK(cuGraphConditionalHandleCreate(&h2, other, ctx, 0, 0));
 	EXPECT(cuGraphConditionalHandleCreate(&h2, other, ctx, 0, 2), CUDA_ERROR_INVALID_VALUE);
-	EXPECT(cond_node(&n, g, NULL, h, CU_GRAPH_COND_TYPE_WHILE, 2, body), CUDA_ERROR_INVALID_VALUE);
-	EXPECT(cond_node(&n, g, NULL, h, CU_GRAPH_COND_TYPE_IF, 3, body), CUDA_ERROR_INVALID_VALUE);
-	EXPECT(cond_node(&n, g, NULL, h, CU_GRAPH_COND_TYPE_SWITCH, 0, body), CUDA_ERROR_INVALID_VALUE);
-	EXPECT(cond_node(&n, g, NULL, h, (CUgraphConditionalNodeType)3, 1, body), CUDA_ERROR_INVALID_VALUE);
-	EXPECT(cond_node(&n, g, NULL, h2, CU_GRAPH_COND_TYPE_IF, 1, body), CUDA_ERROR_INVALID_VALUE);  /* another graph's */
-	EXPECT(cond_node(&n, g, NULL, 12345, CU_GRAPH_COND_TYPE_IF, 1, body), CUDA_ERROR_INVALID_VALUE);
+	EXPECT(cond_node(&n, g, NULL, h, CU_GRAPH_COND_TYPE_WHILE, 2, &body), CUDA_ERROR_INVALID_VALUE);
+	EXPECT(cond_node(&n, g, NULL, h, CU_GRAPH_COND_TYPE_IF, 3, &body), CUDA_ERROR_INVALID_VALUE);
+	EXPECT(cond_node(&n, g, NULL, h, CU_GRAPH_COND_TYPE_SWITCH, 0, &body), CUDA_ERROR_INVALID_VALUE);
+	EXPECT(cond_node(&n, g, NULL, h, (CUgraphConditionalNodeType)3, 1, &body), CUDA_ERROR_INVALID_VALUE);
+	EXPECT(cond_node(&n, g, NULL, h2, CU_GRAPH_COND_TYPE_IF, 1, &body), CUDA_ERROR_INVALID_VALUE);  /* another graph's */
+	EXPECT(cond_node(&n, g, NULL, 12345, CU_GRAPH_COND_TYPE_IF, 1, &body), CUDA_ERROR_INVALID_VALUE);
 	size_t nn = 9;
 	OK(cuGraphGetNodes(g, NULL, &nn));
 	CHECK(nn == 0, "refused conditional nodes were added: %zu nodes", nn);
-	OK(cond_node(&n, g, NULL, h, CU_GRAPH_COND_TYPE_IF, 1, body));
+	OK(cond_node(&n, g, NULL, h, CU_GRAPH_COND_TYPE_IF, 1, &body));
 	EXPECT(cuGraphDestroy(body[0]), CUDA_ERROR_INVALID_VALUE);      /* its node's */
 	CUgraphNode c;
 	EXPECT(cuGraphAddChildGraphNode(&c, other, NULL, 0, g), CUDA_ERROR_INVALID_VALUE);
@@ -1312,7 +1314,7 @@ static void conditional_nodes(void)
 	/* a WHILE whose body cannot change its value would never end */
 	OK(cuGraphCreate(&g, 0));
 	OK(cuGraphConditionalHandleCreate(&h, g, ctx, 1, CU_GRAPH_COND_ASSIGN_DEFAULT));
-	OK(cond_node(&n, g, NULL, h, CU_GRAPH_COND_TYPE_WHILE, 1, body));
+	OK(cond_node(&n, g, NULL, h, CU_GRAPH_COND_TYPE_WHILE, 1, &body));
 	OK(cuGraphAddEmptyNode(&e, body[0], NULL, 0));
 	OK(cuGraphInstantiate(&x, g, 0));
 	EXPECT(cuGraphLaunch(x, s), CUDA_ERROR_INVALID_VALUE);
