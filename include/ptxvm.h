@@ -415,6 +415,23 @@ ptxvm_result ptxvm_graph_run(ptxvm_device *d, uint64_t graph, ptxvm_graph_fn run
 typedef int (*ptxvm_graph_cond_fn)(void *arg, uint64_t handle, unsigned value);
 void ptxvm_graph_env_conditionals(ptxvm_graph_env *env, ptxvm_graph_cond_fn set, void *arg);
 ptxvm_result ptxvm_graph_env_expired(ptxvm_graph_env *env);
+/* Device-updatable kernel nodes: a kernel's cudaGraphKernelNodeSetParam,
+ * ...SetEnabled, ...SetGridDim and cudaGraphKernelNodeUpdatesApply in the
+ * graph running in env call update(arg, u) for each update, which
+ * returns 0 or the cudaError_t the call returns (cudaErrorInvalidValue for
+ * a node it does not know); with no update given, cudaErrorNotSupported.
+ * value points to the guest's bytes, read for the call only. */
+typedef struct ptxvm_node_update {
+	uint64_t node;          /* the guest's cudaGraphDeviceNode_t */
+	int field;              /* cudaGraphKernelNodeField: 1 grid, 2 parameters, 3 enabled */
+	unsigned grid[3];
+	unsigned enabled;
+	uint64_t offset;        /* into the parameters */
+	const void *value;
+	size_t size;
+} ptxvm_node_update;
+typedef int (*ptxvm_graph_update_fn)(void *arg, const ptxvm_node_update *u);
+void ptxvm_graph_env_updates(ptxvm_graph_env *env, ptxvm_graph_update_fn update, void *arg);
 /* ptxvm_launch_packed of a kernel node of the graph running in env. */
 ptxvm_result ptxvm_launch_graph_node(ptxvm_device *d, const ptxvm_kernel *k, const ptxvm_launch_config *cfg,
 				     const void *params, size_t bytes, ptxvm_graph_env *env,

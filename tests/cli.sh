@@ -453,20 +453,20 @@ cat >"$T/graphlaunch.ptx" <<'P'
 .version 8.0
 .target sm_90
 .address_size 64
-.extern .func (.param .b32 r) cudaGraphKernelNodeSetEnabled(.param .b64 n, .param .b32 e);
+.extern .func (.param .b32 r) cudaCGGetRank(.param .b64 rank, .param .b64 h);
 .visible .entry k()
 {
 	.param .b64 pn;
-	.param .b32 pe;
+	.param .b64 ph;
 	.param .b32 r;
 	st.param.b64 [pn], 1;
-	st.param.b32 [pe], 0;
-	call.uni (r), cudaGraphKernelNodeSetEnabled, (pn, pe);
+	st.param.b64 [ph], 0;
+	call.uni (r), cudaCGGetRank, (pn, ph);
 	ret;
 }
 P
 expect 4 "run: valid PTX ptxvm cannot run yet" -- "$X" run -c "$T/graphlaunch.ptx" --grid 1 --block 1
-grep_in "$T/err" "CUDA_ERROR_NOT_SUPPORTED: .*cudaGraphKernelNodeSetEnabled" "run: exit 4 says CUDA_ERROR_NOT_SUPPORTED"
+grep_in "$T/err" "CUDA_ERROR_NOT_SUPPORTED: .*cudaCGGetRank" "run: exit 4 says CUDA_ERROR_NOT_SUPPORTED"
 
 # ---- examples/host.c, the C interface's example, built as its comment says ----
 section host

@@ -536,10 +536,10 @@ static void t_cdp(const char *root, unsigned workers)
 	/* an entry point of the device runtime that ptxvm does not provide */
 	static const char *const ev =
 		".version 8.0\n.target sm_90\n.address_size 64\n"
-		".extern .func (.param .b32 r) cudaGraphKernelNodeSetEnabled(.param .b64 n, .param .b32 e);\n"
-		".visible .entry k()\n{\n\t.param .b64 pn;\n\t.param .b32 pe;\n\t.param .b32 r;\n"
-		"\tst.param.b64 [pn], 1;\n\tst.param.b32 [pe], 0;\n"
-		"\tcall.uni (r), cudaGraphKernelNodeSetEnabled, (pn, pe);\n\tret;\n}\n";
+		".extern .func (.param .b32 r) cudaCGGetRank(.param .b64 rank, .param .b64 h);\n"
+		".visible .entry k()\n{\n\t.param .b64 pn;\n\t.param .b64 ph;\n\t.param .b32 r;\n"
+		"\tst.param.b64 [pn], 1;\n\tst.param.b64 [ph], 0;\n"
+		"\tcall.uni (r), cudaCGGetRank, (pn, ph);\n\tret;\n}\n";
 	ptxvm_check_opts co = { .arch = "sm_90", .compile_only = 1 };
 	ptxvm_module *m = ptxvm_module_load("ev.ptx", ev, strlen(ev), &co);
 	if (ptxvm_module_errors(m) || ptxvm_program_load(d, m, &p) != PTXVM_SUCCESS) {
@@ -548,7 +548,7 @@ static void t_cdp(const char *root, unsigned workers)
 		free(diag);
 	} else {
 		r = run(d, p, "k", 1, 1, NULL);
-		check(r == PTXVM_ERROR_NOT_SUPPORTED && strstr(ptxvm_device_message(d), "cudaGraphKernelNodeSetEnabled"),
+		check(r == PTXVM_ERROR_NOT_SUPPORTED && strstr(ptxvm_device_message(d), "cudaCGGetRank"),
 		      "a device-runtime call ptxvm does not provide fails the launch, naming it");
 		ptxvm_program_unload(p);
 	}
@@ -1027,7 +1027,8 @@ static void t_linked(const char *root)
 		{ "cudaGetParameterBuffer", 1 }, { "__cudaCDP2Malloc", 1 }, { "__cudaCDP2StreamCreateWithFlags", 1 },
 		{ "__cudaCDP2FuncGetAttributes", 1 }, { "__cudaCDP2GetErrorString", 1 }, { "cudaGetErrorName", 1 },
 		{ "__cudaCDP2LaunchDeviceV2_ptsz", 1 }, { "cudaGraphLaunch", 1 },
-		{ "cudaGraphSetConditional", 1 }, { "cudaGraphKernelNodeSetEnabled", 0 },
+		{ "cudaGraphSetConditional", 1 }, { "cudaGraphKernelNodeSetEnabled", 1 },
+		{ "cudaGraphKernelNodeUpdatesApply", 1 }, { "cudaCGGetRank", 0 },
 		{ "__cudaCDP2Bogus", 0 }, { "cudaDeviceSynchronize", 0 }, { "vprintf", 0 }, { "twice", 0 },
 		{ "__cudaCDP2", 0 }, { "", 0 }, { NULL, 0 },
 	};
@@ -1377,8 +1378,81 @@ static void t_conditional(const char *root)
 	ptxvm_module_free(m);
 }
 
+/* Device-side updates of kernel nodes through the C interface, with the
+ * kernel of tests/cuda/updates.rdc.cu (nvcc's PTX): each update reaches
+ * the graph's update function with the guest's fields and bytes, and the
+ * call returns its answer; a graph without one answers
+ * cudaErrorNotSupported. */
+typedef struct UArg {
+	ptxvm_device *d;
+	ptxvm_program *p;
+	uint64_t err;
+	int with;               /* install the update function */
+	ptxvm_node_update got[6];
+	unsigned char bytes[6][16];
+	int n;
+} UArg;
+
+static int u_update(void *arg, const ptxvm_node_update *u)
+{
+	UArg *a = arg;
+	if (a->n < 6) {
+		a->got[a->n] = *u;
+		if (u->value && u->size <= 16)
+			memcpy(a->bytes[a->n], u->value, u->size);
+		a->n++;
+	}
+	return u->node == 0x51 || u->node == 0x52 ? 0 : 1;
+}
+
+static ptxvm_result u_run(void *arg, uint64_t graph, ptxvm_graph_env *env)
+{
+	UArg *a = arg;
+	if (a->with)
+		ptxvm_graph_env_updates(env, u_update, a);
+	uint64_t params[3] = { 0x51, 0x52, a->err };
+	ptxvm_launch_config cfg = { { 1, 1, 1 }, { 1, 1, 1 }, 0, { 0, 0, 0 } };
+	return ptxvm_launch_graph_node(a->d, ptxvm_kernel_find(a->p, "upd_calls"), &cfg, params, sizeof params, env, NULL);
+}
+
+static void t_updates(const char *root)
+{
+	for (int with = 1; with >= 0; with--) {
+		ptxvm_device_opts o = { 0 };
+		ptxvm_device *d = ptxvm_device_create(&o);
+		ptxvm_program *p = open_rdc(root, "updates.rdc", d);
+		UArg a = { d, p, 0, with, { { 0 } }, { { 0 } }, 0 };
+		int err[4] = { -1, -1, -1, -1 };
+		if (p && ptxvm_mem_alloc(d, sizeof err, &a.err) == PTXVM_SUCCESS) {
+			ptxvm_result r = ptxvm_graph_run(d, 0, u_run, &a);
+			ptxvm_memcpy_dtoh(d, err, a.err, sizeof err);
+			if (!with) {
+				check(r == PTXVM_SUCCESS && a.n == 0 && err[0] == 801 && err[1] == 801 && err[2] == 801 &&
+				      err[3] == 801, "kernel node updates in a graph without them: cudaErrorNotSupported");
+			} else {
+				static const unsigned three[3] = { 1, 2, 3 }, v = 0xabcd1234;
+				const ptxvm_node_update *g = a.got;
+				check(r == PTXVM_SUCCESS && a.n == 5 && err[0] == 0 && err[1] == 0 && err[2] == 0 &&
+				      err[3] == 0, "kernel node updates: five reach the host layer");
+				check(g[0].node == 0x51 && g[0].field == 2 && g[0].offset == 8 && g[0].size == 4 &&
+				      !memcmp(a.bytes[0], &v, 4), "cudaGraphKernelNodeSetParam: node, offset and bytes");
+				check(g[1].field == 3 && g[1].enabled == 0, "cudaGraphKernelNodeSetEnabled(false)");
+				check(g[2].field == 1 && g[2].grid[0] == 3 && g[2].grid[1] == 2 && g[2].grid[2] == 1,
+				      "cudaGraphKernelNodeSetGridDim(3, 2, 1)");
+				check(g[3].node == 0x52 && g[3].field == 1 && g[3].grid[0] == 5 && g[3].grid[1] == 1 &&
+				      g[4].node == 0x52 && g[4].field == 2 && g[4].offset == 4 && g[4].size == 12 &&
+				      !memcmp(a.bytes[4], three, 12), "cudaGraphKernelNodeUpdatesApply: a grid, then 12 bytes");
+			}
+		} else {
+			fail("devrt: updates.rdc on a device");
+		}
+		ptxvm_device_destroy(d);
+	}
+}
+
 void test_devrt(const char *root)
 {
+	t_updates(root);
 	t_conditional(root);
 	t_graphs();
 	t_funcattrs(root);

@@ -65,7 +65,13 @@ struct Work {
 	int kind;
 	int is3d;               /* NODE_COPY: copy3d, else copy */
 	union {
-		struct { CUfunction f; ptxvm_launch_config cfg; void *params; } k;
+		struct {
+			CUfunction f;
+			ptxvm_launch_config cfg;
+			void *params;
+			uint64_t devnode;       /* device-updatable: its handle for kernels; else 0 */
+			int disabled;           /* by a kernel's cudaGraphKernelNodeSetEnabled */
+		} k;
 		struct { int dev; uint64_t dst, src; size_t n; } copy;  /* dev: 1 dst on the device, 2 src, 3 both */
 		CUDA_MEMCPY3D copy3d;
 		struct { uint64_t dst; size_t pitch; unsigned value, elem; size_t w, h; } set;
@@ -973,6 +979,10 @@ static CUresult graph_clone(CUgraph h, CUgraph *out, int child, const char *who)
 		return CUDA_ERROR_INVALID_VALUE;
 	for (size_t i = 0; i < g->n; i++) {
 		CuNode *n = node_of(g->v[i]);
+		if (n && n->w.kind == NODE_KERNEL && n->w.k.devnode) {
+			cu_warn("%s: node %zu is a device-updatable kernel node, which ptxvm does not copy", who, i);
+			return CUDA_ERROR_NOT_SUPPORTED;
+		}
 		if (n && (n->w.kind == NODE_MEM_ALLOC || n->w.kind == NODE_MEM_FREE || n->w.kind == NODE_COND)) {
 			cu_warn("%s: node %zu is a %s node, which %s", who, i, n->w.kind == NODE_COND ? "conditional" :
 				"memory", child ? "a child graph may not hold" : "ptxvm does not copy");
@@ -1211,6 +1221,150 @@ static CUresult add_cond(CUgraphNode *out, CUgraph h, const CUgraphNode *deps, s
 	return CUDA_SUCCESS;
 }
 
+/* ---- device-updatable kernel nodes ----------------------------------------------------------
+ * A kernel node made device-updatable (the kernel node attribute
+ * CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE) gets a handle kernels
+ * pass to cudaGraphKernelNodeSetParam, ...SetEnabled, ...SetGridDim and
+ * cudaGraphKernelNodeUpdatesApply; they change the node of the one
+ * executable graph made from its graph, from then on: the nodes after it
+ * in the same launch, and later launches.  The executable graphs' nodes
+ * are found by handle in a table, never followed. */
+enum { ATTR_DEVICE_UPDATABLE = 13 };
+#define DEVNODE_TAG (0xd0ull << 56)
+static _Atomic unsigned long long next_devnode = 1;
+
+typedef struct DevNode {
+	uint64_t h;
+	CuExec *e;
+	Work *w;
+} DevNode;
+static pthread_mutex_t dev_lock = PTHREAD_MUTEX_INITIALIZER;  /* the table, and the nodes' kernels' launch data */
+static DevNode *devnodes;
+static size_t ndevnodes, capdevnodes;
+
+/* CUlaunchAttributeValue, as this attribute has it */
+typedef union CuAttrValue {
+	char pad[64];
+	struct { int updatable; uint64_t devnode; } dev;
+} CuAttrValue;
+
+static CuNode *kernel_node(CUgraphNode h)
+{
+	CuNode *n = node_of(h);
+	return n && n->w.kind == NODE_KERNEL ? n : NULL;
+}
+
+/* Once device-updatable, a node stays so (0 afterwards is refused, as in
+ * CUDA); the node's handle is cuGraphKernelNodeGetAttribute's to give. */
+CUresult cuGraphKernelNodeSetAttribute(CUgraphNode h, int attr, const CuAttrValue *v)
+{
+	CTX_CALL(c);
+	CuNode *n = kernel_node(h);
+	if (!n || !v)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (attr != ATTR_DEVICE_UPDATABLE) {
+		cu_warn("cuGraphKernelNodeSetAttribute: attribute %d is not supported", attr);
+		return CUDA_ERROR_NOT_SUPPORTED;
+	}
+	if (v->dev.updatable != 0 && v->dev.updatable != 1)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!v->dev.updatable)
+		return n->w.k.devnode ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+	if (!n->w.k.devnode)
+		n->w.k.devnode = DEVNODE_TAG | atomic_fetch_add(&next_devnode, 1);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuGraphKernelNodeGetAttribute(CUgraphNode h, int attr, CuAttrValue *v)
+{
+	CTX_CALL(c);
+	CuNode *n = kernel_node(h);
+	if (!n || !v)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (attr != ATTR_DEVICE_UPDATABLE) {
+		cu_warn("cuGraphKernelNodeGetAttribute: attribute %d is not supported", attr);
+		return CUDA_ERROR_NOT_SUPPORTED;
+	}
+	v->dev.updatable = n->w.k.devnode != 0;
+	v->dev.devnode = n->w.k.devnode;
+	return CUDA_SUCCESS;
+}
+
+/* The device-updatable nodes of e's work v[0..n) join the table (+1) or
+ * leave it (-1, all of e's).  0, or CUDA_ERROR_OUT_OF_MEMORY. */
+static CUresult devnodes_add(CuExec *e, Work *v, size_t n)
+{
+	CUresult r = CUDA_SUCCESS;
+	for (size_t i = 0; i < n && !r; i++) {
+		Work *w = &v[i];
+		if (w->kind == NODE_GRAPH)
+			r = devnodes_add(e, w->sub.v, w->sub.n);
+		for (unsigned j = 0; w->kind == NODE_COND && j < w->cond.size && !r; j++)
+			r = devnodes_add(e, w->cond.body[j].v, w->cond.body[j].n);
+		if (r || w->kind != NODE_KERNEL || !w->k.devnode)
+			continue;
+		pthread_mutex_lock(&dev_lock);
+		if (ndevnodes == capdevnodes) {
+			DevNode *nv = realloc(devnodes, (capdevnodes * 2 + 8) * sizeof *nv);
+			if (nv)
+				devnodes = nv, capdevnodes = capdevnodes * 2 + 8;
+		}
+		if (ndevnodes < capdevnodes)
+			devnodes[ndevnodes++] = (DevNode){ w->k.devnode, e, w };
+		else
+			r = CUDA_ERROR_OUT_OF_MEMORY;
+		pthread_mutex_unlock(&dev_lock);
+	}
+	return r;
+}
+
+static void devnodes_drop(const CuExec *e)
+{
+	pthread_mutex_lock(&dev_lock);
+	for (size_t i = 0; i < ndevnodes;)
+		if (devnodes[i].e == e)
+			devnodes[i] = devnodes[--ndevnodes];
+		else
+			i++;
+	pthread_mutex_unlock(&dev_lock);
+}
+
+/* A kernel's update (ptxvm_graph_env_updates): cudaErrorInvalidValue (1)
+ * for a node not in the table, a field out of range, bytes past the
+ * kernel's parameters or a grid dimension of 0 or past CUDA's limits. */
+static int dev_update(void *arg, const ptxvm_node_update *u)
+{
+	(void)arg;
+	int r = 1;
+	pthread_mutex_lock(&dev_lock);
+	Work *w = NULL;
+	for (size_t i = 0; i < ndevnodes && !w; i++)
+		if (devnodes[i].h == u->node)
+			w = devnodes[i].w;
+	CuFunc *fn = w ? cu_func(w->k.f) : NULL;
+	size_t bytes = fn ? ptxvm_kernel_params_size(fn->k) : 0;
+	if (!fn)
+		;
+	else if (u->field == 1) {
+		if (u->grid[0] && u->grid[1] && u->grid[2] && u->grid[0] <= 0x7fffffffu && u->grid[1] <= 65535 &&
+		    u->grid[2] <= 65535) {
+			memcpy(w->k.cfg.grid, u->grid, sizeof u->grid);
+			r = 0;
+		}
+	} else if (u->field == 2) {
+		if (u->offset <= bytes && u->size <= bytes - u->offset) {
+			if (u->size)
+				memcpy((char *)w->k.params + u->offset, u->value, u->size);
+			r = 0;
+		}
+	} else if (u->field == 3) {
+		w->k.disabled = !u->enabled;
+		r = 0;
+	}
+	pthread_mutex_unlock(&dev_lock);
+	return r;
+}
+
 /* ---- cuGraphAddNode ----------------------------------------------------------------------------
  * A node of any kind from one structure, CUgraphNodeParams: its members
  * are the structures of the cuGraphAdd*Node calls (the _v2 and later
@@ -1326,6 +1480,26 @@ static int has_memory_nodes(const CuGraph *g)
 		CuNode *n = node_of(g->v[i]);
 		if (n && (n->w.kind == NODE_MEM_ALLOC || n->w.kind == NODE_MEM_FREE))
 			return 1;
+	}
+	return 0;
+}
+
+/* Whether g, or a graph in it, has device-updatable kernel nodes: then
+ * it too may have one executable graph at a time. */
+static int has_devnodes(const CuGraph *g)
+{
+	for (size_t i = 0; i < g->n; i++) {
+		const CuNode *n = node_of(g->v[i]);
+		const CuGraph *sub;
+		if (!n)
+			continue;
+		if (n->w.kind == NODE_KERNEL && n->w.k.devnode)
+			return 1;
+		if (n->w.kind == NODE_GRAPH && (sub = graph_of(n->w.sub.g)) && has_devnodes(sub))
+			return 1;
+		for (unsigned j = 0; n->w.kind == NODE_COND && j < n->w.cond.size; j++)
+			if ((sub = graph_of(n->w.cond.g[j])) && has_devnodes(sub))
+				return 1;
 	}
 	return 0;
 }
@@ -1697,9 +1871,9 @@ CUresult cuGraphInstantiateWithFlags(CUgraphExec *out, CUgraph h, unsigned long 
 	CUresult why = flags & INSTANTIATE_DEVICE_LAUNCH ? device_launchable(g, flags) : CUDA_SUCCESS;
 	if (why)
 		return why;
-	if (g->execs && has_memory_nodes(g)) {
-		cu_warn("cuGraphInstantiate: a graph with memory nodes has one executable graph at a time: "
-			"destroy the other first");
+	if (g->execs && (has_memory_nodes(g) || has_devnodes(g))) {
+		cu_warn("cuGraphInstantiate: a graph with memory nodes or device-updatable kernel nodes has one "
+			"executable graph at a time: destroy the other first");
 		return CUDA_ERROR_NOT_SUPPORTED;        /* an H200's answer */
 	}
 	CuExec *e = calloc(1, sizeof *e);
@@ -1720,6 +1894,12 @@ CUresult cuGraphInstantiateWithFlags(CUgraphExec *out, CUgraph h, unsigned long 
 	e->obj.drop = exec_drop;
 	e->v = v;
 	e->n = n;
+	if (devnodes_add(e, v, n)) {
+		devnodes_drop(e);
+		exec_drop(e);
+		cu_obj_free(CU_HANDLE(CUgraphExec, e), CU_KIND_GRAPH_EXEC);
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
 	e->from = h;
 	e->flags = flags;
 	g->execs++;
@@ -1780,6 +1960,7 @@ CUresult cuGraphExecDestroy(CUgraphExec h)
 		g->execs--;
 	if (e->flags & INSTANTIATE_DEVICE_LAUNCH)
 		ptxvm_graph_unregister(cu_dev.dev, (uint64_t)(uintptr_t)h);    /* if it was uploaded */
+	devnodes_drop(e);
 	exec_drop(e);
 	cu_obj_free(h, CU_KIND_GRAPH_EXEC);
 	return CUDA_SUCCESS;
@@ -1850,6 +2031,24 @@ static int has_kernel(const Work *v, size_t n)
 
 static CUresult run_work(CuCtx *c, CuExec *e, const Work *v, size_t n, ptxvm_graph_env *env);
 
+/* A device-updatable kernel node: its launch data as kernels left it,
+ * copied under the table's lock (its own kernel may change it). */
+static CUresult run_devnode(CuCtx *c, CuFunc *fn, const Work *w, ptxvm_graph_env *env)
+{
+	size_t bytes = ptxvm_kernel_params_size(fn->k);
+	void *params = malloc(bytes ? bytes : 1);
+	if (!params)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	pthread_mutex_lock(&dev_lock);
+	ptxvm_launch_config cfg = w->k.cfg;
+	int off = w->k.disabled;
+	memcpy(params, w->k.params, bytes);
+	pthread_mutex_unlock(&dev_lock);
+	CUresult r = off ? CUDA_SUCCESS : cu_launch_run(c, fn, &cfg, NULL, params, 0, env);
+	free(params);
+	return r;
+}
+
 /* A conditional node of e (conditional nodes, above).  A WHILE loop asks
  * the device's time limit before each turn; one whose body has no kernel
  * to change its value would never end, and fails at once (to confirm on
@@ -1895,7 +2094,11 @@ static CUresult run_work(CuCtx *c, CuExec *e, const Work *v, size_t n, ptxvm_gra
 				cu_warn("cuGraphLaunch: node %zu's kernel was unloaded", i);
 				return CUDA_ERROR_INVALID_HANDLE;
 			}
-			r = cu_launch_run(c, fn, &w->k.cfg, NULL, w->k.params, 0, env);
+			if (!w->k.devnode) {
+				r = cu_launch_run(c, fn, &w->k.cfg, NULL, w->k.params, 0, env);
+				break;
+			}
+			r = run_devnode(c, fn, w, env);
 			break;
 		case NODE_COPY:
 			r = run_copy(c, w);
@@ -1954,6 +2157,7 @@ static ptxvm_result run_exec(void *arg, uint64_t graph, ptxvm_graph_env *env)
 			atomic_store(&e->slot[i].value, e->slot[i].dflt);
 	if (!r) {
 		ptxvm_graph_env_conditionals(env, set_cond, e);
+		ptxvm_graph_env_updates(env, dev_update, NULL);
 		r = run_work(c, e, e->v, e->n, env);
 	}
 	return (ptxvm_result)r;

@@ -1076,7 +1076,7 @@ enum {
 	BI_EVENT_NEW, BI_EVENT_RECORD, BI_EVENT_DEL, BI_STREAM_WAIT, BI_DEVCOUNT, BI_VERSION, BI_LIMIT,
 	BI_CACHECFG, BI_SMEMCFG, BI_CUMALLOC, BI_CUFREE, BI_MEMCPY, BI_MEMSET, BI_MEMCPY2D, BI_MEMSET2D,
 	BI_MEMCPY3D, BI_MEMSET3D, BI_PARAMBUF1, BI_LAUNCH1, BI_OCCUPANCY, BI_ERRNAME, BI_ERRSTR,
-	BI_FUNCATTR, BI_GRAPHLAUNCH, BI_SETCOND,
+	BI_FUNCATTR, BI_GRAPHLAUNCH, BI_SETCOND, BI_NODEPARAM, BI_NODEENABLE, BI_NODEGRID, BI_NODEAPPLY,
 };
 
 static const struct { const char *name; int bi; } devrt_fn[] = {
@@ -1100,7 +1100,9 @@ static const struct { const char *name; int bi; } devrt_fn[] = {
 	{ "OccupancyMaxActiveBlocksPerMultiprocessorWithFlags", BI_OCCUPANCY },
 	{ "GetErrorName", BI_ERRNAME }, { "GetErrorString", BI_ERRSTR }, { "FuncGetAttributes", BI_FUNCATTR },
 	{ "LaunchDeviceV2_ptsz", BI_LAUNCH }, { "GraphLaunch", BI_GRAPHLAUNCH },
-	{ "GraphSetConditional", BI_SETCOND },
+	{ "GraphSetConditional", BI_SETCOND }, { "GraphKernelNodeSetParam", BI_NODEPARAM },
+	{ "GraphKernelNodeSetEnabled", BI_NODEENABLE }, { "GraphKernelNodeSetGridDim", BI_NODEGRID },
+	{ "GraphKernelNodeUpdatesApply", BI_NODEAPPLY },
 };
 
 /* cudaError_t: the values the device runtime returns (cudaErrorInvalidValue...) */
@@ -1662,6 +1664,83 @@ static int call_devrt(Ctx *X, int bi, uint32_t act, unsigned nret, unsigned narg
 				return -1;
 			}
 			break;
+		case BI_NODEPARAM:
+		case BI_NODEENABLE:
+		case BI_NODEGRID:
+		case BI_NODEAPPLY: {
+			/* (node, offset, const void *value, size), (node, bool),
+			 * (node, dim3), (const cudaGraphKernelNodeUpdate *, count):
+			 * updates of device-updatable kernel nodes, which the host
+			 * layer looks up; the guest's bytes are read here, at any
+			 * alignment (a bad pointer faults), a batch stopping at its
+			 * first refusal */
+			uint64_t arg[4] = { a0 };
+			for (unsigned i = 1; i < narg && i < 4; i++)
+				arg[i] = param_arg(X, l, SLOT(nret + i));
+			if (!L->graph) {
+				r = cudaErrorNotSupported;      /* a kernel of no graph (to confirm on hardware) */
+				break;
+			}
+			uint64_t n = bi == BI_NODEAPPLY ? arg[1] : 1;
+			for (uint64_t i = 0; i < n && !r; i++) {
+				struct ptxvm_node_update u = { .node = a0 };
+				uint64_t ptr = arg[2], size = arg[3];
+				if (bi == BI_NODEAPPLY) {
+					/* node, field (+4), then at 16: dim3, or {pValue, offset,
+					 * size}, or isEnabled; 40 bytes each */
+					if (i >= (1u << 20) || a0 + i * 40 < a0) {
+						r = cudaErrorInvalidValue;
+						break;
+					}
+					const uint8_t *q = peek(X, l, a0 + i * 40, 40);
+					if (!q) {
+						exec_fault(c, X->w, x, (int)l, PTXVM_ERROR_ILLEGAL_ADDRESS,
+							   "cudaGraphKernelNodeUpdatesApply: update %llu at 0x%llx is not "
+							   "memory the thread may read", (unsigned long long)i,
+							   (unsigned long long)(a0 + i * 40));
+						return -1;
+					}
+					uint32_t f;
+					memcpy(&u.node, q, 8);
+					memcpy(&f, q + 8, 4);
+					u.field = (int)f;
+					memcpy(u.grid, q + 16, 12);
+					memcpy(&u.enabled, q + 16, 4);
+					memcpy(&ptr, q + 16, 8);
+					memcpy(&u.offset, q + 24, 8);
+					memcpy(&size, q + 32, 8);
+				} else if (bi == BI_NODEPARAM) {
+					u.field = 2, u.offset = arg[1];
+				} else if (bi == BI_NODEENABLE) {
+					u.field = 3, u.enabled = (uint32_t)arg[1] & 0xff;
+				} else {
+					const uint8_t *gp = narg > 1 ? param_bytes(X, l, SLOT(nret + 1), 12) : NULL;
+					if (!gp) {
+						r = cudaErrorInvalidValue;
+						break;
+					}
+					u.field = 1;
+					memcpy(u.grid, gp, 12);
+				}
+				if (u.field == 2) {
+					if (size > 32764) {     /* beyond any kernel's parameters */
+						r = cudaErrorInvalidValue;
+						break;
+					}
+					u.size = (size_t)size;
+					u.value = size ? peek(X, l, ptr, size) : NULL;
+					if (size && !u.value) {
+						exec_fault(c, X->w, x, (int)l, PTXVM_ERROR_ILLEGAL_ADDRESS,
+							   "a kernel node's new parameters: %llu bytes at 0x%llx are not "
+							   "memory the thread may read", (unsigned long long)size,
+							   (unsigned long long)ptr);
+						return -1;
+					}
+				}
+				r = (uint64_t)(uint32_t)L->graph->update(L->graph, &u);
+			}
+			break;
+		}
 		case BI_CUFREE:
 			/* (pointer): a block of the device heap, or NULL */
 			r = !a0 ? 0 : L->heap && heap_free(L->heap, a0) == HEAP_OK ? 0 : cudaErrorInvalidDevicePointer;

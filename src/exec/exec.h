@@ -69,10 +69,12 @@ typedef struct Cdp {
  * queued, else the cudaError_t the call returns; and to its
  * cudaGraphSetConditional(handle, value): 0, or non-zero for a handle the
  * graph does not know.  Several workers may call them at once. */
+struct ptxvm_node_update;
 typedef struct GraphNode {
 	uint64_t exec;                  /* the graph's handle; 0: a graph not made for device launch */
 	int (*launch)(struct GraphNode *g, uint64_t graph, uint64_t stream);
 	int (*set_cond)(struct GraphNode *g, uint64_t handle, unsigned value);
+	int (*update)(struct GraphNode *g, const struct ptxvm_node_update *u);  /* a cudaError_t */
 } GraphNode;
 
 /* A kernel's attributes, numbered as CUfunction_attribute (0 .. KATTR_N - 1):

@@ -29,7 +29,7 @@
 #include <string.h>
 
 /* cudaError_t values the device runtime returns (src/exec/cudart_errors.def) */
-enum { DEV_INVALID_VALUE = 1, DEV_PENDING_EXCEEDED = 69 };
+enum { DEV_INVALID_VALUE = 1, DEV_PENDING_EXCEEDED = 69, DEV_NOT_SUPPORTED = 801 };
 /* the stream's top byte: the device-only graph launch streams */
 enum { MODE_TAIL = 1, MODE_FIRE_AND_FORGET = 2, MODE_SIBLING = 3 };
 #define MAX_FIRE_AND_FORGET 120         /* per graph, over its run (the programming guide) */
@@ -47,6 +47,8 @@ struct ptxvm_graph_env {
 	Tree *tr;                       /* the host launch it is part of */
 	ptxvm_graph_cond_fn cond;       /* its conditional nodes' values (the embedder's) */
 	void *cond_arg;
+	ptxvm_graph_update_fn update;   /* device-updatable kernel nodes (the embedder's) */
+	void *update_arg;
 	ptxvm_device *d;
 	DevGraphs *t;
 	struct ptxvm_graph_env *parent; /* NULL: the stream's environment */
@@ -206,6 +208,19 @@ static int env_set_cond(GraphNode *node, uint64_t handle, unsigned value)
 	return e->cond ? e->cond(e->cond_arg, handle, value) : -1;
 }
 
+/* A thread's device-side update of a kernel node: the embedder's answer. */
+static int env_update(GraphNode *node, const ptxvm_node_update *u)
+{
+	ptxvm_graph_env *e = (ptxvm_graph_env *)node;
+	return e->update ? e->update(e->update_arg, u) : DEV_NOT_SUPPORTED;
+}
+
+void ptxvm_graph_env_updates(ptxvm_graph_env *env, ptxvm_graph_update_fn update, void *arg)
+{
+	if (env)
+		env->update = update, env->update_arg = arg;
+}
+
 void ptxvm_graph_env_conditionals(ptxvm_graph_env *env, ptxvm_graph_cond_fn set, void *arg)
 {
 	if (env)
@@ -245,7 +260,8 @@ static ptxvm_result run_graph(Tree *tr, uint64_t h, ptxvm_graph_fn run, void *ar
 		pthread_mutex_lock(&tr->t->lock);
 		bool known = find(tr->t, h) != NULL;
 		pthread_mutex_unlock(&tr->t->lock);
-		ptxvm_graph_env e = { .node = { .exec = known ? h : 0, .launch = env_launch, .set_cond = env_set_cond },
+		ptxvm_graph_env e = { .node = { .exec = known ? h : 0, .launch = env_launch, .set_cond = env_set_cond,
+					.update = env_update },
 				      .tr = tr, .d = tr->d, .t = tr->t, .parent = parent, .graph = h };
 		/* running from here until its own work is complete: its tail
 		 * launches may launch it again */

@@ -1326,6 +1326,66 @@ static void conditional_nodes(void)
 	OK(cuStreamDestroy(s));
 }
 
+/* Device-updatable kernel nodes, the host's side: the attribute gives a
+ * handle and cannot be taken back; such a graph is instantiated once at a
+ * time and is not copied (tests/cuda-host/device_updates.cu: the updates). */
+static void device_updatable(void)
+{
+	CUmodule m;
+	CUfunction bump;
+	OK(cuModuleLoadData(&m, ptx));
+	OK(cuModuleGetFunction(&bump, m, "bump"));
+	CUDA_KERNEL_NODE_PARAMS kp;
+	memset(&kp, 0, sizeof kp);
+	kp.func = bump;
+	kp.gridDimX = kp.gridDimY = kp.gridDimZ = 1;
+	kp.blockDimX = kp.blockDimY = kp.blockDimZ = 1;
+	CUgraph g, other, copy;
+	CUgraphNode k, e, c;
+	OK(cuGraphCreate(&g, 0));
+	OK(cuGraphAddKernelNode(&k, g, NULL, 0, &kp));
+	OK(cuGraphAddEmptyNode(&e, g, NULL, 0));
+	CUkernelNodeAttrValue v, got;
+	memset(&v, 0, sizeof v);
+	memset(&got, 0, sizeof got);
+	OK(cuGraphKernelNodeGetAttribute(k, CU_KERNEL_NODE_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE, &got));
+	CHECK(!got.deviceUpdatableKernelNode.deviceUpdatable && !got.deviceUpdatableKernelNode.devNode,
+	      "a kernel node is not device-updatable at first");
+	OK(cuGraphCreate(&other, 0));
+	OK(cuGraphAddChildGraphNode(&c, other, NULL, 0, g));   /* a copy, before the attribute */
+	v.deviceUpdatableKernelNode.deviceUpdatable = 2;
+	EXPECT(cuGraphKernelNodeSetAttribute(k, CU_KERNEL_NODE_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE, &v),
+	       CUDA_ERROR_INVALID_VALUE);
+	v.deviceUpdatableKernelNode.deviceUpdatable = 1;
+	EXPECT(cuGraphKernelNodeSetAttribute(e, CU_KERNEL_NODE_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE, &v),
+	       CUDA_ERROR_INVALID_VALUE);     /* no kernel node */
+	OK(cuGraphKernelNodeSetAttribute(k, CU_KERNEL_NODE_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE, &v));
+	OK(cuGraphKernelNodeGetAttribute(k, CU_KERNEL_NODE_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE, &got));
+	CHECK(got.deviceUpdatableKernelNode.deviceUpdatable == 1 && got.deviceUpdatableKernelNode.devNode,
+	      "a device-updatable node's handle");
+	CUgraphDeviceNode dn = got.deviceUpdatableKernelNode.devNode;
+	OK(cuGraphKernelNodeSetAttribute(k, CU_KERNEL_NODE_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE, &v));
+	OK(cuGraphKernelNodeGetAttribute(k, CU_KERNEL_NODE_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE, &got));
+	CHECK(got.deviceUpdatableKernelNode.devNode == dn, "setting the attribute again keeps the handle");
+	v.deviceUpdatableKernelNode.deviceUpdatable = 0;
+	EXPECT(cuGraphKernelNodeSetAttribute(k, CU_KERNEL_NODE_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE, &v),
+	       CUDA_ERROR_INVALID_VALUE);     /* no way back */
+	EXPECT(cuGraphKernelNodeGetAttribute(k, CU_KERNEL_NODE_ATTRIBUTE_PRIORITY, &got), CUDA_ERROR_NOT_SUPPORTED);
+	EXPECT(cuGraphClone(&copy, g), CUDA_ERROR_NOT_SUPPORTED);
+	EXPECT(cuGraphAddChildGraphNode(&c, other, NULL, 0, g), CUDA_ERROR_NOT_SUPPORTED);
+	CUgraphExec x, x2;
+	OK(cuGraphInstantiate(&x, g, 0));
+	EXPECT(cuGraphInstantiate(&x2, g, 0), CUDA_ERROR_NOT_SUPPORTED);
+	OK(cuGraphLaunch(x, NULL));
+	OK(cuGraphExecDestroy(x));
+	OK(cuGraphInstantiate(&x, g, 0));               /* once the other is gone */
+	OK(cuGraphExecDestroy(x));
+	OK(cuCtxSynchronize());
+	OK(cuGraphDestroy(other));
+	OK(cuGraphDestroy(g));
+	OK(cuModuleUnload(m));
+}
+
 static void launch_ex(void)
 {
 	CUmodule m;
@@ -2320,6 +2380,7 @@ int main(int argc, char **argv)
 	device_graphs();
 	child_graphs();
 	conditional_nodes();
+	device_updatable();
 	launch_ex();
 	linking();
 	errors();
