@@ -2355,13 +2355,16 @@ int main(int argc, char **argv)
 		printf("cuda-driver: %d passed, %d failed\n", passed, failed);
 		return failed != 0;
 	}
-	if (argc > 1 && !strcmp(argv[1], "graph_memory")) {     /* alone, to run on a GPU's driver too */
+	if (argc > 1 && !strcmp(argv[1], "graph_memory")) {     /* the graphs alone, to run on a GPU's driver too */
 		CUcontext ctx;
 		OK(cuInit(0));
 		OK(cuDevicePrimaryCtxRetain(&ctx, 0));
 		OK(cuCtxSetCurrent(ctx));
 		graph_memory();
 		device_graphs();
+		child_graphs();
+		conditional_nodes();
+		device_updatable();
 		printf("cuda-driver: %d passed, %d failed\n", passed, failed);
 		return failed != 0;
 	}
