@@ -282,6 +282,7 @@ typedef struct Seq {
 	int invalid;            /* an unsupported operation: EndCapture fails */
 	int mode;
 	unsigned long long id;
+	int into;               /* g is the caller's (cuStreamBeginCaptureToGraph): never freed here */
 } Seq;
 
 typedef struct Member {
@@ -620,9 +621,12 @@ CUresult cu_capture_free(CUstream s, uint64_t addr)
 #define CU_STREAM_LEGACY ((CUstream)0x1)
 #define CU_STREAM_PER_THREAD ((CUstream)0x2)
 
-CUresult cuStreamBeginCapture_v2(CUstream s, int mode)
+typedef struct CUgraphEdgeData CUgraphEdgeData;
+static int edges_plain(const CUgraphEdgeData *edges, size_t n, const char *who);
+
+/* Into a new graph, or (into) into g after its nodes deps. */
+static CUresult begin_capture(CUstream s, int mode, CUgraph into, const CUgraphNode *deps, size_t ndeps)
 {
-	CTX_CALL(c);
 	CUresult r = cu_stream_check(s);
 	if (r)
 		return r;
@@ -633,27 +637,59 @@ CUresult cuStreamBeginCapture_v2(CUstream s, int mode)
 			"cuStreamCreate");
 		return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
 	}
+	if (into) {
+		if (!graph_of(into) || (ndeps && !deps))
+			return CUDA_ERROR_INVALID_VALUE;
+		for (size_t i = 0; i < ndeps; i++) {
+			CuNode *d = node_of(deps[i]);
+			if (!d || d->graph != into)
+				return CUDA_ERROR_INVALID_VALUE;
+		}
+	}
 	Seq *seq = calloc(1, sizeof *seq);
-	CUgraph g = graph_new();
+	CUgraph g = into ? into : graph_new();
 	if (!seq || !g) {
 		free(seq);
-		if (g)
+		if (g && !into)
 			graph_free(g, graph_of(g));
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	}
 	pthread_mutex_lock(&lock);
 	r = find(s) ? CUDA_ERROR_ILLEGAL_STATE : CUDA_SUCCESS;
+	for (Member *m = members; !r && into && m; m = m->next)
+		if (m->seq->g == into)
+			r = CUDA_ERROR_ILLEGAL_STATE;   /* one capture into a graph at a time */
 	if (!r) {
-		*seq = (Seq){ .g = g, .origin = s, .mode = mode, .id = next_id++ };
-		if (!join(s, seq))
+		*seq = (Seq){ .g = g, .origin = s, .mode = mode, .id = next_id++, .into = into != NULL };
+		Member *m = join(s, seq);
+		if (!m)
 			r = CUDA_ERROR_OUT_OF_MEMORY;
+		else if (!depend(m, deps, ndeps))
+			seq->invalid = 1;               /* no memory: cuStreamEndCapture says so */
 	}
 	pthread_mutex_unlock(&lock);
 	if (r) {
 		free(seq);
-		graph_free(g, graph_of(g));
+		if (!into)
+			graph_free(g, graph_of(g));
 	}
 	return r;
+}
+
+CUresult cuStreamBeginCapture_v2(CUstream s, int mode)
+{
+	CTX_CALL(c);
+	return begin_capture(s, mode, NULL, NULL, 0);
+}
+
+/* The captured work joins g after deps; cuStreamEndCapture gives g back. */
+CUresult cuStreamBeginCaptureToGraph(CUstream s, CUgraph g, const CUgraphNode *deps, const CUgraphEdgeData *edges,
+				     size_t ndeps, int mode)
+{
+	CTX_CALL(c);
+	if (!edges_plain(edges, ndeps, "cuStreamBeginCaptureToGraph"))
+		return CUDA_ERROR_NOT_SUPPORTED;
+	return begin_capture(s, mode, g, deps, ndeps);
 }
 
 CUresult cuStreamBeginCapture(CUstream s) { return cuStreamBeginCapture_v2(s, CU_STREAM_CAPTURE_MODE_GLOBAL); }
@@ -702,13 +738,15 @@ CUresult cuStreamEndCapture(CUstream s, CUgraph *out)
 		return r;
 	*out = NULL;
 	CUgraph g = seq->g;
+	int into = seq->into;
 	if (!r && seq->invalid)
 		r = CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
 	free(seq);
 	if (r) {
 		if (r == CUDA_ERROR_STREAM_CAPTURE_UNJOINED)
 			cu_warn("cuStreamEndCapture: a stream that joined the capture was not joined back to its origin");
-		graph_free(g, graph_of(g));
+		if (!into)
+			graph_free(g, graph_of(g));
 		return r;
 	}
 	*out = g;
@@ -769,6 +807,7 @@ CUresult cuStreamGetCaptureInfo(CUstream s, int *status, uint64_t *id)
 
 CU_PT_ALIAS(cuStreamBeginCapture, _ptsz);
 CU_PT_ALIAS(cuStreamBeginCapture_v2, _ptsz);
+CU_PT_ALIAS(cuStreamBeginCaptureToGraph, _ptsz);
 CU_PT_ALIAS(cuStreamEndCapture, _ptsz);
 CU_PT_ALIAS(cuStreamIsCapturing, _ptsz);
 CU_PT_ALIAS(cuStreamGetCaptureInfo, _ptsz);
@@ -1420,23 +1459,29 @@ CUresult cuGraphAddNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, si
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-typedef struct CUgraphEdgeData {
+struct CUgraphEdgeData {
 	unsigned char from_port, to_port, type, reserved[5];
-} CUgraphEdgeData;
+};
 
 /* Edges that carry data (ports, programmatic launches) are not supported:
  * every edge must be a full dependency, its data zero. */
+static int edges_plain(const CUgraphEdgeData *edges, size_t n, const char *who)
+{
+	for (size_t i = 0; edges && i < n; i++) {
+		static const CUgraphEdgeData zero;
+		if (memcmp(&edges[i], &zero, sizeof zero)) {
+			cu_warn("%s: edge %zu has data (a port or type): only full dependencies are supported", who, i);
+			return 0;
+		}
+	}
+	return 1;
+}
+
 CUresult cuGraphAddNode_v2(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, const CUgraphEdgeData *edges,
 			   size_t ndeps, CuNodeParams *p)
 {
-	for (size_t i = 0; edges && i < ndeps; i++) {
-		static const CUgraphEdgeData zero;
-		if (memcmp(&edges[i], &zero, sizeof zero)) {
-			cu_warn("cuGraphAddNode_v2: edge %zu has data (a port or type): only full dependencies "
-				"are supported", i);
-			return CUDA_ERROR_NOT_SUPPORTED;
-		}
-	}
+	if (!edges_plain(edges, ndeps, "cuGraphAddNode_v2"))
+		return CUDA_ERROR_NOT_SUPPORTED;
 	return cuGraphAddNode(out, g, deps, ndeps, p);
 }
 

@@ -1231,6 +1231,33 @@ static void conditional_nodes(void)
 	OK(cuGraphExecDestroy(x));
 	OK(cuGraphDestroy(g));
 
+	/* a body filled by capture (cuStreamBeginCaptureToGraph), after a node
+	 * of its own: 4 turns, each filling and counting down */
+	OK(cuGraphCreate(&g, 0));
+	OK(cuGraphConditionalHandleCreate(&h, g, ctx, 1, CU_GRAPH_COND_ASSIGN_DEFAULT));
+	OK(cond_node(&n, g, NULL, h, CU_GRAPH_COND_TYPE_WHILE, 1, &body));
+	OK(cuGraphAddEmptyNode(&e, body[0], NULL, 0));
+	EXPECT(cuStreamBeginCaptureToGraph(s, body[0], &n, NULL, 1, CU_STREAM_CAPTURE_MODE_GLOBAL),
+	       CUDA_ERROR_INVALID_VALUE);     /* a node of another graph */
+	OK(cuStreamBeginCaptureToGraph(s, body[0], &e, NULL, 1, CU_STREAM_CAPTURE_MODE_GLOBAL));
+	OK(cuMemsetD32Async(d + 8, 0x77, 1, s));
+	void *cargs[] = { &h, &d };
+	OK(cuLaunchKernel(cond_countdown, 1, 1, 1, 1, 1, 1, 0, s, cargs, NULL));
+	CUgraph captured = NULL;
+	OK(cuStreamEndCapture(s, &captured));
+	CHECK(captured == body[0], "cuStreamEndCapture gives the graph captured into");
+	size_t nb = 0;
+	OK(cuGraphGetNodes(body[0], NULL, &nb));
+	CHECK(nb == 3, "a body of an empty node and 2 captured: %zu nodes", nb);
+	OK(cuGraphInstantiate(&x, g, 0));
+	unsigned p4[3] = { 4, 0, 0 };
+	OK(cuMemcpyHtoD(d, p4, sizeof p4));
+	OK(cond_launch(x, s, d, w));
+	CHECK(w[0] == 0 && w[1] == 4 && w[2] == 0x77, "a captured WHILE body of 4 turns: %u left, %u turns, %#x",
+	      w[0], w[1], w[2]);
+	OK(cuGraphExecDestroy(x));
+	OK(cuGraphDestroy(g));
+
 	/* IF with an else body: a kernel before the node sets the value; a
 	 * handle's default decides where no kernel sets it */
 	for (unsigned v = 0; v < 3; v++) {
