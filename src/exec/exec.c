@@ -142,7 +142,9 @@ static void instr_text(const XIns *x, char *buf, size_t n)
 }
 
 /* The program's instruction that x stands for: the compiling tier runs
- * constant copies (src/jit), and maps them back for the report. */
+ * constant copies (src/jit), without the source statement (x->src), and
+ * maps them back for the report and for the statements that mma, wmma,
+ * wgmma and shfl decode. */
 #ifndef EXEC_REAL_INS
 #define EXEC_REAL_INS(p, fn, x) (x)
 #endif

@@ -84,7 +84,7 @@ struct ptxvm_program {
 	size_t nmapped;
 	pthread_mutex_t map_lock;       /* guards mapped, and the compiled code: */
 	struct KernelJit {              /* by function index: each kernel's compiled code */
-		bool tried;
+		bool tried, said;     /* said: PTXVM_LOG told why it is not compiled */
 		Jit *jit;               /* NULL: the tier could not take the kernel */
 		JitInfo info;
 	} *jit;
@@ -1182,13 +1182,15 @@ static JitRun jit_runner(ptxvm_device *d, const Program *prog, const XFunc *f, p
 		kj->tried = true;
 		kj->jit = jit_compile(p->prog, f, &kj->info);
 		st->jit_seconds = kj->info.seconds;
-		if (!kj->jit && getenv("PTXVM_LOG"))
-			fprintf(stderr, "ptxvm: the compiling tier is off for kernel '%s' of '%s': %s\n", f->name,
-				p->file ? p->file : "?", kj->info.why);
 	}
 	st->jit_cache_hit = kj->info.hit;
 	const char *why = kj->info.why;
 	JitRun run = kj->jit ? jit_kernel(kj->jit, f, &why) : NULL;
+	if (!run && !kj->said && getenv("PTXVM_LOG")) {  /* once a kernel: compiled, or why not */
+		kj->said = true;
+		fprintf(stderr, "ptxvm: the compiling tier is off for kernel '%s' of '%s': %s\n", f->name,
+			p->file ? p->file : "?", why);
+	}
 	pthread_mutex_unlock(&p->map_lock);
 	if (!run)
 		snprintf(st->jit_note, sizeof st->jit_note, "%s", why);

@@ -90,12 +90,6 @@ static const char *not_compiled(const XIns *x)
 {
 	if (x->op >= XOP__COUNT || exec_unsupported(x))
 		return "an instruction the interpreter refuses";
-	/* these read the instruction's source statement (x->src in ops.inc),
-	 * which the compiled copies do not carry */
-	if (x->op == OPC_mma || x->op == OPC_wmma || x->op == OPC_wgmma)
-		return "mma, wmma and wgmma are left to the interpreter";
-	if (x->op == OPC_shfl && x->n == 5)
-		return "shfl with a predicate and no membermask is left to the interpreter";
 	return NULL;
 }
 
