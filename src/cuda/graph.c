@@ -544,7 +544,7 @@ CUresult cu_capture_kernel(CUstream s, CUfunction f, const ptxvm_launch_config *
 	if (!fn)
 		return CUDA_ERROR_INVALID_HANDLE;
 	/* the parameters' values as they are now */
-	Work w = { .kind = NODE_KERNEL, .k = { f, *cfg, pack(fn->k, params, buf) } };
+	Work w = { .kind = NODE_KERNEL, .k = { .f = f, .cfg = *cfg, .params = pack(fn->k, params, buf) } };
 	return w.k.params ? record(s, &w) : CUDA_ERROR_OUT_OF_MEMORY;
 }
 
@@ -934,8 +934,8 @@ static CUresult add_kernel(CUgraphNode *out, CUgraph g, const CUgraphNode *deps,
 	if (!p->gx || !p->gy || !p->gz || !p->bx || !p->by || !p->bz || (!p->params && ptxvm_kernel_param_count(fn->k)))
 		return CUDA_ERROR_INVALID_VALUE;
 	Work w = { .kind = NODE_KERNEL,
-		   .k = { f, { { p->gx, p->gy, p->gz }, { p->bx, p->by, p->bz }, p->shared, { 0, 0, 0 } },
-			  pack(fn->k, (void *const *)p->params, NULL) } };
+		   .k = { .f = f, .cfg = { { p->gx, p->gy, p->gz }, { p->bx, p->by, p->bz }, p->shared, { 0, 0, 0 } },
+			  .params = pack(fn->k, (void *const *)p->params, NULL) } };
 	if (!w.k.params)
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	CUresult r = node_add(g, deps, ndeps, &w, out);
