@@ -1202,12 +1202,11 @@ static void conditional_nodes(void)
 	CHECK(t == CU_GRAPH_NODE_TYPE_CONDITIONAL, "a conditional node's type: %d", (int)t);
 	OK(cond_kernel(&k, body[0], NULL, cond_countdown, &h, &d));
 	OK(cuGraphInstantiate(&x, g, 0));
-	unsigned starts[] = { 5, 1, 37 }, total = 0;
+	unsigned starts[] = { 5, 1, 37 };
 	for (int i = 0; i < 3; i++) {
 		unsigned p[2] = { starts[i], 0 };
 		OK(cuMemcpyHtoD(d, p, sizeof p));
 		OK(cond_launch(x, s, d, w));
-		total += starts[i];
 		CHECK(w[0] == 0 && w[1] == starts[i], "a WHILE loop counting %u down: %u left after %u turns",
 		      starts[i], w[0], w[1]);
 	}
