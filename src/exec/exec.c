@@ -1107,12 +1107,6 @@ static const struct { const char *name; int bi; } devrt_fn[] = {
 	{ "GraphKernelNodeUpdatesApply", BI_NODEAPPLY },
 };
 
-/* cudaError_t: the values the device runtime returns (cudaErrorInvalidValue...) */
-enum {
-#define X(name, value) name = value,
-#include "cudart_errors.def"
-#undef X
-};
 #define RUNTIME_VERSION 13000           /* cudaRuntimeGetVersion: the CUDA ptxvm implements */
 #define EVENT_DISABLE_TIMING 2          /* cudaEventDisableTiming */
 /* A device-side event: a tag, the grid that made it, a number; the device

@@ -19,6 +19,14 @@
 #include <stdatomic.h>
 #include <stdio.h>
 
+/* cudaError_t: the values the device runtime returns (cudaErrorInvalidValue...),
+ * here and in the layer that runs graphs launched from kernels */
+enum {
+#define X(name, value) name = value,
+#include "cudart_errors.def"
+#undef X
+};
+
 /* Limits of a launch, each checked before anything is taken
  * (docs/SECURITY.md lists them with their errors). */
 #define EXEC_MAX_THREADS 1024u                  /* threads per CTA */

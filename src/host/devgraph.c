@@ -28,8 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* cudaError_t values the device runtime returns (src/exec/cudart_errors.def) */
-enum { DEV_INVALID_VALUE = 1, DEV_PENDING_EXCEEDED = 69, DEV_NOT_SUPPORTED = 801 };
 /* the stream's top byte: the device-only graph launch streams */
 enum { MODE_TAIL = 1, MODE_FIRE_AND_FORGET = 2, MODE_SIBLING = 3 };
 #define MAX_FIRE_AND_FORGET 120         /* per graph, over its run (the programming guide) */
@@ -142,7 +140,7 @@ static int env_launch(GraphNode *node, uint64_t graph, uint64_t stream)
 	ptxvm_graph_env *e = (ptxvm_graph_env *)node;
 	unsigned mode = (unsigned)(stream >> 56);
 	if (stream & ((1ull << 56) - 1) || mode < MODE_TAIL || mode > MODE_SIBLING)
-		return DEV_INVALID_VALUE;       /* an ordinary stream: not for graphs in kernels */
+		return cudaErrorInvalidValue;       /* an ordinary stream: not for graphs in kernels */
 	DevGraphs *t = e->t;
 	int r = 0;
 	pthread_mutex_lock(&t->lock);
@@ -150,21 +148,21 @@ static int env_launch(GraphNode *node, uint64_t graph, uint64_t stream)
 	ptxvm_graph_env *to = mode == MODE_SIBLING ? e->parent : e;
 	bool self = graph == e->graph;
 	if (!g)
-		r = DEV_INVALID_VALUE;          /* not made for device launch and uploaded, or forged, or destroyed */
+		r = cudaErrorInvalidValue;          /* not made for device launch and uploaded, or forged, or destroyed */
 	else if (mode == MODE_TAIL) {
 		if (self ? e->self_queued : g->busy != 0)
-			r = DEV_INVALID_VALUE;
+			r = cudaErrorInvalidValue;
 		else if (e->tail.n >= MAX_TAIL)
-			r = DEV_PENDING_EXCEEDED;
+			r = cudaErrorLaunchPendingCountExceeded;
 		else if (!push(&e->tail, graph))
 			r = 2;                  /* cudaErrorMemoryAllocation */
 		else
 			e->self_queued |= self;
 	} else {
 		if (g->busy || !to)
-			r = DEV_INVALID_VALUE;
+			r = cudaErrorInvalidValue;
 		else if (to->launched >= MAX_FIRE_AND_FORGET)
-			r = DEV_PENDING_EXCEEDED;
+			r = cudaErrorLaunchPendingCountExceeded;
 		else if (!push(&to->faf, graph))
 			r = 2;
 		else
@@ -212,7 +210,7 @@ static int env_set_cond(GraphNode *node, uint64_t handle, unsigned value)
 static int env_update(GraphNode *node, const ptxvm_node_update *u)
 {
 	ptxvm_graph_env *e = (ptxvm_graph_env *)node;
-	return e->update ? e->update(e->update_arg, u) : DEV_NOT_SUPPORTED;
+	return e->update ? e->update(e->update_arg, u) : cudaErrorNotSupported;
 }
 
 void ptxvm_graph_env_updates(ptxvm_graph_env *env, ptxvm_graph_update_fn update, void *arg)
