@@ -28,7 +28,14 @@
 #include <string.h>
 #include <time.h>
 
-#define SLICE 4096      /* warp instructions before the scheduler looks around */
+/* Warp instructions before the scheduler looks around: short enough that
+ * the warps of a CTA take turns through a grid-stride loop and read
+ * neighbouring memory together (a warp running its whole loop alone reads
+ * a line in every stride), long enough to cost nothing.  Under the checks
+ * (san.c) a warp runs as long as before, to its barrier usually, since
+ * racecheck names each hazard's accesses in the order they ran. */
+#define SLICE 256
+#define SLICE_CHECKED 4096
 
 double exec_now(void)
 {
@@ -180,6 +187,7 @@ static void run_cluster(Cluster *cl)
 {
 	Launch *L = cl->cta[0].L;
 	int (*run)(Cta *, Warp *, uint64_t) = L->run && !L->chk ? L->run : warp_run;
+	uint64_t slice = L->chk ? SLICE_CHECKED : SLICE;
 	uint32_t started = 0, ready = 0;        /* CTAs set up, warps of the last one */
 	for (; started < cl->n; started++) {
 		Cta *c = &cl->cta[started];
@@ -207,7 +215,7 @@ static void run_cluster(Cluster *cl)
 					continue;
 				}
 				ran = true;
-				int rr = run(c, w, SLICE);
+				int rr = run(c, w, slice);
 				if (rr == RUN_FAULT) {
 					stopped(c, w);
 					goto out;
@@ -250,8 +258,8 @@ out:
 		Cta *c = &cl->cta[r];
 		uint32_t nw = r + 1 == started ? ready : c->nwarps;
 		for (uint32_t i = 0; i < nw; i++) {
-			atomic_fetch_add_explicit(&L->thread_ins, c->w[i].nthr, memory_order_relaxed);
-			atomic_fetch_add_explicit(&L->warp_ins, c->w[i].nwarp, memory_order_relaxed);
+			cl->thread_ins += c->w[i].nthr;
+			cl->warp_ins += c->w[i].nwarp;
 			warp_fini(&c->w[i]);
 		}
 	}
@@ -357,6 +365,8 @@ static void *worker(void *arg)
 			break;
 	}
 done:
+	atomic_fetch_add_explicit(&L->thread_ins, cl.thread_ins, memory_order_relaxed);
+	atomic_fetch_add_explicit(&L->warp_ins, cl.warp_ins, memory_order_relaxed);
 	if (cl.cta)
 		for (uint32_t r = 0; r < L->ncl; r++)
 			cta_free(&cl.cta[r]);

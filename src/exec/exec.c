@@ -595,7 +595,7 @@ bool warp_init(Cta *c, Warp *w, uint32_t idx)
 	/* a Warp serves one launch (its worker's), always as warp idx: only the
 	 * registers that name the CTA change from one CTA to the next */
 	bool sreg_set = w->sreg_set && w->idx == idx;
-	memset(w, 0, sizeof *w);        /* in place: a compound literal would be a copy of its own */
+	memset(w, 0, offsetof(Warp, scratch));  /* in place: a compound literal would be a copy of its own */
 	w->cta = c, w->idx = idx, w->st = st, w->capst = capst, w->fr = fr, w->capfr = capfr, w->sreg = sreg;
 	w->sregcap = sregcap;
 	uint32_t first = idx * 32, n = L->nthreads - first < 32 ? L->nthreads - first : 32;

@@ -51,9 +51,10 @@ typedef struct Warp {
 	uint64_t *sreg;         /* prog->nsregs * 32 */
 	size_t sregcap;
 	bool sreg_set;          /* sreg holds this warp's values but for the CTA's own (warp_init) */
-	uint64_t scratch[32];   /* the sink '_' */
 	uint32_t lsp;           /* local stack pointer */
 	uint64_t nthr, nwarp;   /* instructions executed */
+	/* last, and not cleared when the warp starts: only ever written */
+	uint64_t scratch[32];   /* the sink '_' */
 } Warp;
 
 typedef struct Barrier {
@@ -75,12 +76,14 @@ typedef struct Barrier {
 
 /* The CTAs of one cluster, which one worker runs together (cta.c), and
  * their barrier.cluster: a phase counter and the threads that arrived in
- * the current phase. */
+ * the current phase; and the instructions its worker ran, counted here
+ * rather than in the launch so that workers share no counter per warp. */
 typedef struct Cluster {
 	struct Cta *cta;        /* by rank */
 	uint32_t n;             /* L->ncl */
 	uint32_t phase;
 	uint64_t arrived;
+	uint64_t thread_ins, warp_ins;  /* the worker's counts, added to the launch's once */
 } Cluster;
 
 typedef struct Cta {
