@@ -439,10 +439,23 @@ static const char *jit_cc(void)
 	return cc && *cc ? cc : "cc";
 }
 
+/* -O2, and on an x86-64 host with AVX2 -mavx2, as the interpreter's
+ * shaped copies are built (exec.c's SHAPE_CLONES): the lane loops on 64-bit
+ * slots need it to go four lanes at a time (sign extension, 64-bit
+ * comparisons, the coalescing test of a warp's addresses).  Not -mfma (the
+ * compiler would fuse products and sums, which rounds differently), nor
+ * -march=native, whose tuning on some hosts turns lane loops into slow
+ * gathers. */
 static const char *jit_cflags(void)
 {
 	const char *f = getenv("PTXVM_JIT_CFLAGS");
-	return f && *f ? f : "-O2";
+	if (f && *f)
+		return f;
+#if defined(__x86_64__)
+	if (__builtin_cpu_supports("avx2"))
+		return "-O2 -mavx2";
+#endif
+	return "-O2";
 }
 
 /* Runs the compiler; its messages go to log. */
