@@ -143,11 +143,13 @@ typedef struct Launch {
 	Child *kids;                    /* grids this one launched (cdp->lock) */
 	size_t nkids, capkids;
 
-	/* while running */
-	atomic_int stop;                /* a fault or the watchdog ended the launch */
+	/* while running: stop, which every worker reads at every instruction,
+	   on a cache line of its own, and next_cta, which they take turns to
+	   write, on another, so that neither is lost to the other's writes */
+	_Alignas(64) atomic_int stop;   /* a fault or the watchdog ended the launch */
 	atomic_int expired;             /* the watchdog ended it */
-	atomic_uint_fast64_t next_cta;
-	atomic_uint_fast64_t thread_ins, warp_ins;
+	_Alignas(64) atomic_uint_fast64_t next_cta;
+	_Alignas(64) atomic_uint_fast64_t thread_ins, warp_ins;
 	atomic_uint events;             /* device-side events created */
 	double t0;
 	uint64_t gtimer0;               /* %globaltimer at t0: wall-clock nanoseconds */
