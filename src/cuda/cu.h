@@ -47,7 +47,8 @@ enum {
 	CUDA_ERROR_LAUNCH_FAILED = 719, CUDA_ERROR_NOT_PERMITTED = 800,
 	CUDA_ERROR_NOT_SUPPORTED = 801, CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED = 900,
 	CUDA_ERROR_STREAM_CAPTURE_INVALIDATED = 901, CUDA_ERROR_STREAM_CAPTURE_UNMATCHED = 903,
-	CUDA_ERROR_STREAM_CAPTURE_UNJOINED = 904, CUDA_ERROR_STREAM_CAPTURE_ISOLATION = 905, CUDA_ERROR_UNKNOWN = 999,
+	CUDA_ERROR_STREAM_CAPTURE_UNJOINED = 904, CUDA_ERROR_STREAM_CAPTURE_ISOLATION = 905,
+	CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE = 910, CUDA_ERROR_UNKNOWN = 999,
 };
 
 enum { CU_MEMORYTYPE_HOST = 1, CU_MEMORYTYPE_DEVICE = 2, CU_MEMORYTYPE_ARRAY = 3, CU_MEMORYTYPE_UNIFIED = 4 };
@@ -161,6 +162,8 @@ typedef struct CuFunc {
 } CuFunc;
 /* The function a handle names (a CUfunction or a CUkernel); NULL: stale. */
 static inline CuFunc *cu_func(CUfunction f) { return cu_obj_get(f, CU_KIND_FUNCTION); }
+/* The context whose module holds f (NULL: a library's, of no context). */
+CuCtx *cu_func_ctx(const CuFunc *f);
 /* Frees what a context owns (its modules). */
 void cu_ctx_release_modules(CuCtx *ctx);
 /* module.c: the whole file at path, NUL-terminated, in *out (the caller

@@ -7,7 +7,10 @@
  * after nodes already in the graph (a conditional node runs its bodies in
  * its place, by a value kernels set).  Either way the nodes in the order they were added are an order
  * their dependencies allow, and cuGraphLaunch runs an executable copy of
- * them (cuGraphInstantiate) in that order.  Other streams join a capture
+ * them (cuGraphInstantiate) in that order.  A node's parameters are read
+ * and changed in its graph, and in an executable graph made from it
+ * (cuGraphExec*SetParams, cuGraphExecUpdate from a graph of the same
+ * shape), for the launches after.  Other streams join a capture
  * through events, as in CUDA.  The memory of allocation nodes is
  * graphmem.c's.  The forms that are not recorded (copies to and from
  * arrays by offset, cooperative launches, callbacks, synchronisation) fail with
@@ -64,13 +67,16 @@ typedef struct Body {
 struct Work {
 	int kind;
 	int is3d;               /* NODE_COPY: copy3d, else copy */
+	int disabled;           /* kernel, copy, fill: by cuGraphNodeSetEnabled, or a kernel's
+				   cudaGraphKernelNodeSetEnabled (under dev_lock when devnode) */
+	CUgraphNode node;       /* an executable graph's: the node it was made from */
+	size_t *dep, ndep;      /* an executable graph's: its dependencies' places in its list */
 	union {
 		struct {
 			CUfunction f;
 			ptxvm_launch_config cfg;
 			void *params;
 			uint64_t devnode;       /* device-updatable: its handle for kernels; else 0 */
-			int disabled;           /* by a kernel's cudaGraphKernelNodeSetEnabled */
 		} k;
 		struct { int dev; uint64_t dst, src; size_t n; } copy;  /* dev: 1 dst on the device, 2 src, 3 both */
 		CUDA_MEMCPY3D copy3d;
@@ -104,6 +110,8 @@ typedef struct CuNode {
 	Work w;
 	CUgraphNode *deps;
 	size_t ndeps;
+	void **argv;            /* kernel: the kernelParams cuGraphKernelNodeGetParams gave, into w.k.params */
+	CUgraphNode orig;       /* made by cuGraphClone: the node it copies */
 } CuNode;
 
 typedef struct CUuserObject_st *CUuserObject;
@@ -142,6 +150,7 @@ typedef struct CuExec {
 	unsigned long long flags;
 	Slot *slot;             /* the conditional handles of the graph and the graphs in it */
 	size_t nslot;
+	pthread_rwlock_t rw;    /* read by each run, written by the updates of its work */
 } CuExec;
 
 static void refs_release(Refs *r);
@@ -155,6 +164,7 @@ static void works_free(Work *v, size_t n);
 
 static void work_free(Work *w)
 {
+	free(w->dep);
 	if (w->kind == NODE_KERNEL)
 		free(w->k.params);
 	else if (w->kind == NODE_GRAPH)
@@ -180,6 +190,7 @@ static void node_drop(void *rec)
 	CuNode *n = rec;
 	work_free(&n->w);
 	free(n->deps);
+	free(n->argv);
 }
 
 static void graph_drop(void *rec)
@@ -195,6 +206,7 @@ static void exec_drop(void *rec)
 	works_free(e->v, e->n);
 	free(e->refs.v);
 	free(e->slot);
+	pthread_rwlock_destroy(&e->rw);
 }
 
 /* Destroys g and its nodes, the graphs they own with them. */
@@ -916,11 +928,11 @@ typedef struct CUDA_KERNEL_NODE_PARAMS {
 	CUcontext ctx;
 } CUDA_KERNEL_NODE_PARAMS;
 
-/* v2: the kernel may be given as kern; v1 has neither kern nor ctx. */
-static CUresult add_kernel(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps,
-			   const CUDA_KERNEL_NODE_PARAMS *p, int v2)
+/* A kernel node's work from p, checked (who names the call), its
+ * parameters' values copied now.  v2: the kernel may be given as kern;
+ * v1 has neither kern nor ctx. */
+static CUresult kernel_work(const CUDA_KERNEL_NODE_PARAMS *p, int v2, const char *who, Work *w)
 {
-	ADD_CALL(c, out, g, deps, ndeps);
 	if (!p)
 		return CUDA_ERROR_INVALID_VALUE;
 	CUfunction f = p->func ? p->func : v2 ? p->kern : NULL;
@@ -928,18 +940,26 @@ static CUresult add_kernel(CUgraphNode *out, CUgraph g, const CUgraphNode *deps,
 	if (!fn)
 		return CUDA_ERROR_INVALID_VALUE;
 	if (p->extra) {
-		cu_warn("cuGraphAddKernelNode: parameters by `extra` are not supported; use kernelParams");
+		cu_warn("%s: parameters by `extra` are not supported; use kernelParams", who);
 		return CUDA_ERROR_NOT_SUPPORTED;
 	}
 	if (!p->gx || !p->gy || !p->gz || !p->bx || !p->by || !p->bz || (!p->params && ptxvm_kernel_param_count(fn->k)))
 		return CUDA_ERROR_INVALID_VALUE;
-	Work w = { .kind = NODE_KERNEL,
-		   .k = { .f = f, .cfg = { { p->gx, p->gy, p->gz }, { p->bx, p->by, p->bz }, p->shared, { 0, 0, 0 } },
-			  .params = pack(fn->k, (void *const *)p->params, NULL) } };
-	if (!w.k.params)
-		return CUDA_ERROR_OUT_OF_MEMORY;
-	CUresult r = node_add(g, deps, ndeps, &w, out);
+	*w = (Work){ .kind = NODE_KERNEL,
+		     .k = { .f = f, .cfg = { { p->gx, p->gy, p->gz }, { p->bx, p->by, p->bz }, p->shared, { 0, 0, 0 } },
+			    .params = pack(fn->k, (void *const *)p->params, NULL) } };
+	return w->k.params ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+
+static CUresult add_kernel(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps,
+			   const CUDA_KERNEL_NODE_PARAMS *p, int v2)
+{
+	ADD_CALL(c, out, g, deps, ndeps);
+	Work w;
+	CUresult r = kernel_work(p, v2, "cuGraphAddKernelNode", &w);
 	if (r)
+		return r;
+	if ((r = node_add(g, deps, ndeps, &w, out)))
 		work_free(&w);
 	return r;
 }
@@ -973,11 +993,18 @@ typedef struct CUDA_MEMSET_NODE_PARAMS {
 	size_t w, h;
 } CUDA_MEMSET_NODE_PARAMS;
 
+/* Whether a fill's parameters are whole: an element of 1, 2 or 4 bytes,
+ * rows no longer than their pitch. */
+static int set_ok(const CUDA_MEMSET_NODE_PARAMS *p)
+{
+	return p && (p->elem == 1 || p->elem == 2 || p->elem == 4) && !(p->h > 1 && p->pitch < p->w * p->elem);
+}
+
 CUresult cuGraphAddMemsetNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps,
 			      const CUDA_MEMSET_NODE_PARAMS *p, CUcontext ctx)
 {
 	ADD_CALL(c, out, g, deps, ndeps);
-	if (!p || (p->elem != 1 && p->elem != 2 && p->elem != 4) || (p->h > 1 && p->pitch < p->w * p->elem))
+	if (!set_ok(p))
 		return CUDA_ERROR_INVALID_VALUE;
 	return node_add(g, deps, ndeps,
 			&(Work){ .kind = NODE_SET, .set = { p->dst, p->pitch, p->value, p->elem, p->w, p->h } }, out);
@@ -1397,7 +1424,7 @@ static int dev_update(void *arg, const ptxvm_node_update *u)
 			r = 0;
 		}
 	} else if (u->field == 3) {
-		w->k.disabled = !u->enabled;
+		w->disabled = !u->enabled;
 		r = 0;
 	}
 	pthread_mutex_unlock(&dev_lock);
@@ -1515,6 +1542,206 @@ CUresult cuGraphMemFreeNodeGetParams(CUgraphNode h, CUdeviceptr *out)
 		return CUDA_ERROR_INVALID_VALUE;
 	*out = n->w.mem.addr;
 	return CUDA_SUCCESS;
+}
+
+/* ---- node parameters ---------------------------------------------------------------------------
+ * A node's parameters are read and changed in its graph; executable
+ * graphs made from it before keep theirs.  Each call takes the node's
+ * own kind (else CUDA_ERROR_INVALID_VALUE) and checks what its
+ * cuGraphAdd*Node checks. */
+static CuNode *kind_node(CUgraphNode h, int kind)
+{
+	CuNode *n = node_of(h);
+	return n && n->w.kind == kind ? n : NULL;
+}
+
+/* The kernelParams cuGraphKernelNodeGetParams gives: pointers to each
+ * parameter's value in the node's copy.  They stay valid until the
+ * node's kernel changes or the node goes; a cuGraphKernelNodeSetParams
+ * with the same kernel writes the values in place (llama.cpp's CUDA
+ * graphs write through them from one step to the next). */
+static void **node_argv(CuNode *n, const CuFunc *fn)
+{
+	size_t cnt = ptxvm_kernel_param_count(fn->k);
+	if (!n->argv && (n->argv = calloc(cnt ? cnt : 1, sizeof *n->argv)))
+		for (size_t i = 0; i < cnt; i++) {
+			ptxvm_param_info pi;
+			if (ptxvm_kernel_param(fn->k, i, &pi) == 0)
+				n->argv[i] = (char *)n->w.k.params + pi.offset;
+		}
+	return n->argv;
+}
+
+/* v2: the structure has kern (NULL: the kernel is func) and ctx, its
+ * module's context. */
+static CUresult kernel_get(CUgraphNode h, CUDA_KERNEL_NODE_PARAMS *p, int v2)
+{
+	CTX_CALL(c);
+	CuNode *n = kind_node(h, NODE_KERNEL);
+	CuFunc *fn = n ? cu_func(n->w.k.f) : NULL;
+	if (!fn || !p)
+		return CUDA_ERROR_INVALID_VALUE;
+	void **argv = node_argv(n, fn);
+	if (!argv)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	const ptxvm_launch_config *k = &n->w.k.cfg;
+	CuCtx *owner = cu_func_ctx(fn);
+	CUDA_KERNEL_NODE_PARAMS o = { .func = n->w.k.f, .gx = k->grid[0], .gy = k->grid[1], .gz = k->grid[2],
+				      .bx = k->block[0], .by = k->block[1], .bz = k->block[2],
+				      .shared = (unsigned)k->shared_bytes, .params = argv, .extra = NULL, .kern = NULL,
+				      .ctx = owner ? CU_HANDLE(CUcontext, owner) : NULL };
+	memcpy(p, &o, v2 ? sizeof o : offsetof(CUDA_KERNEL_NODE_PARAMS, kern));
+	return CUDA_SUCCESS;
+}
+
+CUresult cuGraphKernelNodeGetParams_v2(CUgraphNode h, CUDA_KERNEL_NODE_PARAMS *p) { return kernel_get(h, p, 1); }
+CUresult cuGraphKernelNodeGetParams(CUgraphNode h, CUDA_KERNEL_NODE_PARAMS *p) { return kernel_get(h, p, 0); }
+
+/* The node's kernel becomes p's; its parameters' values are copied now.
+ * Under dev_lock: a device-updatable node's kernels may be reading. */
+static CUresult kernel_set(CUgraphNode h, const CUDA_KERNEL_NODE_PARAMS *p, int v2)
+{
+	CTX_CALL(c);
+	CuNode *n = kind_node(h, NODE_KERNEL);
+	Work w;
+	CUresult r = n ? kernel_work(p, v2, "cuGraphKernelNodeSetParams", &w) : CUDA_ERROR_INVALID_VALUE;
+	if (r)
+		return r;
+	CuFunc *fn = cu_func(w.k.f);
+	if (w.k.f == n->w.k.f) {        /* in place: the kernelParams given stay valid */
+		memcpy(n->w.k.params, w.k.params, ptxvm_kernel_params_size(fn->k));
+		free(w.k.params);
+	} else {
+		free(n->w.k.params);
+		free(n->argv);
+		n->argv = NULL;
+		n->w.k.params = w.k.params;
+		n->w.k.f = w.k.f;
+	}
+	n->w.k.cfg = w.k.cfg;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuGraphKernelNodeSetParams_v2(CUgraphNode h, const CUDA_KERNEL_NODE_PARAMS *p) { return kernel_set(h, p, 1); }
+CUresult cuGraphKernelNodeSetParams(CUgraphNode h, const CUDA_KERNEL_NODE_PARAMS *p) { return kernel_set(h, p, 0); }
+
+/* A copy's parameters as CUDA_MEMCPY3D: a captured linear copy is one
+ * row of its bytes, each side host or device memory. */
+static CUDA_MEMCPY3D copy_params(const Work *w)
+{
+	if (w->is3d)
+		return w->copy3d;
+	CUDA_MEMCPY3D p;
+	memset(&p, 0, sizeof p);
+	p.srcMemoryType = w->copy.dev & 2 ? CU_MEMORYTYPE_DEVICE : CU_MEMORYTYPE_HOST;
+	p.dstMemoryType = w->copy.dev & 1 ? CU_MEMORYTYPE_DEVICE : CU_MEMORYTYPE_HOST;
+	if (w->copy.dev & 2)
+		p.srcDevice = w->copy.src;
+	else
+		p.srcHost = (const void *)(uintptr_t)w->copy.src;
+	if (w->copy.dev & 1)
+		p.dstDevice = w->copy.dst;
+	else
+		p.dstHost = (void *)(uintptr_t)w->copy.dst;
+	p.WidthInBytes = w->copy.n;
+	p.Height = p.Depth = 1;
+	return p;
+}
+
+CUresult cuGraphMemcpyNodeGetParams(CUgraphNode h, CUDA_MEMCPY3D *p)
+{
+	CTX_CALL(c);
+	CuNode *n = kind_node(h, NODE_COPY);
+	if (!n || !p)
+		return CUDA_ERROR_INVALID_VALUE;
+	*p = copy_params(&n->w);
+	return CUDA_SUCCESS;
+}
+
+/* Checked when the graph runs, as cuGraphAddMemcpyNode's. */
+CUresult cuGraphMemcpyNodeSetParams(CUgraphNode h, const CUDA_MEMCPY3D *p)
+{
+	CTX_CALL(c);
+	CuNode *n = kind_node(h, NODE_COPY);
+	if (!n || !p)
+		return CUDA_ERROR_INVALID_VALUE;
+	n->w.is3d = 1;
+	n->w.copy3d = *p;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuGraphMemsetNodeGetParams(CUgraphNode h, CUDA_MEMSET_NODE_PARAMS *p)
+{
+	CTX_CALL(c);
+	CuNode *n = kind_node(h, NODE_SET);
+	if (!n || !p)
+		return CUDA_ERROR_INVALID_VALUE;
+	*p = (CUDA_MEMSET_NODE_PARAMS){ .dst = n->w.set.dst, .pitch = n->w.set.pitch, .value = n->w.set.value,
+					.elem = n->w.set.elem, .w = n->w.set.w, .h = n->w.set.h };
+	return CUDA_SUCCESS;
+}
+
+CUresult cuGraphMemsetNodeSetParams(CUgraphNode h, const CUDA_MEMSET_NODE_PARAMS *p)
+{
+	CTX_CALL(c);
+	CuNode *n = kind_node(h, NODE_SET);
+	if (!n || !set_ok(p))
+		return CUDA_ERROR_INVALID_VALUE;
+	n->w.set.dst = p->dst, n->w.set.pitch = p->pitch, n->w.set.value = p->value;
+	n->w.set.elem = p->elem, n->w.set.w = p->w, n->w.set.h = p->h;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuGraphHostNodeGetParams(CUgraphNode h, CUDA_HOST_NODE_PARAMS *p)
+{
+	CTX_CALL(c);
+	CuNode *n = kind_node(h, NODE_HOST);
+	if (!n || !p)
+		return CUDA_ERROR_INVALID_VALUE;
+	p->fn = n->w.host.fn;
+	p->data = n->w.host.data;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuGraphHostNodeSetParams(CUgraphNode h, const CUDA_HOST_NODE_PARAMS *p)
+{
+	CTX_CALL(c);
+	CuNode *n = kind_node(h, NODE_HOST);
+	if (!n || !p || !p->fn)
+		return CUDA_ERROR_INVALID_VALUE;
+	n->w.host.fn = p->fn;
+	n->w.host.data = p->data;
+	return CUDA_SUCCESS;
+}
+
+/* The node's kind must be p's; kernel, copy, fill and host nodes change
+ * as their own calls change them, an empty node has nothing to change.
+ * Memory nodes cannot change (CUDA's rule); child graph, event and
+ * conditional nodes are not supported here. */
+CUresult cuGraphNodeSetParams(CUgraphNode h, CuNodeParams *p)
+{
+	CTX_CALL(c);
+	CuNode *n = node_of(h);
+	if (!n || !p || p->type != n->w.kind)
+		return CUDA_ERROR_INVALID_VALUE;
+	switch (p->type) {
+	case NODE_KERNEL:
+		return kernel_set(h, &p->kernel, 1);
+	case NODE_COPY:
+		return cuGraphMemcpyNodeSetParams(h, &p->memcpy.copy);
+	case NODE_SET:
+		return cuGraphMemsetNodeSetParams(h, &p->memset.p);
+	case NODE_HOST:
+		return cuGraphHostNodeSetParams(h, &p->host);
+	case NODE_EMPTY:
+		return CUDA_SUCCESS;
+	case NODE_MEM_ALLOC:
+	case NODE_MEM_FREE:
+		cu_warn("cuGraphNodeSetParams: a memory node's parameters cannot change");
+		return CUDA_ERROR_NOT_SUPPORTED;
+	}
+	cu_warn("cuGraphNodeSetParams: changing a node of type %d is not supported", p->type);
+	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
 /* Whether g has memory nodes: then it may have one executable graph at a
@@ -1721,6 +1948,10 @@ enum { INSTANTIATE_AUTO_FREE = 1, INSTANTIATE_UPLOAD = 2, INSTANTIATE_DEVICE_LAU
 
 static CUresult upload(CUgraphExec h);
 
+/* How many executable graphs this thread is running (their host nodes
+ * call here): an update of one would wait for itself. */
+static _Thread_local unsigned running;
+
 /* Whether a side of a copy is memory the device reaches: device memory,
  * or host memory mapped into it (pinned, registered, managed). */
 static int reachable(uint64_t a) { return ptxvm_mem_range(cu_dev.dev, a, NULL, NULL) == PTXVM_SUCCESS; }
@@ -1849,6 +2080,7 @@ static CUresult snapshot(const CuGraph *g, Work **out, size_t *nout, const Snap 
 			break;
 		}
 		Work w = n->w;
+		w.node = g->v[done];
 		if (body && w.kind != NODE_KERNEL && w.kind != NODE_SET && w.kind != NODE_COPY && w.kind != NODE_EMPTY &&
 		    w.kind != NODE_GRAPH && w.kind != NODE_COND) {
 			cu_warn("cuGraphInstantiate: a conditional node's body holds a node of type %d: bodies hold "
@@ -1892,6 +2124,14 @@ static CUresult snapshot(const CuGraph *g, Work **out, size_t *nout, const Snap 
 				break;
 			}
 		}
+		if (n->ndeps && !(w.dep = malloc(n->ndeps * sizeof *w.dep))) {
+			work_free(&w);
+			r = CUDA_ERROR_OUT_OF_MEMORY;
+			break;
+		}
+		w.ndep = n->ndeps;
+		for (size_t j = 0; j < n->ndeps; j++)
+			w.dep[j] = node_of(n->deps[j])->idx;
 		v[done] = w;
 	}
 	if (r) {
@@ -1924,6 +2164,8 @@ CUresult cuGraphInstantiateWithFlags(CUgraphExec *out, CUgraph h, unsigned long 
 	CuExec *e = calloc(1, sizeof *e);
 	Work *v = NULL;
 	size_t n = 0;
+	if (e)
+		pthread_rwlock_init(&e->rw, NULL);
 	CUresult r = e ? collect_slots(g, &e->slot, &e->nslot) : CUDA_ERROR_OUT_OF_MEMORY;
 	if (!r)
 		r = snapshot(g, &v, &n, &(Snap){ e->slot, e->nslot }, 0);
@@ -1931,8 +2173,10 @@ CUresult cuGraphInstantiateWithFlags(CUgraphExec *out, CUgraph h, unsigned long 
 		r = CUDA_ERROR_OUT_OF_MEMORY;
 	if (r) {
 		works_free(v, n);
-		if (e)
+		if (e) {
 			free(e->slot);
+			pthread_rwlock_destroy(&e->rw);
+		}
 		free(e);
 		return r;
 	}
@@ -2021,6 +2265,459 @@ CUresult cuGraphExecGetFlags(CUgraphExec h, uint64_t *flags)
 	return CUDA_SUCCESS;
 }
 
+/* ---- changing an executable graph's work -----------------------------------------------------
+ * A node of the graph an executable graph was made from (or of a child
+ * graph or body in it) names the work it became.  A change holds the
+ * executable graph for writing, so it waits for the runs already started
+ * (on other threads) and reaches the later ones, as CUDA's updates reach
+ * the launches after them only. */
+
+/* The work node h became in e, NULL if h is no node e was made from (one
+ * added since, or of another graph): through the graphs h is in, up to e's. */
+static Work *exec_work(CuExec *e, CUgraphNode h)
+{
+	CuNode *n = node_of(h);
+	const CuGraph *g = n ? graph_of(n->graph) : NULL;
+	Work *v = NULL;
+	size_t cnt = 0;
+	if (!g)
+		return NULL;
+	if (n->graph == e->from)
+		v = e->v, cnt = e->n;
+	else if (g->owner) {
+		Work *o = exec_work(e, g->owner);
+		const CuNode *on = node_of(g->owner);
+		if (o && o->kind == NODE_GRAPH)
+			v = o->sub.v, cnt = o->sub.n;
+		for (unsigned j = 0; o && o->kind == NODE_COND && j < o->cond.size; j++)
+			if (on->w.cond.g[j] == n->graph)
+				v = o->cond.body[j].v, cnt = o->cond.body[j].n;
+	}
+	for (size_t i = 0; i < cnt; i++)
+		if (v[i].node == h)
+			return &v[i];
+	return NULL;
+}
+
+/* The start of a change: e held for writing (exec_end lets go), and
+ * (exec_begin) its work for h, of kind (-1: any).  A host node of a graph
+ * being run on this thread cannot change one (CUDA forbids CUDA calls
+ * there): refused with CUDA_ERROR_NOT_PERMITTED rather than waiting for
+ * itself. */
+static CUresult exec_hold(CUgraphExec he, const char *who, CuExec **e)
+{
+	if (!(*e = exec_of(he)))
+		return CUDA_ERROR_INVALID_VALUE;
+	if (running) {
+		cu_warn("%s: called while this thread runs a graph (from a host node)", who);
+		return CUDA_ERROR_NOT_PERMITTED;
+	}
+	pthread_rwlock_wrlock(&(*e)->rw);
+	return CUDA_SUCCESS;
+}
+
+static CUresult exec_begin(CUgraphExec he, CUgraphNode h, int kind, const char *who, CuExec **e, Work **w)
+{
+	CUresult r = exec_hold(he, who, e);
+	if (r)
+		return r;
+	*w = exec_work(*e, h);
+	if (!*w || (kind >= 0 && (*w)->kind != kind)) {
+		pthread_rwlock_unlock(&(*e)->rw);
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+	return CUDA_SUCCESS;
+}
+
+static CUresult exec_end(CuExec *e, CUresult r)
+{
+	pthread_rwlock_unlock(&e->rw);
+	return r;
+}
+
+/* What CUDA allows a kernel node's function to become: one of the same
+ * context, and not one that launches grids when the old one did not
+ * (dynamic parallelism).  0: allowed. */
+static int function_change(CUfunction from, CUfunction to)
+{
+	CuFunc *a = cu_func(from), *b = cu_func(to);
+	if (!a || !b)
+		return 1;
+	return cu_func_ctx(a) != cu_func_ctx(b) || (!ptxvm_kernel_launches_grids(a->k) && ptxvm_kernel_launches_grids(b->k));
+}
+
+/* w's kernel and launch become nw's (whose parameters it takes). */
+static void kernel_into(Work *w, Work *nw)
+{
+	if (w->k.devnode)
+		pthread_mutex_lock(&dev_lock);
+	free(w->k.params);
+	w->k.f = nw->k.f;
+	w->k.cfg = nw->k.cfg;
+	w->k.params = nw->k.params;
+	if (w->k.devnode)
+		pthread_mutex_unlock(&dev_lock);
+}
+
+static CUresult exec_kernel_set(CUgraphExec he, CUgraphNode h, const CUDA_KERNEL_NODE_PARAMS *p, int v2)
+{
+	CTX_CALL(c);
+	CuExec *e;
+	Work *w, nw;
+	CUresult r = exec_begin(he, h, NODE_KERNEL, "cuGraphExecKernelNodeSetParams", &e, &w);
+	if (r)
+		return r;
+	if ((r = kernel_work(p, v2, "cuGraphExecKernelNodeSetParams", &nw)))
+		return exec_end(e, r);
+	if (function_change(w->k.f, nw.k.f)) {
+		cu_warn("cuGraphExecKernelNodeSetParams: the kernel may not change to one of another context, or "
+			"to one that launches grids when the node's did not");
+		free(nw.k.params);
+		return exec_end(e, CUDA_ERROR_INVALID_VALUE);
+	}
+	kernel_into(w, &nw);
+	return exec_end(e, CUDA_SUCCESS);
+}
+
+CUresult cuGraphExecKernelNodeSetParams_v2(CUgraphExec e, CUgraphNode h, const CUDA_KERNEL_NODE_PARAMS *p)
+{
+	return exec_kernel_set(e, h, p, 1);
+}
+
+CUresult cuGraphExecKernelNodeSetParams(CUgraphExec e, CUgraphNode h, const CUDA_KERNEL_NODE_PARAMS *p)
+{
+	return exec_kernel_set(e, h, p, 0);
+}
+
+static int one_row(const CUDA_MEMCPY3D *p) { return p->Height == 1 && p->Depth == 1; }
+
+/* CUDA's rules: both the copy and its new parameters one-dimensional, not
+ * empty, each side of the same kind of memory as before. */
+CUresult cuGraphExecMemcpyNodeSetParams(CUgraphExec he, CUgraphNode h, const CUDA_MEMCPY3D *p, CUcontext ctx)
+{
+	CTX_CALL(c);
+	CuExec *e;
+	Work *w;
+	CUresult r = exec_begin(he, h, NODE_COPY, "cuGraphExecMemcpyNodeSetParams", &e, &w);
+	if (r)
+		return r;
+	CUDA_MEMCPY3D old = copy_params(w);
+	if (!p || !one_row(p) || !one_row(&old) || !p->WidthInBytes || p->srcMemoryType != old.srcMemoryType ||
+	    p->dstMemoryType != old.dstMemoryType)
+		return exec_end(e, CUDA_ERROR_INVALID_VALUE);
+	w->is3d = 1;
+	w->copy3d = *p;
+	return exec_end(e, CUDA_SUCCESS);
+}
+
+/* Whether a fill may become p: not empty; a 2D fill keeps its shape, a 1D
+ * fill stays 1D. */
+static int set_change_ok(const Work *w, const CUDA_MEMSET_NODE_PARAMS *p)
+{
+	if (w->set.h > 1)
+		return p->w == w->set.w && p->h == w->set.h && p->elem == w->set.elem && p->pitch == w->set.pitch;
+	return p->h == 1;
+}
+
+static void set_into(Work *w, const CUDA_MEMSET_NODE_PARAMS *p)
+{
+	w->set.dst = p->dst, w->set.pitch = p->pitch, w->set.value = p->value;
+	w->set.elem = p->elem, w->set.w = p->w, w->set.h = p->h;
+}
+
+CUresult cuGraphExecMemsetNodeSetParams(CUgraphExec he, CUgraphNode h, const CUDA_MEMSET_NODE_PARAMS *p,
+					CUcontext ctx)
+{
+	CTX_CALL(c);
+	CuExec *e;
+	Work *w;
+	CUresult r = exec_begin(he, h, NODE_SET, "cuGraphExecMemsetNodeSetParams", &e, &w);
+	if (r)
+		return r;
+	if (!set_ok(p) || !p->w || !set_change_ok(w, p))
+		return exec_end(e, CUDA_ERROR_INVALID_VALUE);
+	set_into(w, p);
+	return exec_end(e, CUDA_SUCCESS);
+}
+
+CUresult cuGraphExecHostNodeSetParams(CUgraphExec he, CUgraphNode h, const CUDA_HOST_NODE_PARAMS *p)
+{
+	CTX_CALL(c);
+	CuExec *e;
+	Work *w;
+	CUresult r = exec_begin(he, h, NODE_HOST, "cuGraphExecHostNodeSetParams", &e, &w);
+	if (r)
+		return r;
+	if (!p || !p->fn)
+		return exec_end(e, CUDA_ERROR_INVALID_VALUE);
+	w->host.fn = p->fn;
+	w->host.data = p->data;
+	return exec_end(e, CUDA_SUCCESS);
+}
+
+/* Only kernel, copy and fill nodes may be disabled (CUDA's rule); a
+ * disabled node does nothing when the graph runs. */
+CUresult cuGraphNodeSetEnabled(CUgraphExec he, CUgraphNode h, unsigned on)
+{
+	CTX_CALL(c);
+	CuExec *e;
+	Work *w;
+	CUresult r = exec_begin(he, h, -1, "cuGraphNodeSetEnabled", &e, &w);
+	if (r)
+		return r;
+	if (w->kind != NODE_KERNEL && w->kind != NODE_COPY && w->kind != NODE_SET)
+		return exec_end(e, CUDA_ERROR_INVALID_VALUE);
+	pthread_mutex_lock(&dev_lock);
+	w->disabled = !on;
+	pthread_mutex_unlock(&dev_lock);
+	return exec_end(e, CUDA_SUCCESS);
+}
+
+CUresult cuGraphNodeGetEnabled(CUgraphExec he, CUgraphNode h, unsigned *on)
+{
+	CTX_CALL(c);
+	CuExec *e;
+	Work *w;
+	CUresult r = exec_begin(he, h, -1, "cuGraphNodeGetEnabled", &e, &w);
+	if (r)
+		return r;
+	if (!on || (w->kind != NODE_KERNEL && w->kind != NODE_COPY && w->kind != NODE_SET))
+		return exec_end(e, CUDA_ERROR_INVALID_VALUE);
+	pthread_mutex_lock(&dev_lock);
+	*on = !w->disabled;
+	pthread_mutex_unlock(&dev_lock);
+	return exec_end(e, CUDA_SUCCESS);
+}
+
+/* ---- cuGraphExecUpdate -----------------------------------------------------------------------
+ * An executable graph's work takes the parameters of a graph of the same
+ * shape: node i of the graph (in the order the nodes were added) gives
+ * its parameters to the work made from node i of the graph instantiated,
+ * which must have the same dependencies (as a set) and kind, and whose
+ * parameters may change only as CUDA's rules allow.  All is checked
+ * before anything changes. */
+enum { UPD_SUCCESS, UPD_ERROR, UPD_TOPOLOGY, UPD_TYPE, UPD_FUNCTION, UPD_PARAMETERS, UPD_NOT_SUPPORTED,
+       UPD_FUNCTION_CHANGE, UPD_ATTRIBUTES };      /* CUgraphExecUpdateResult */
+
+typedef struct CuUpdateInfo {   /* CUgraphExecUpdateResultInfo */
+	int result;
+	CUgraphNode node, from;
+} CuUpdateInfo;
+
+/* Whether g may give its parameters to work v[0..n): 0, or 1 with the
+ * reason and the node of g (at any depth) in *u. */
+static int update_check(const Work *v, size_t n, const CuGraph *g, CuUpdateInfo *u)
+{
+	if (g->n != n) {
+		*u = (CuUpdateInfo){ UPD_TOPOLOGY, NULL, NULL };
+		return 1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const CuNode *nd = node_of(g->v[i]);
+		const Work *w = &v[i];
+		int bad = UPD_SUCCESS;
+		*u = (CuUpdateInfo){ UPD_TOPOLOGY, g->v[i], NULL };
+		if (!nd || nd->ndeps != w->ndep)
+			return 1;
+		for (size_t j = 0; j < nd->ndeps; j++) {
+			size_t at = node_of(nd->deps[j])->idx, k = 0;
+			while (k < w->ndep && w->dep[k] != at)
+				k++;
+			if (k == w->ndep) {
+				u->from = nd->deps[j];
+				return 1;
+			}
+		}
+		if (nd->w.kind != w->kind)
+			bad = UPD_TYPE;
+		else if (w->kind == NODE_KERNEL)
+			bad = w->k.devnode || nd->w.k.devnode ? UPD_NOT_SUPPORTED :
+			      function_change(w->k.f, nd->w.k.f) ? UPD_FUNCTION_CHANGE : UPD_SUCCESS;
+		else if (w->kind == NODE_COPY) {
+			CUDA_MEMCPY3D a = copy_params(w), b = copy_params(&nd->w);
+			if (a.srcMemoryType != b.srcMemoryType || a.dstMemoryType != b.dstMemoryType)
+				bad = UPD_PARAMETERS;
+		} else if (w->kind == NODE_SET) {
+			const CUDA_MEMSET_NODE_PARAMS p = { .dst = nd->w.set.dst, .pitch = nd->w.set.pitch,
+							    .value = nd->w.set.value, .elem = nd->w.set.elem,
+							    .w = nd->w.set.w, .h = nd->w.set.h };
+			bad = set_change_ok(w, &p) ? UPD_SUCCESS : UPD_PARAMETERS;
+		} else if (w->kind == NODE_MEM_ALLOC || w->kind == NODE_MEM_FREE)
+			bad = w->mem.id != nd->w.mem.id ? UPD_NOT_SUPPORTED : UPD_SUCCESS;
+		else if (w->kind == NODE_GRAPH) {
+			const CuGraph *sub = graph_of(nd->w.sub.g);
+			if (!sub)
+				bad = UPD_ERROR;
+			else if (update_check(w->sub.v, w->sub.n, sub, u))
+				return 1;
+		} else if (w->kind == NODE_COND) {
+			if (w->cond.handle != nd->w.cond.handle || w->cond.type != nd->w.cond.type ||
+			    w->cond.size != nd->w.cond.size)
+				bad = UPD_PARAMETERS;
+			for (unsigned j = 0; !bad && j < w->cond.size; j++) {
+				const CuGraph *sub = graph_of(nd->w.cond.g[j]);
+				if (!sub)
+					bad = UPD_ERROR;
+				else if (update_check(w->cond.body[j].v, w->cond.body[j].n, sub, u))
+					return 1;
+			}
+		}
+		if (bad) {
+			*u = (CuUpdateInfo){ bad, g->v[i], NULL };
+			return 1;
+		}
+	}
+	*u = (CuUpdateInfo){ UPD_SUCCESS, NULL, NULL };
+	return 0;
+}
+
+/* Work v[0..n) takes g's parameters (update_check allowed it); whether a
+ * node was enabled stays as it was.  CUDA_ERROR_OUT_OF_MEMORY: a kernel's
+ * parameters could not be copied (the nodes before it have changed). */
+static CUresult update_apply(Work *v, size_t n, const CuGraph *g)
+{
+	CUresult r = CUDA_SUCCESS;
+	for (size_t i = 0; i < n && !r; i++) {
+		const CuNode *nd = node_of(g->v[i]);
+		Work *w = &v[i];
+		switch (w->kind) {
+		case NODE_KERNEL: {
+			size_t bytes = ptxvm_kernel_params_size(cu_func(nd->w.k.f)->k);
+			Work nw = nd->w;
+			if (!(nw.k.params = malloc(bytes ? bytes : 1)))
+				return CUDA_ERROR_OUT_OF_MEMORY;
+			memcpy(nw.k.params, nd->w.k.params, bytes);
+			kernel_into(w, &nw);
+			break;
+		}
+		case NODE_COPY:
+			if ((w->is3d = nd->w.is3d))
+				w->copy3d = nd->w.copy3d;
+			else
+				w->copy = nd->w.copy;
+			break;
+		case NODE_SET:
+			w->set = nd->w.set;
+			break;
+		case NODE_HOST:
+			w->host = nd->w.host;
+			break;
+		case NODE_EVENT:
+			w->event = nd->w.event;
+			break;
+		case NODE_GRAPH:
+			r = update_apply(w->sub.v, w->sub.n, graph_of(nd->w.sub.g));
+			break;
+		case NODE_COND:
+			for (unsigned j = 0; !r && j < w->cond.size; j++)
+				r = update_apply(w->cond.body[j].v, w->cond.body[j].n, graph_of(nd->w.cond.g[j]));
+			break;
+		}
+	}
+	return r;
+}
+
+/* e's conditional handles take the defaults and flags g's have now. */
+static void update_slots(CuExec *e, const CuGraph *g)
+{
+	Slot *v = NULL;
+	size_t n = 0;
+	if (!collect_slots(g, &v, &n))
+		for (size_t i = 0; i < e->nslot; i++)
+			for (size_t j = 0; j < n; j++)
+				if (e->slot[i].h == v[j].h)
+					e->slot[i].dflt = v[j].dflt, e->slot[i].flags = v[j].flags;
+	free(v);
+}
+
+/* A refused update is no failure of the program's (llama.cpp instantiates
+ * again then): its reason is said with PTXVM_LOG=1 only. */
+CUresult cuGraphExecUpdate_v2(CUgraphExec he, CUgraph hg, CuUpdateInfo *info)
+{
+	CTX_CALL(c);
+	if (!info)
+		return CUDA_ERROR_INVALID_VALUE;
+	*info = (CuUpdateInfo){ UPD_ERROR, NULL, NULL };
+	CuGraph *g = graph_of(hg);
+	CuExec *e;
+	CUresult r = g ? exec_hold(he, "cuGraphExecUpdate", &e) : CUDA_ERROR_INVALID_VALUE;
+	if (r)
+		return r;
+	if (update_check(e->v, e->n, g, info)) {
+		cu_log("cuGraphExecUpdate: refused, CUgraphExecUpdateResult %d", info->result);
+		r = CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE;
+	} else if ((r = update_apply(e->v, e->n, g)))
+		info->result = UPD_ERROR;
+	else
+		update_slots(e, g);
+	return exec_end(e, r);
+}
+
+CUresult cuGraphExecUpdate(CUgraphExec he, CUgraph hg, CUgraphNode *node, int *result)
+{
+	if (!node || !result)
+		return CUDA_ERROR_INVALID_VALUE;
+	CuUpdateInfo u;
+	CUresult r = cuGraphExecUpdate_v2(he, hg, &u);
+	*node = u.node;
+	*result = u.result;
+	return r;
+}
+
+/* The child graph's work takes child's parameters, by cuGraphExecUpdate's
+ * rules (CUDA_ERROR_INVALID_VALUE when they refuse). */
+CUresult cuGraphExecChildGraphNodeSetParams(CUgraphExec he, CUgraphNode h, CUgraph child)
+{
+	CTX_CALL(c);
+	CuExec *e;
+	Work *w;
+	const CuGraph *g = graph_of(child);
+	CUresult r = g ? exec_begin(he, h, NODE_GRAPH, "cuGraphExecChildGraphNodeSetParams", &e, &w)
+		       : CUDA_ERROR_INVALID_VALUE;
+	if (r)
+		return r;
+	CuUpdateInfo u;
+	if (update_check(w->sub.v, w->sub.n, g, &u)) {
+		cu_warn("cuGraphExecChildGraphNodeSetParams: the graph's shape or parameters differ as an update may "
+			"not change them (CUgraphExecUpdateResult %d)", u.result);
+		return exec_end(e, CUDA_ERROR_INVALID_VALUE);
+	}
+	return exec_end(e, update_apply(w->sub.v, w->sub.n, g));
+}
+
+/* By the node's kind, which must be p's, as the calls of each kind do. */
+CUresult cuGraphExecNodeSetParams(CUgraphExec he, CUgraphNode h, CuNodeParams *p)
+{
+	CTX_CALL(c);
+	CuNode *n = node_of(h);
+	CuExec *e;
+	Work *w;
+	if (!n || !p || p->type != n->w.kind)
+		return CUDA_ERROR_INVALID_VALUE;
+	switch (p->type) {
+	case NODE_KERNEL:
+		return exec_kernel_set(he, h, &p->kernel, 1);
+	case NODE_COPY:
+		return cuGraphExecMemcpyNodeSetParams(he, h, &p->memcpy.copy, p->memcpy.ctx);
+	case NODE_SET:
+		return cuGraphExecMemsetNodeSetParams(he, h, &p->memset.p, p->memset.ctx);
+	case NODE_HOST:
+		return cuGraphExecHostNodeSetParams(he, h, &p->host);
+	case NODE_GRAPH:
+		return cuGraphExecChildGraphNodeSetParams(he, h, p->graph.graph);
+	case NODE_EMPTY: {
+		CUresult r = exec_begin(he, h, NODE_EMPTY, "cuGraphExecNodeSetParams", &e, &w);
+		return r ? r : exec_end(e, CUDA_SUCCESS);
+	}
+	case NODE_MEM_ALLOC:
+	case NODE_MEM_FREE:
+		cu_warn("cuGraphExecNodeSetParams: a memory node's parameters cannot change");
+		return CUDA_ERROR_NOT_SUPPORTED;
+	}
+	cu_warn("cuGraphExecNodeSetParams: changing a node of type %d is not supported", p->type);
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
 static ptxvm_result run_exec(void *arg, uint64_t graph, ptxvm_graph_env *env);
 
 /* The graph's memory is the device's already; a graph instantiated for
@@ -2086,7 +2783,7 @@ static CUresult run_devnode(CuCtx *c, CuFunc *fn, const Work *w, ptxvm_graph_env
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	pthread_mutex_lock(&dev_lock);
 	ptxvm_launch_config cfg = w->k.cfg;
-	int off = w->k.disabled;
+	int off = w->disabled;
 	memcpy(params, w->k.params, bytes);
 	pthread_mutex_unlock(&dev_lock);
 	CUresult r = off ? CUDA_SUCCESS : cu_launch_run(c, fn, &cfg, NULL, params, 0, env);
@@ -2140,16 +2837,16 @@ static CUresult run_work(CuCtx *c, CuExec *e, const Work *v, size_t n, ptxvm_gra
 				return CUDA_ERROR_INVALID_HANDLE;
 			}
 			if (!w->k.devnode) {
-				r = cu_launch_run(c, fn, &w->k.cfg, NULL, w->k.params, 0, env);
+				r = w->disabled ? CUDA_SUCCESS : cu_launch_run(c, fn, &w->k.cfg, NULL, w->k.params, 0, env);
 				break;
 			}
 			r = run_devnode(c, fn, w, env);
 			break;
 		case NODE_COPY:
-			r = run_copy(c, w);
+			r = w->disabled ? CUDA_SUCCESS : run_copy(c, w);
 			break;
 		case NODE_SET:
-			r = cu_memset2d("cuGraphLaunch (a fill)", w->set.dst, w->set.pitch, w->set.value, w->set.elem,
+			r = w->disabled ? CUDA_SUCCESS : cu_memset2d("cuGraphLaunch (a fill)", w->set.dst, w->set.pitch, w->set.value, w->set.elem,
 					w->set.w, w->set.h);
 			break;
 		case NODE_HOST:
@@ -2188,7 +2885,8 @@ static int set_cond(void *arg, uint64_t handle, unsigned value)
 
 /* Runs an executable graph (run_work).  arg is the executable graph: the
  * same function runs it from the host and from kernels (devgraph.c in the
- * C API). */
+ * C API).  The run holds the graph for reading: an update of its work
+ * waits for the runs already started, and reaches the later ones only. */
 static ptxvm_result run_exec(void *arg, uint64_t graph, ptxvm_graph_env *env)
 {
 	(void)graph;
@@ -2197,13 +2895,17 @@ static ptxvm_result run_exec(void *arg, uint64_t graph, ptxvm_graph_env *env)
 	CuExec *e = r ? NULL : exec_of((CUgraphExec)arg);
 	if (!r && !e)
 		r = CUDA_ERROR_INVALID_VALUE;   /* destroyed while its launch was queued */
-	for (size_t i = 0; !r && i < e->nslot; i++)
-		if (e->slot[i].flags & COND_ASSIGN_DEFAULT)
-			atomic_store(&e->slot[i].value, e->slot[i].dflt);
 	if (!r) {
+		pthread_rwlock_rdlock(&e->rw);
+		running++;
+		for (size_t i = 0; i < e->nslot; i++)
+			if (e->slot[i].flags & COND_ASSIGN_DEFAULT)
+				atomic_store(&e->slot[i].value, e->slot[i].dflt);
 		ptxvm_graph_env_conditionals(env, set_cond, e);
 		ptxvm_graph_env_updates(env, dev_update, NULL);
 		r = run_work(c, e, e->v, e->n, env);
+		running--;
+		pthread_rwlock_unlock(&e->rw);
 	}
 	return (ptxvm_result)r;
 }

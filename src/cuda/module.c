@@ -399,6 +399,8 @@ CUresult cuFuncSetSharedMemConfig(CUfunction h, int cfg)
 	return cfg >= 0 && cfg <= 2 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
+CuCtx *cu_func_ctx(const CuFunc *f) { return f->mod ? f->mod->ctx : NULL; }
+
 CUresult cuFuncGetModule(CUmodule *m, CUfunction h)
 {
 	if (!m)

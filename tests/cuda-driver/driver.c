@@ -1412,6 +1412,577 @@ static void device_updatable(void)
 	OK(cuModuleUnload(m));
 }
 
+/* Node parameters read and changed in a graph and in an executable graph,
+ * and cuGraphExecUpdate, as CUDA documents them; the sums the kernel
+ * `add` writes are computed here. */
+enum { UN = 16 };
+static int host_sum;
+static void host_add(void *p) { host_sum += *(int *)p; }
+
+/* Reads n floats of d and checks each is want[i] (NULL: all zero). */
+static int floats_are(CUdeviceptr d, const float *want)
+{
+	float got[UN];
+	OK(cuMemcpyDtoH(got, d, sizeof got));
+	for (int i = 0; i < UN; i++)
+		if (got[i] != (want ? want[i] : 0.0f))
+			return 0;
+	return 1;
+}
+
+static void kernel_params(CUDA_KERNEL_NODE_PARAMS *kp, CUfunction f, void **args)
+{
+	memset(kp, 0, sizeof *kp);
+	kp->func = f;
+	kp->gridDimX = kp->gridDimY = kp->gridDimZ = 1;
+	kp->blockDimX = UN, kp->blockDimY = kp->blockDimZ = 1;
+	kp->kernelParams = args;
+}
+
+static void node_params(void)
+{
+	CUmodule m;
+	CUfunction add, bump;
+	OK(cuModuleLoadData(&m, ptx));
+	OK(cuModuleGetFunction(&add, m, "add"));
+	OK(cuModuleGetFunction(&bump, m, "bump"));
+	float ha[UN], hb[UN], sum[UN];
+	for (int i = 0; i < UN; i++)
+		ha[i] = (float)i, hb[i] = (float)(100 * i), sum[i] = (float)(101 * i);
+	CUdeviceptr a, b, c, c2, d;
+	OK(cuMemAlloc(&a, sizeof ha));
+	OK(cuMemAlloc(&b, sizeof hb));
+	OK(cuMemAlloc(&c, sizeof sum));
+	OK(cuMemAlloc(&c2, sizeof sum));
+	OK(cuMemAlloc(&d, 64));
+	OK(cuMemcpyHtoD(a, ha, sizeof ha));
+	OK(cuMemcpyHtoD(b, hb, sizeof hb));
+	OK(cuMemsetD8(c, 0, sizeof sum));
+	OK(cuMemsetD8(c2, 0, sizeof sum));
+	unsigned n = UN;
+	void *args[] = { &a, &b, &c, &n };
+	CUDA_KERNEL_NODE_PARAMS kp, got;
+	kernel_params(&kp, add, args);
+	CUDA_MEMSET_NODE_PARAMS mp, mgot;
+	memset(&mp, 0, sizeof mp);
+	mp.dst = d, mp.value = 0x01020304, mp.elementSize = 4, mp.width = 16, mp.height = 1;
+	int one = 1, ten = 10;
+	CUDA_HOST_NODE_PARAMS hp = { host_add, &one }, hgot;
+	CUgraph g;
+	CUgraphNode k, s, h, e;
+	CUcontext ctx;
+	OK(cuCtxGetCurrent(&ctx));
+	OK(cuGraphCreate(&g, 0));
+	OK(cuGraphAddKernelNode(&k, g, NULL, 0, &kp));
+	OK(cuGraphAddMemsetNode(&s, g, &k, 1, &mp, ctx));
+	OK(cuGraphAddHostNode(&h, g, &s, 1, &hp));
+	OK(cuGraphAddEmptyNode(&e, g, &h, 1));
+	/* a kernel node's parameters: its own copy of the arguments */
+	memset(&got, 0, sizeof got);
+	OK(cuGraphKernelNodeGetParams(k, &got));
+	CHECK(got.func == add && got.gridDimX == 1 && got.blockDimX == UN && got.blockDimY == 1 &&
+	      got.sharedMemBytes == 0 && !got.extra && got.kernelParams, "a kernel node's launch");
+	CHECK(got.kernelParams && got.kernelParams[0] != (void *)&a && *(CUdeviceptr *)got.kernelParams[0] == a &&
+	      *(CUdeviceptr *)got.kernelParams[2] == c && *(unsigned *)got.kernelParams[3] == UN,
+	      "a kernel node's arguments, copied when it was made");
+	EXPECT(cuGraphKernelNodeGetParams(s, &got), CUDA_ERROR_INVALID_VALUE);
+	EXPECT(cuGraphKernelNodeGetParams(k, NULL), CUDA_ERROR_INVALID_VALUE);
+	/* the first form's structure ends before kern and ctx */
+	CUresult (*get_v1)(CUgraphNode, CUDA_KERNEL_NODE_PARAMS *) = NULL;
+	CUdriverProcAddressQueryResult st;
+	OK(cuGetProcAddress("cuGraphKernelNodeGetParams", (void **)&get_v1, 11000, CU_GET_PROC_ADDRESS_DEFAULT, &st));
+	if (get_v1) {
+		CUDA_KERNEL_NODE_PARAMS v1;
+		memset(&v1, 0xab, sizeof v1);
+		OK(get_v1(k, &v1));
+		unsigned char tail[sizeof v1 - offsetof(CUDA_KERNEL_NODE_PARAMS, kern)];
+		memset(tail, 0xab, sizeof tail);
+		CHECK(v1.func == add && v1.blockDimX == UN && !memcmp(&v1.kern, tail, sizeof tail),
+		      "cuGraphKernelNodeGetParams (v1) writes the v1 structure only");
+	}
+	/* llama.cpp's way: an argument changed through the kernelParams the node gave */
+	void **kept = got.kernelParams;
+	got.kernelParams[2] = &c2;
+	OK(cuGraphKernelNodeSetParams(k, &got));
+	OK(cuGraphKernelNodeGetParams(k, &got));
+	CHECK(got.kernelParams == kept && *(CUdeviceptr *)got.kernelParams[2] == c2 &&
+	      *(CUdeviceptr *)got.kernelParams[0] == a, "the same kernel's new arguments, in place");
+	kp.blockDimX = 0;
+	EXPECT(cuGraphKernelNodeSetParams(k, &kp), CUDA_ERROR_INVALID_VALUE);
+	kp.blockDimX = UN;
+	EXPECT(cuGraphKernelNodeSetParams(s, &kp), CUDA_ERROR_INVALID_VALUE);
+	/* fills, host functions */
+	OK(cuGraphMemsetNodeGetParams(s, &mgot));
+	CHECK(mgot.dst == d && mgot.value == 0x01020304 && mgot.elementSize == 4 && mgot.width == 16 &&
+	      mgot.height == 1, "a fill node's parameters");
+	mgot.elementSize = 3;
+	EXPECT(cuGraphMemsetNodeSetParams(s, &mgot), CUDA_ERROR_INVALID_VALUE);
+	EXPECT(cuGraphMemsetNodeGetParams(k, &mgot), CUDA_ERROR_INVALID_VALUE);
+	mp.value = 0x0a0b0c0d;
+	OK(cuGraphMemsetNodeSetParams(s, &mp));
+	OK(cuGraphHostNodeGetParams(h, &hgot));
+	CHECK(hgot.fn == host_add && hgot.userData == &one, "a host node's parameters");
+	hp.fn = NULL;
+	EXPECT(cuGraphHostNodeSetParams(h, &hp), CUDA_ERROR_INVALID_VALUE);
+	hp.fn = host_add, hp.userData = &ten;
+	OK(cuGraphHostNodeSetParams(h, &hp));
+	/* cuGraphNodeSetParams: by the node's own kind */
+	CUgraphNodeParams np;
+	memset(&np, 0, sizeof np);
+	np.type = CU_GRAPH_NODE_TYPE_EMPTY;
+	OK(cuGraphNodeSetParams(e, &np));
+	EXPECT(cuGraphNodeSetParams(k, &np), CUDA_ERROR_INVALID_VALUE);
+	np.type = CU_GRAPH_NODE_TYPE_HOST;
+	np.host.fn = host_add, np.host.userData = &ten;
+	OK(cuGraphNodeSetParams(h, &np));
+	/* an executable graph is a copy: later changes to the nodes do not reach it */
+	CUgraphExec x;
+	OK(cuGraphInstantiate(&x, g, 0));
+	mp.value = 0x55555555;
+	OK(cuGraphMemsetNodeSetParams(s, &mp));
+	host_sum = 0;
+	OK(cuGraphLaunch(x, NULL));
+	OK(cuCtxSynchronize());
+	unsigned words[16];
+	OK(cuMemcpyDtoH(words, d, sizeof words));
+	CHECK(floats_are(c2, sum) && floats_are(c, NULL), "the kernel writes to the argument set in place");
+	CHECK(words[0] == 0x0a0b0c0d && words[15] == 0x0a0b0c0d, "the fill's value when instantiated: %#x", words[0]);
+	CHECK(host_sum == 10, "the host node's new data: %d", host_sum);
+	/* the copy node's parameters */
+	CUgraph g2;
+	CUgraphNode cp;
+	CUDA_MEMCPY3D c3, c3got;
+	memset(&c3, 0, sizeof c3);
+	c3.srcMemoryType = CU_MEMORYTYPE_DEVICE, c3.srcDevice = a;
+	c3.dstMemoryType = CU_MEMORYTYPE_DEVICE, c3.dstDevice = c;
+	c3.WidthInBytes = sizeof ha, c3.Height = c3.Depth = 1;
+	OK(cuGraphCreate(&g2, 0));
+	OK(cuGraphAddMemcpyNode(&cp, g2, NULL, 0, &c3, ctx));
+	memset(&c3got, 0, sizeof c3got);
+	OK(cuGraphMemcpyNodeGetParams(cp, &c3got));
+	CHECK(!memcmp(&c3got, &c3, sizeof c3), "a copy node's parameters");
+	EXPECT(cuGraphMemcpyNodeGetParams(k, &c3got), CUDA_ERROR_INVALID_VALUE);
+	c3.srcDevice = b;
+	OK(cuGraphMemcpyNodeSetParams(cp, &c3));
+	CUgraphExec x2;
+	OK(cuGraphInstantiate(&x2, g2, 0));
+	OK(cuGraphLaunch(x2, NULL));
+	OK(cuCtxSynchronize());
+	CHECK(floats_are(c, hb), "the copy node's new source");
+	OK(cuGraphExecDestroy(x2));
+	OK(cuGraphDestroy(g2));
+	OK(cuGraphExecDestroy(x));
+	OK(cuGraphDestroy(g));
+	OK(cuMemFree(a));
+	OK(cuMemFree(b));
+	OK(cuMemFree(c));
+	OK(cuMemFree(c2));
+	OK(cuMemFree(d));
+	OK(cuModuleUnload(m));
+}
+
+/* A launch that has begun is not changed by an update made meanwhile on
+ * another thread: its host node lets the update start, then the kernel
+ * after it writes where it was told when the launch began. */
+static volatile int launch_started;
+static void mark_started(void *p)
+{
+	(void)p;
+	__atomic_store_n(&launch_started, 1, __ATOMIC_SEQ_CST);
+	usleep(50000);
+}
+
+typedef struct Updater {
+	CUcontext ctx;
+	CUgraphExec x;
+	CUgraphNode k;
+	CUDA_KERNEL_NODE_PARAMS kp;
+	CUresult r;
+} Updater;
+
+static void *updater(void *arg)
+{
+	Updater *u = arg;
+	cuCtxSetCurrent(u->ctx);
+	while (!__atomic_load_n(&launch_started, __ATOMIC_SEQ_CST))
+		usleep(1000);
+	u->r = cuGraphExecKernelNodeSetParams(u->x, u->k, &u->kp);
+	return NULL;
+}
+
+static void exec_params(void)
+{
+	CUmodule m;
+	CUfunction add, bump;
+	OK(cuModuleLoadData(&m, ptx));
+	OK(cuModuleGetFunction(&add, m, "add"));
+	OK(cuModuleGetFunction(&bump, m, "bump"));
+	CUdeviceptr counter;
+	size_t bytes;
+	OK(cuModuleGetGlobal(&counter, &bytes, m, "counter"));
+	float ha[UN], hb[UN], sum[UN];
+	for (int i = 0; i < UN; i++)
+		ha[i] = (float)(3 * i), hb[i] = (float)(7 + i), sum[i] = (float)(4 * i + 7);
+	CUdeviceptr a, b, c, c2, d, d2;
+	OK(cuMemAlloc(&a, sizeof ha));
+	OK(cuMemAlloc(&b, sizeof hb));
+	OK(cuMemAlloc(&c, sizeof sum));
+	OK(cuMemAlloc(&c2, sizeof sum));
+	OK(cuMemAlloc(&d, 64));
+	OK(cuMemAlloc(&d2, 64));
+	OK(cuMemcpyHtoD(a, ha, sizeof ha));
+	OK(cuMemcpyHtoD(b, hb, sizeof hb));
+	unsigned n = UN;
+	void *args[] = { &a, &b, &c, &n }, *args2[] = { &a, &b, &c2, &n };
+	CUDA_KERNEL_NODE_PARAMS kp, kp2, kgot;
+	kernel_params(&kp, add, args);
+	kernel_params(&kp2, add, args2);
+	CUDA_MEMSET_NODE_PARAMS mp;
+	memset(&mp, 0, sizeof mp);
+	mp.dst = d, mp.value = 0x11111111, mp.elementSize = 4, mp.width = 16, mp.height = 1;
+	CUDA_MEMCPY3D cp;
+	memset(&cp, 0, sizeof cp);
+	cp.srcMemoryType = CU_MEMORYTYPE_DEVICE, cp.srcDevice = d;
+	cp.dstMemoryType = CU_MEMORYTYPE_DEVICE, cp.dstDevice = d2;
+	cp.WidthInBytes = 64, cp.Height = cp.Depth = 1;
+	int one = 1, ten = 10;
+	CUDA_HOST_NODE_PARAMS hp = { host_add, &one };
+	CUcontext ctx;
+	OK(cuCtxGetCurrent(&ctx));
+	CUgraph g, other;
+	CUgraphNode k, s, copy, h, later, foreign;
+	OK(cuGraphCreate(&g, 0));
+	OK(cuGraphAddKernelNode(&k, g, NULL, 0, &kp));
+	OK(cuGraphAddMemsetNode(&s, g, &k, 1, &mp, ctx));
+	OK(cuGraphAddMemcpyNode(&copy, g, &s, 1, &cp, ctx));
+	OK(cuGraphAddHostNode(&h, g, &copy, 1, &hp));
+	CUgraphExec x;
+	OK(cuGraphInstantiate(&x, g, 0));
+	OK(cuGraphAddEmptyNode(&later, g, NULL, 0));
+	OK(cuGraphCreate(&other, 0));
+	OK(cuGraphAddKernelNode(&foreign, other, NULL, 0, &kp));
+	/* a kernel node: the executable graph's changes, the node's stay */
+	OK(cuMemsetD8(c, 0, sizeof sum));
+	OK(cuMemsetD8(c2, 0, sizeof sum));
+	OK(cuGraphExecKernelNodeSetParams(x, k, &kp2));
+	host_sum = 0;
+	OK(cuGraphLaunch(x, NULL));
+	OK(cuCtxSynchronize());
+	CHECK(floats_are(c2, sum) && floats_are(c, NULL), "the executable graph's kernel writes the new output");
+	OK(cuGraphKernelNodeGetParams(k, &kgot));
+	CHECK(*(CUdeviceptr *)kgot.kernelParams[2] == c, "the graph's node is not changed");
+	EXPECT(cuGraphExecKernelNodeSetParams(x, s, &kp2), CUDA_ERROR_INVALID_VALUE);
+	EXPECT(cuGraphExecKernelNodeSetParams(x, foreign, &kp2), CUDA_ERROR_INVALID_VALUE);
+	EXPECT(cuGraphExecKernelNodeSetParams(x, later, &kp2), CUDA_ERROR_INVALID_VALUE);
+	EXPECT(cuGraphExecKernelNodeSetParams(x, k, NULL), CUDA_ERROR_INVALID_VALUE);
+	kp2.gridDimY = 0;
+	EXPECT(cuGraphExecKernelNodeSetParams(x, k, &kp2), CUDA_ERROR_INVALID_VALUE);
+	kp2.gridDimY = 1;
+	/* a kernel of the same context may replace it: bump, 16 threads */
+	CUDA_KERNEL_NODE_PARAMS kb;
+	kernel_params(&kb, bump, NULL);
+	unsigned before = read_counter(counter);
+	OK(cuGraphExecKernelNodeSetParams(x, k, &kb));
+	OK(cuGraphLaunch(x, NULL));
+	OK(cuCtxSynchronize());
+	CHECK(read_counter(counter) - before == UN, "the node's new kernel: counter +%u", read_counter(counter) - before);
+	OK(cuGraphExecKernelNodeSetParams(x, k, &kp));
+	/* fills: value and address; a 1D fill stays 1D */
+	CUDA_MEMSET_NODE_PARAMS mp2 = mp;
+	mp2.dst = d2, mp2.value = 0x22222222;
+	OK(cuGraphExecMemsetNodeSetParams(x, s, &mp2, ctx));
+	mp2.height = 2, mp2.pitch = 64;
+	EXPECT(cuGraphExecMemsetNodeSetParams(x, s, &mp2, ctx), CUDA_ERROR_INVALID_VALUE);
+	mp2.height = 1, mp2.width = 0;
+	EXPECT(cuGraphExecMemsetNodeSetParams(x, s, &mp2, ctx), CUDA_ERROR_INVALID_VALUE);
+	mp2.width = 16;
+	EXPECT(cuGraphExecMemsetNodeSetParams(x, k, &mp2, ctx), CUDA_ERROR_INVALID_VALUE);
+	/* copies: addresses, the same kinds of memory, one row */
+	unsigned words[16];
+	CUDA_MEMCPY3D cp2 = cp;
+	cp2.srcDevice = d2, cp2.dstDevice = d;
+	cp2.dstMemoryType = CU_MEMORYTYPE_HOST, cp2.dstHost = words;
+	EXPECT(cuGraphExecMemcpyNodeSetParams(x, copy, &cp2, ctx), CUDA_ERROR_INVALID_VALUE);
+	cp2.dstMemoryType = CU_MEMORYTYPE_DEVICE, cp2.dstHost = NULL;
+	cp2.WidthInBytes = 32, cp2.Height = 2;
+	EXPECT(cuGraphExecMemcpyNodeSetParams(x, copy, &cp2, ctx), CUDA_ERROR_INVALID_VALUE);
+	cp2.WidthInBytes = 64, cp2.Height = 1;
+	OK(cuGraphExecMemcpyNodeSetParams(x, copy, &cp2, ctx));
+	/* host nodes */
+	hp.userData = &ten;
+	OK(cuGraphExecHostNodeSetParams(x, h, &hp));
+	hp.fn = NULL;
+	EXPECT(cuGraphExecHostNodeSetParams(x, h, &hp), CUDA_ERROR_INVALID_VALUE);
+	hp.fn = host_add;
+	OK(cuMemsetD8(d, 0, 64));
+	OK(cuMemsetD8(d2, 0, 64));
+	host_sum = 0;
+	OK(cuGraphLaunch(x, NULL));
+	OK(cuCtxSynchronize());
+	OK(cuMemcpyDtoH(words, d, sizeof words));
+	CHECK(words[0] == 0x22222222 && words[15] == 0x22222222, "the fill of d2, copied to d: %#x", words[0]);
+	CHECK(host_sum == 10, "the host node's new data: %d", host_sum);
+	/* disabled nodes do nothing; only kernel, copy and fill nodes may be */
+	unsigned on = 7;
+	OK(cuGraphNodeGetEnabled(x, k, &on));
+	CHECK(on == 1, "a node is enabled at first (%u)", on);
+	OK(cuGraphNodeSetEnabled(x, k, 0));
+	OK(cuGraphNodeSetEnabled(x, s, 0));
+	OK(cuGraphNodeGetEnabled(x, k, &on));
+	CHECK(on == 0, "a disabled node (%u)", on);
+	EXPECT(cuGraphNodeSetEnabled(x, h, 0), CUDA_ERROR_INVALID_VALUE);
+	EXPECT(cuGraphNodeGetEnabled(x, h, &on), CUDA_ERROR_INVALID_VALUE);
+	EXPECT(cuGraphNodeSetEnabled(x, later, 0), CUDA_ERROR_INVALID_VALUE);
+	OK(cuMemsetD8(c, 0, sizeof sum));
+	OK(cuMemsetD8(d, 0, 64));
+	OK(cuMemsetD8(d2, 0x77, 64));
+	OK(cuGraphLaunch(x, NULL));
+	OK(cuCtxSynchronize());
+	OK(cuMemcpyDtoH(words, d, sizeof words));
+	CHECK(floats_are(c, NULL), "a disabled kernel writes nothing");
+	CHECK(words[0] == 0x77777777, "a disabled fill writes nothing; the copy still runs: %#x", words[0]);
+	OK(cuGraphNodeSetEnabled(x, k, 1));
+	OK(cuGraphNodeSetEnabled(x, s, 1));
+	/* cuGraphExecNodeSetParams: by the node's kind */
+	CUgraphNodeParams np;
+	memset(&np, 0, sizeof np);
+	np.type = CU_GRAPH_NODE_TYPE_KERNEL;
+	np.kernel.func = add;
+	np.kernel.gridDimX = np.kernel.gridDimY = np.kernel.gridDimZ = 1;
+	np.kernel.blockDimX = UN, np.kernel.blockDimY = np.kernel.blockDimZ = 1;
+	np.kernel.kernelParams = args2;
+	EXPECT(cuGraphExecNodeSetParams(x, s, &np), CUDA_ERROR_INVALID_VALUE);
+	OK(cuGraphExecNodeSetParams(x, k, &np));
+	OK(cuMemsetD8(c2, 0, sizeof sum));
+	OK(cuGraphLaunch(x, NULL));
+	OK(cuCtxSynchronize());
+	CHECK(floats_are(c2, sum), "cuGraphExecNodeSetParams's kernel arguments");
+	/* an update made while a launch runs reaches the later launches only */
+	CUgraph lg;
+	CUgraphNode lh, lk;
+	CUgraphExec lx;
+	CUDA_HOST_NODE_PARAMS mark = { mark_started, NULL };
+	OK(cuGraphCreate(&lg, 0));
+	OK(cuGraphAddHostNode(&lh, lg, NULL, 0, &mark));
+	OK(cuGraphAddKernelNode(&lk, lg, &lh, 1, &kp));
+	OK(cuGraphInstantiate(&lx, lg, 0));
+	OK(cuMemsetD8(c, 0, sizeof sum));
+	OK(cuMemsetD8(c2, 0, sizeof sum));
+	Updater u = { ctx, lx, lk, kp2, CUDA_ERROR_UNKNOWN };
+	pthread_t t;
+	launch_started = 0;
+	CHECK(pthread_create(&t, NULL, updater, &u) == 0, "a thread");
+	OK(cuGraphLaunch(lx, NULL));
+	OK(cuCtxSynchronize());
+	pthread_join(t, NULL);
+	OK(u.r);
+	CHECK(floats_are(c, sum) && floats_are(c2, NULL), "the launch under way keeps its arguments");
+	OK(cuGraphLaunch(lx, NULL));
+	OK(cuCtxSynchronize());
+	CHECK(floats_are(c2, sum), "the next launch has the new ones");
+	OK(cuGraphExecDestroy(lx));
+	OK(cuGraphDestroy(lg));
+	/* a child graph's work takes another graph's parameters, of the same shape */
+	CUgraph parent, child, same, bigger;
+	CUgraphNode cn, ck, extra;
+	CUgraphExec px;
+	kb.blockDimX = 4;
+	OK(cuGraphCreate(&child, 0));
+	OK(cuGraphAddKernelNode(&ck, child, NULL, 0, &kb));
+	OK(cuGraphCreate(&parent, 0));
+	OK(cuGraphAddChildGraphNode(&cn, parent, NULL, 0, child));
+	OK(cuGraphInstantiate(&px, parent, 0));
+	kb.blockDimX = 8;
+	OK(cuGraphCreate(&same, 0));
+	OK(cuGraphAddKernelNode(&ck, same, NULL, 0, &kb));
+	OK(cuGraphCreate(&bigger, 0));
+	OK(cuGraphAddKernelNode(&ck, bigger, NULL, 0, &kb));
+	OK(cuGraphAddKernelNode(&extra, bigger, &ck, 1, &kb));
+	EXPECT(cuGraphExecChildGraphNodeSetParams(px, cn, bigger), CUDA_ERROR_INVALID_VALUE);
+	EXPECT(cuGraphExecChildGraphNodeSetParams(px, k, same), CUDA_ERROR_INVALID_VALUE);
+	OK(cuGraphExecChildGraphNodeSetParams(px, cn, same));
+	before = read_counter(counter);
+	OK(cuGraphLaunch(px, NULL));
+	OK(cuCtxSynchronize());
+	CHECK(read_counter(counter) - before == 8, "the child's new launch of 8 threads: counter +%u",
+	      read_counter(counter) - before);
+	/* the nodes of the node's own graph name their work too */
+	CUgraph own;
+	CUgraphNode inner;
+	size_t one_node = 1;
+	OK(cuGraphChildGraphNodeGetGraph(cn, &own));
+	OK(cuGraphGetNodes(own, &inner, &one_node));
+	kb.blockDimX = 2;
+	OK(cuGraphExecKernelNodeSetParams(px, inner, &kb));
+	before = read_counter(counter);
+	OK(cuGraphLaunch(px, NULL));
+	OK(cuCtxSynchronize());
+	CHECK(read_counter(counter) - before == 2, "a child's node changed by its own handle: counter +%u",
+	      read_counter(counter) - before);
+	OK(cuGraphExecDestroy(px));
+	OK(cuGraphDestroy(parent));
+	OK(cuGraphDestroy(child));
+	OK(cuGraphDestroy(same));
+	OK(cuGraphDestroy(bigger));
+	OK(cuGraphExecDestroy(x));
+	EXPECT(cuGraphExecKernelNodeSetParams(x, k, &kp), CUDA_ERROR_INVALID_VALUE);
+	OK(cuGraphDestroy(g));
+	OK(cuGraphDestroy(other));
+	OK(cuMemFree(a));
+	OK(cuMemFree(b));
+	OK(cuMemFree(c));
+	OK(cuMemFree(c2));
+	OK(cuMemFree(d));
+	OK(cuMemFree(d2));
+	OK(cuModuleUnload(m));
+}
+
+/* cuGraphExecUpdate as llama.cpp's CUDA graphs use it: each step captures
+ * the same work again, with other arguments, and updates the executable
+ * graph from it; what an update may not change is refused, the reason
+ * and node said, and the executable graph is left as it was. */
+static void capture_step(CUstream s, CUgraph *g, CUfunction add, CUdeviceptr *a, CUdeviceptr *b, CUdeviceptr *out,
+			 CUdeviceptr fill, unsigned value)
+{
+	unsigned n = UN;
+	void *args[] = { a, b, out, &n };
+	OK(cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_RELAXED));
+	OK(cuLaunchKernel(add, 1, 1, 1, UN, 1, 1, 0, s, args, NULL));
+	OK(cuMemsetD32Async(fill, value, 16, s));
+	OK(cuStreamEndCapture(s, g));
+}
+
+static void exec_update(void)
+{
+	CUmodule m;
+	CUfunction add, bump;
+	OK(cuModuleLoadData(&m, ptx));
+	OK(cuModuleGetFunction(&add, m, "add"));
+	OK(cuModuleGetFunction(&bump, m, "bump"));
+	CUstream s;
+	OK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+	float ha[UN], hb[UN], sum[UN];
+	for (int i = 0; i < UN; i++)
+		ha[i] = (float)(i * i), hb[i] = (float)(1 - i), sum[i] = (float)(i * i + 1 - i);
+	CUdeviceptr a, b, c, c2, d;
+	OK(cuMemAlloc(&a, sizeof ha));
+	OK(cuMemAlloc(&b, sizeof hb));
+	OK(cuMemAlloc(&c, sizeof sum));
+	OK(cuMemAlloc(&c2, sizeof sum));
+	OK(cuMemAlloc(&d, 64));
+	OK(cuMemcpyHtoD(a, ha, sizeof ha));
+	OK(cuMemcpyHtoD(b, hb, sizeof hb));
+	OK(cuMemsetD8(c, 0, sizeof sum));
+	OK(cuMemsetD8(c2, 0, sizeof sum));
+	CUgraph g1, g2, g;
+	CUgraphExec x;
+	capture_step(s, &g1, add, &a, &b, &c, d, 0x31);
+	OK(cuGraphInstantiate(&x, g1, 0));
+	OK(cuGraphDestroy(g1));         /* as llama.cpp does: the executable graph lives on */
+	capture_step(s, &g2, add, &a, &b, &c2, d, 0x32);
+	CUgraphExecUpdateResultInfo info;
+	memset(&info, 0xff, sizeof info);
+	OK(cuGraphExecUpdate(x, g2, &info));
+	CHECK(info.result == CU_GRAPH_EXEC_UPDATE_SUCCESS && !info.errorNode && !info.errorFromNode,
+	      "a successful update's result %d", (int)info.result);
+	OK(cuGraphLaunch(x, s));
+	OK(cuStreamSynchronize(s));
+	unsigned words[16];
+	OK(cuMemcpyDtoH(words, d, sizeof words));
+	CHECK(floats_are(c2, sum) && floats_are(c, NULL), "the updated kernel writes the new output");
+	CHECK(words[0] == 0x32 && words[15] == 0x32, "the updated fill's value %#x", words[0]);
+	/* a node more: the topology changed, no node named */
+	CUgraphNode nodes[3];
+	size_t nn = 2;
+	OK(cuGraphGetNodes(g2, nodes, &nn));
+	CUgraphNode extra;
+	OK(cuGraphClone(&g, g2));
+	OK(cuGraphAddEmptyNode(&extra, g, NULL, 0));
+	EXPECT(cuGraphExecUpdate(x, g, &info), CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE);
+	CHECK(info.result == CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED && !info.errorNode,
+	      "another node count: result %d", (int)info.result);
+	OK(cuGraphDestroy(g));
+	/* the same nodes without the edge between them */
+	CUDA_KERNEL_NODE_PARAMS kp;
+	unsigned n = UN;
+	void *args[] = { &a, &b, &c, &n };
+	kernel_params(&kp, add, args);
+	CUDA_MEMSET_NODE_PARAMS mp;
+	memset(&mp, 0, sizeof mp);
+	mp.dst = d, mp.value = 0x33, mp.elementSize = 4, mp.width = 16, mp.height = 1;
+	CUcontext ctx;
+	OK(cuCtxGetCurrent(&ctx));
+	CUgraphNode k, f;
+	OK(cuGraphCreate(&g, 0));
+	OK(cuGraphAddKernelNode(&k, g, NULL, 0, &kp));
+	OK(cuGraphAddMemsetNode(&f, g, NULL, 0, &mp, ctx));
+	EXPECT(cuGraphExecUpdate(x, g, &info), CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE);
+	CHECK(info.result == CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED && info.errorNode == f,
+	      "a dependency less: result %d, the node without it", (int)info.result);
+	OK(cuGraphDestroy(g));
+	/* a node of another kind in the same place */
+	CUgraphNode hn;
+	int one = 1;
+	CUDA_HOST_NODE_PARAMS hp = { host_add, &one };
+	OK(cuGraphCreate(&g, 0));
+	OK(cuGraphAddKernelNode(&k, g, NULL, 0, &kp));
+	OK(cuGraphAddHostNode(&hn, g, &k, 1, &hp));
+	EXPECT(cuGraphExecUpdate(x, g, &info), CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE);
+	CHECK(info.result == CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED && info.errorNode == hn,
+	      "a host node for a fill: result %d", (int)info.result);
+	OK(cuGraphDestroy(g));
+	/* a 1D fill made 2D: parameters an update may not change */
+	mp.height = 2, mp.pitch = 64, mp.width = 8;
+	OK(cuGraphCreate(&g, 0));
+	OK(cuGraphAddKernelNode(&k, g, NULL, 0, &kp));
+	OK(cuGraphAddMemsetNode(&f, g, &k, 1, &mp, ctx));
+	EXPECT(cuGraphExecUpdate(x, g, &info), CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE);
+	CHECK(info.result == CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED && info.errorNode == f,
+	      "a fill of two rows: result %d", (int)info.result);
+	/* the first form: the node and the result by pointer */
+	CUresult (*update_v1)(CUgraphExec, CUgraph, CUgraphNode *, CUgraphExecUpdateResult *) = NULL;
+	CUdriverProcAddressQueryResult st;
+	OK(cuGetProcAddress("cuGraphExecUpdate", (void **)&update_v1, 11000, CU_GET_PROC_ADDRESS_DEFAULT, &st));
+	if (update_v1) {
+		CUgraphNode err = NULL;
+		CUgraphExecUpdateResult res = CU_GRAPH_EXEC_UPDATE_SUCCESS;
+		EXPECT(update_v1(x, g, &err, &res), CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE);
+		CHECK(res == CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED && err == f, "cuGraphExecUpdate (v1): %d",
+		      (int)res);
+	}
+	OK(cuGraphDestroy(g));
+	/* a kernel node's function changed to one of the same context: allowed */
+	CUDA_KERNEL_NODE_PARAMS kb;
+	kernel_params(&kb, bump, NULL);
+	mp.height = 1, mp.width = 16, mp.pitch = 0;
+	OK(cuGraphCreate(&g, 0));
+	OK(cuGraphAddKernelNode(&k, g, NULL, 0, &kb));
+	OK(cuGraphAddMemsetNode(&f, g, &k, 1, &mp, ctx));
+	OK(cuGraphExecUpdate(x, g, &info));
+	/* and back, with the arguments set on the graph's node first */
+	OK(cuGraphKernelNodeSetParams(k, &kp));
+	OK(cuGraphExecUpdate(x, g, &info));
+	EXPECT(cuGraphExecUpdate(x, g, NULL), CUDA_ERROR_INVALID_VALUE);
+	EXPECT(cuGraphExecUpdate(x, NULL, &info), CUDA_ERROR_INVALID_VALUE);
+	/* a refused update changed nothing: the last good one holds */
+	OK(cuMemsetD8(c, 0, sizeof sum));
+	OK(cuMemsetD8(c2, 0, sizeof sum));
+	OK(cuGraphLaunch(x, s));
+	OK(cuStreamSynchronize(s));
+	OK(cuMemcpyDtoH(words, d, sizeof words));
+	CHECK(floats_are(c, sum) && floats_are(c2, NULL) && words[3] == 0x33, "the last update's work (%#x)", words[3]);
+	OK(cuGraphDestroy(g));
+	OK(cuGraphExecDestroy(x));
+	OK(cuGraphDestroy(g2));
+	OK(cuMemFree(a));
+	OK(cuMemFree(b));
+	OK(cuMemFree(c));
+	OK(cuMemFree(c2));
+	OK(cuMemFree(d));
+	OK(cuStreamDestroy(s));
+	OK(cuModuleUnload(m));
+}
+
 static void launch_ex(void)
 {
 	CUmodule m;
@@ -2391,6 +2962,9 @@ int main(int argc, char **argv)
 		child_graphs();
 		conditional_nodes();
 		device_updatable();
+		node_params();
+		exec_params();
+		exec_update();
 		printf("cuda-driver: %d passed, %d failed\n", passed, failed);
 		return failed != 0;
 	}
@@ -2410,6 +2984,9 @@ int main(int argc, char **argv)
 	child_graphs();
 	conditional_nodes();
 	device_updatable();
+	node_params();
+	exec_params();
+	exec_update();
 	launch_ex();
 	linking();
 	errors();
