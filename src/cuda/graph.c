@@ -10,7 +10,8 @@
  * them (cuGraphInstantiate) in that order.  A node's parameters are read
  * and changed in its graph, and in an executable graph made from it
  * (cuGraphExec*SetParams, cuGraphExecUpdate from a graph of the same
- * shape), for the launches after.  Other streams join a capture
+ * shape), for the launches after; edges and nodes are added and removed
+ * after the nodes were made.  Other streams join a capture
  * through events, as in CUDA.  The memory of allocation nodes is
  * graphmem.c's.  The forms that are not recorded (copies to and from
  * arrays by offset, cooperative launches, callbacks, synchronisation) fail with
@@ -209,21 +210,28 @@ static void exec_drop(void *rec)
 	pthread_rwlock_destroy(&e->rw);
 }
 
+static void graph_free(CUgraph h, CuGraph *g);
+
+/* Destroys node h (n), the graphs it owns with it. */
+static void node_free(CUgraphNode h, CuNode *n)
+{
+	CuGraph *sub = n->w.kind == NODE_GRAPH ? graph_of(n->w.sub.g) : NULL;
+	if (sub)
+		graph_free(n->w.sub.g, sub);
+	for (size_t j = 0; n->w.kind == NODE_COND && j < n->w.cond.size; j++)
+		if ((sub = graph_of(n->w.cond.g[j])))
+			graph_free(n->w.cond.g[j], sub);
+	node_drop(n);
+	cu_obj_free(h, CU_KIND_GRAPH_NODE);
+}
+
 /* Destroys g and its nodes, the graphs they own with them. */
 static void graph_free(CUgraph h, CuGraph *g)
 {
 	for (size_t i = 0; i < g->n; i++) {
 		CuNode *n = node_of(g->v[i]);
-		CuGraph *sub = n && n->w.kind == NODE_GRAPH ? graph_of(n->w.sub.g) : NULL;
-		if (sub)
-			graph_free(n->w.sub.g, sub);
-		for (size_t j = 0; n && n->w.kind == NODE_COND && j < n->w.cond.size; j++)
-			if ((sub = graph_of(n->w.cond.g[j])))
-				graph_free(n->w.cond.g[j], sub);
-		if (n) {
-			node_drop(n);
-			cu_obj_free(g->v[i], CU_KIND_GRAPH_NODE);
-		}
+		if (n)
+			node_free(g->v[i], n);
 	}
 	refs_release(&g->refs);
 	cu_gmem_graph_gone(h);
@@ -840,14 +848,21 @@ CUresult cuGraphCreate(CUgraph *out, unsigned flags)
 }
 
 /* Frees the graph and its nodes; a graph being captured is refused. */
-CUresult cuGraphDestroy(CUgraph h)
+/* Whether a stream is being captured into h. */
+static int capturing_into(CUgraph h)
 {
-	CTX_CALL(c);
 	pthread_mutex_lock(&lock);
 	int capturing = 0;
 	for (Member *m = members; m; m = m->next)
 		capturing |= m->seq->g == h;
 	pthread_mutex_unlock(&lock);
+	return capturing;
+}
+
+CUresult cuGraphDestroy(CUgraph h)
+{
+	CTX_CALL(c);
+	int capturing = capturing_into(h);
 	CuGraph *g = graph_of(h);
 	if (!g || capturing || g->owner)        /* a child graph goes with its node */
 		return CUDA_ERROR_INVALID_VALUE;
@@ -1087,7 +1102,10 @@ static CUresult graph_clone(CUgraph h, CUgraph *out, int child, const char *who)
 			if (w.kind == NODE_GRAPH)
 				graph_free(w.sub.g, graph_of(w.sub.g));
 			work_free(&w);
-		} else if (w.kind == NODE_GRAPH)
+			break;
+		}
+		node_of(made)->orig = g->v[i];
+		if (w.kind == NODE_GRAPH)
 			graph_of(w.sub.g)->owner = made;
 	}
 	free(deps);
@@ -1808,6 +1826,265 @@ static CUresult relaunch_memory(const Work *v, size_t n, unsigned long long flag
 		}
 		cu_gmem_run(v[i].mem.addr, v[i].mem.id, 0);
 	}
+	return CUDA_SUCCESS;
+}
+
+/* ---- editing a graph ---------------------------------------------------------------------------
+ * Nodes are removed, and edges added and removed, after the nodes were
+ * made (plain edges only: edge data is refused as cuGraphAddNode_v2
+ * refuses it).  The nodes stay in an order their dependencies allow:
+ * an edge from a node to one added before it moves nodes, each as little
+ * as it must (cuGraphGetNodes shows the new order).  CUDA forbids
+ * removing nodes or edges of a graph with memory nodes; a graph being
+ * captured into keeps its nodes too (the capture's next node depends on
+ * them).  Executable graphs made before are not changed. */
+
+/* Puts g's nodes in an order their dependencies allow, keeping the order
+ * they were in where it may (the first node whose dependencies are placed
+ * goes next).  0 when the edges make a cycle (nothing changes), -1 when
+ * out of memory, else 1. */
+static int reorder(CuGraph *g)
+{
+	size_t n = g->n;
+	CUgraphNode *v = malloc((n ? n : 1) * sizeof *v);
+	unsigned char *placed = calloc(n ? n : 1, 1);
+	int r = v && placed ? 1 : -1;
+	for (size_t k = 0; r == 1 && k < n; k++) {
+		size_t i = 0;
+		for (; i < n; i++) {
+			const CuNode *nd = node_of(g->v[i]);
+			size_t j = 0;
+			while (!placed[i] && j < nd->ndeps && placed[node_of(nd->deps[j])->idx])
+				j++;
+			if (!placed[i] && j == nd->ndeps)
+				break;
+		}
+		if (i == n)
+			r = 0;
+		else
+			placed[i] = 1, v[k] = g->v[i];
+	}
+	if (r == 1) {
+		memcpy(g->v, v, n * sizeof *v);
+		for (size_t i = 0; i < n; i++)
+			node_of(g->v[i])->idx = i;
+	}
+	free(v);
+	free(placed);
+	return r;
+}
+
+/* Where from is among n's dependencies; n->ndeps when it is not. */
+static size_t dep_at(const CuNode *n, CUgraphNode from)
+{
+	size_t j = 0;
+	while (j < n->ndeps && n->deps[j] != from)
+		j++;
+	return j;
+}
+
+/* The checks of cuGraphAddDependencies and ...Remove...: nodes of h, not
+ * both the same; each pair once; the edge there (remove) or not yet. */
+static CUresult edges_check(CUgraph h, const CUgraphNode *from, const CUgraphNode *to, size_t n, int remove)
+{
+	if (!graph_of(h) || (n && (!from || !to)))
+		return CUDA_ERROR_INVALID_VALUE;
+	for (size_t i = 0; i < n; i++) {
+		const CuNode *a = node_of(from[i]), *b = node_of(to[i]);
+		if (!a || !b || a->graph != h || b->graph != h || a == b || (dep_at(b, from[i]) < b->ndeps) != remove)
+			return CUDA_ERROR_INVALID_VALUE;
+		for (size_t j = 0; j < i; j++)
+			if (from[j] == from[i] && to[j] == to[i])
+				return CUDA_ERROR_INVALID_VALUE;
+	}
+	return CUDA_SUCCESS;
+}
+
+/* An edge that would close a cycle is CUDA_ERROR_INVALID_VALUE, and none
+ * of the edges given is added (to confirm on hardware, where cuGraph-
+ * Instantiate may be the call that fails). */
+CUresult cuGraphAddDependencies_v2(CUgraph h, const CUgraphNode *from, const CUgraphNode *to,
+				   const CUgraphEdgeData *edges, size_t n)
+{
+	CTX_CALL(c);
+	if (!edges_plain(edges, n, "cuGraphAddDependencies"))
+		return CUDA_ERROR_NOT_SUPPORTED;
+	CUresult r = edges_check(h, from, to, n, 0);
+	if (r)
+		return r;
+	size_t i = 0;
+	for (; i < n; i++) {
+		CuNode *b = node_of(to[i]);
+		CUgraphNode *d = realloc(b->deps, (b->ndeps + 1) * sizeof *d);
+		if (!d) {
+			r = CUDA_ERROR_OUT_OF_MEMORY;
+			break;
+		}
+		b->deps = d;
+		b->deps[b->ndeps++] = from[i];
+	}
+	int order = r ? 1 : reorder(graph_of(h));
+	if (order == 0) {
+		cu_warn("cuGraphAddDependencies: the edges would make a cycle");
+		r = CUDA_ERROR_INVALID_VALUE;
+	} else if (order < 0)
+		r = CUDA_ERROR_OUT_OF_MEMORY;
+	while (r && i-- > 0)            /* the edges added go again, the last first */
+		node_of(to[i])->ndeps--;
+	return r;
+}
+
+CUresult cuGraphAddDependencies(CUgraph h, const CUgraphNode *from, const CUgraphNode *to, size_t n)
+{
+	return cuGraphAddDependencies_v2(h, from, to, NULL, n);
+}
+
+CUresult cuGraphRemoveDependencies_v2(CUgraph h, const CUgraphNode *from, const CUgraphNode *to,
+				      const CUgraphEdgeData *edges, size_t n)
+{
+	CTX_CALL(c);
+	if (!edges_plain(edges, n, "cuGraphRemoveDependencies"))
+		return CUDA_ERROR_NOT_SUPPORTED;
+	CUresult r = edges_check(h, from, to, n, 1);
+	if (r)
+		return r;
+	if (has_memory_nodes(graph_of(h))) {
+		cu_warn("cuGraphRemoveDependencies: the graph has memory nodes, whose edges cannot be removed");
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+	for (size_t i = 0; i < n; i++) {
+		CuNode *b = node_of(to[i]);
+		size_t j = dep_at(b, from[i]);
+		memmove(&b->deps[j], &b->deps[j + 1], (b->ndeps - j - 1) * sizeof *b->deps);
+		b->ndeps--;
+	}
+	return CUDA_SUCCESS;
+}
+
+CUresult cuGraphRemoveDependencies(CUgraph h, const CUgraphNode *from, const CUgraphNode *to, size_t n)
+{
+	return cuGraphRemoveDependencies_v2(h, from, to, NULL, n);
+}
+
+/* The edges to and from it go with it. */
+CUresult cuGraphDestroyNode(CUgraphNode h)
+{
+	CTX_CALL(c);
+	CuNode *n = node_of(h);
+	CuGraph *g = n ? graph_of(n->graph) : NULL;
+	if (!g)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (has_memory_nodes(g) || capturing_into(n->graph)) {
+		cu_warn("cuGraphDestroyNode: the node's graph %s", has_memory_nodes(g) ? "has memory nodes, which "
+			"keep their graph's nodes" : "is being captured into");
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+	for (size_t i = 0; i < g->n; i++) {
+		CuNode *o = node_of(g->v[i]);
+		size_t j = dep_at(o, h);
+		if (j < o->ndeps) {
+			memmove(&o->deps[j], &o->deps[j + 1], (o->ndeps - j - 1) * sizeof *o->deps);
+			o->ndeps--;
+		}
+	}
+	memmove(&g->v[n->idx], &g->v[n->idx + 1], (g->n - n->idx - 1) * sizeof *g->v);
+	g->n--;
+	for (size_t i = n->idx; i < g->n; i++)
+		node_of(g->v[i])->idx = i;
+	node_free(h, n);
+	return CUDA_SUCCESS;
+}
+
+/* Edge data, where asked for, is all zero: edges are plain. */
+static void edges_zero(CUgraphEdgeData *edges, size_t n)
+{
+	if (edges && n)
+		memset(edges, 0, n * sizeof *edges);
+}
+
+/* As list_out answers: from[i] -> to[i] into the room *n gives (both
+ * NULL: the count alone), the rest NULL; *n gets the count. */
+CUresult cuGraphGetEdges_v2(CUgraph h, CUgraphNode *from, CUgraphNode *to, CUgraphEdgeData *edges, size_t *n)
+{
+	CTX_CALL(c);
+	const CuGraph *g = graph_of(h);
+	if (!g || !n || !from != !to || (edges && !from))
+		return CUDA_ERROR_INVALID_VALUE;
+	size_t k = 0;
+	for (size_t i = 0; i < g->n; i++) {
+		const CuNode *nd = node_of(g->v[i]);
+		for (size_t j = 0; j < nd->ndeps; j++, k++)
+			if (from && k < *n)
+				from[k] = nd->deps[j], to[k] = g->v[i];
+	}
+	for (size_t i = k; from && i < *n; i++)
+		from[i] = to[i] = NULL;
+	edges_zero(edges, *n);
+	*n = k;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuGraphGetEdges(CUgraph h, CUgraphNode *from, CUgraphNode *to, size_t *n)
+{
+	return cuGraphGetEdges_v2(h, from, to, NULL, n);
+}
+
+CUresult cuGraphNodeGetDependencies_v2(CUgraphNode h, CUgraphNode *deps, CUgraphEdgeData *edges, size_t *count)
+{
+	if (edges && !deps)
+		return CUDA_ERROR_INVALID_VALUE;
+	size_t room = count ? *count : 0;
+	CUresult r = cuGraphNodeGetDependencies(h, deps, count);
+	if (!r)
+		edges_zero(edges, room);
+	return r;
+}
+
+/* The nodes of its graph that depend on it, in the graph's order. */
+CUresult cuGraphNodeGetDependentNodes_v2(CUgraphNode h, CUgraphNode *out, CUgraphEdgeData *edges, size_t *count)
+{
+	CTX_CALL(c);
+	const CuNode *n = node_of(h);
+	const CuGraph *g = n ? graph_of(n->graph) : NULL;
+	if (!g || !count || (edges && !out))
+		return CUDA_ERROR_INVALID_VALUE;
+	size_t k = 0;
+	for (size_t i = n->idx + 1; i < g->n; i++)
+		if (dep_at(node_of(g->v[i]), h) < node_of(g->v[i])->ndeps) {
+			if (out && k < *count)
+				out[k] = g->v[i];
+			k++;
+		}
+	for (size_t i = k; out && i < *count; i++)
+		out[i] = NULL;
+	edges_zero(edges, *count);
+	*count = k;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuGraphNodeGetDependentNodes(CUgraphNode h, CUgraphNode *out, size_t *count)
+{
+	return cuGraphNodeGetDependentNodes_v2(h, out, NULL, count);
+}
+
+/* The node of a clone that cuGraphClone made from orig (one of the graph
+ * cloned, not of a child graph in it), if it is still there. */
+static CUgraphNode find_clone(const CuGraph *g, CUgraphNode orig)
+{
+	for (size_t i = 0; i < g->n; i++)
+		if (node_of(g->v[i])->orig == orig)
+			return g->v[i];
+	return NULL;
+}
+
+CUresult cuGraphNodeFindInClone(CUgraphNode *out, CUgraphNode orig, CUgraph clone)
+{
+	CTX_CALL(c);
+	const CuGraph *g = graph_of(clone);
+	CUgraphNode found = g && node_of(orig) ? find_clone(g, orig) : NULL;
+	if (!out || !found)
+		return CUDA_ERROR_INVALID_VALUE;
+	*out = found;
 	return CUDA_SUCCESS;
 }
 

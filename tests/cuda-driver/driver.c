@@ -1983,6 +1983,153 @@ static void exec_update(void)
 	OK(cuModuleUnload(m));
 }
 
+/* Graphs edited after their nodes were made: edges added and removed,
+ * nodes removed, clones' nodes found.  Host nodes record the order they
+ * run in. */
+static char ran[8];
+static int nran;
+static void record_run(void *p) { ran[__atomic_fetch_add(&nran, 1, __ATOMIC_SEQ_CST)] = *(const char *)p; }
+
+/* Whether, in the last run, x ran and before y (y 0: x alone, anywhere). */
+static int ran_before(char x, char y)
+{
+	const char *a = memchr(ran, x, (size_t)nran), *b = y ? memchr(ran, y, (size_t)nran) : NULL;
+	return a && (!y || (b && a < b));
+}
+
+static void graph_editing(void)
+{
+	static const char names[] = "ABCD";
+	CUDA_HOST_NODE_PARAMS hp[4];
+	for (int i = 0; i < 4; i++)
+		hp[i].fn = record_run, hp[i].userData = (void *)&names[i];
+	CUgraph g, other;
+	CUgraphNode a, b, c, x, got[4];
+	OK(cuGraphCreate(&g, 0));
+	OK(cuGraphAddHostNode(&a, g, NULL, 0, &hp[0]));
+	OK(cuGraphAddHostNode(&b, g, NULL, 0, &hp[1]));
+	OK(cuGraphAddHostNode(&c, g, NULL, 0, &hp[2]));
+	OK(cuGraphCreate(&other, 0));
+	OK(cuGraphAddHostNode(&x, other, NULL, 0, &hp[3]));
+	/* an edge from a node to one made before it: A runs after C */
+	OK(cuGraphAddDependencies(g, &c, &a, NULL, 1));
+	size_t n = 4;
+	CUgraphNode from[2] = { 0 }, to[2] = { 0 };
+	n = 2;
+	OK(cuGraphGetEdges(g, from, to, NULL, &n));
+	CHECK(n == 1 && from[0] == c && to[0] == a && !from[1] && !to[1], "the edge C -> A (%zu edges)", n);
+	n = 0;
+	OK(cuGraphGetEdges(g, NULL, NULL, NULL, &n));
+	CHECK(n == 1, "the count of edges alone: %zu", n);
+	EXPECT(cuGraphGetEdges(g, from, NULL, NULL, &n), CUDA_ERROR_INVALID_VALUE);
+	EXPECT(cuGraphAddDependencies(g, &c, &a, NULL, 1), CUDA_ERROR_INVALID_VALUE);       /* there already */
+	EXPECT(cuGraphAddDependencies(g, &a, &a, NULL, 1), CUDA_ERROR_INVALID_VALUE);
+	EXPECT(cuGraphAddDependencies(g, &a, &x, NULL, 1), CUDA_ERROR_INVALID_VALUE);       /* another graph's */
+	EXPECT(cuGraphAddDependencies(g, NULL, &a, NULL, 1), CUDA_ERROR_INVALID_VALUE);
+	OK(cuGraphAddDependencies(g, NULL, NULL, NULL, 0));
+	/* a cycle is refused, and nothing of the call is added */
+	CUgraphNode f2[2] = { b, a }, t2[2] = { a, c };
+	EXPECT(cuGraphAddDependencies(g, f2, t2, NULL, 2), CUDA_ERROR_INVALID_VALUE);
+	n = 0;
+	OK(cuGraphGetEdges(g, NULL, NULL, NULL, &n));
+	CHECK(n == 1, "a refused call adds no edge (%zu edges)", n);
+	CUgraphExec ex;
+	OK(cuGraphInstantiate(&ex, g, 0));
+	nran = 0;
+	OK(cuGraphLaunch(ex, NULL));
+	OK(cuCtxSynchronize());
+	CHECK(nran == 3 && ran_before('C', 'A') && ran_before('B', 0), "C before A, and B: %.*s", nran, ran);
+	/* the forms with edge data, all zero */
+	CUgraphEdgeData ed[2];
+	memset(ed, 0, sizeof ed);
+	OK(cuGraphAddDependencies(g, &b, &a, ed, 1));
+	memset(ed, 0xff, sizeof ed);
+	n = 2;
+	OK(cuGraphNodeGetDependencies(a, got, ed, &n));
+	CHECK(n == 2 && ((got[0] == c && got[1] == b) || (got[0] == b && got[1] == c)) && !ed[0].type &&
+	      !ed[1].from_port && !ed[1].to_port, "A's dependencies: %zu, zero edge data", n);
+	n = 2;
+	OK(cuGraphNodeGetDependentNodes(c, got, NULL, &n));
+	CHECK(n == 1 && got[0] == a && !got[1], "C's dependent: %zu", n);
+	n = 0;
+	OK(cuGraphNodeGetDependentNodes(a, NULL, NULL, &n));
+	CHECK(n == 0, "A has no dependents: %zu", n);
+	memset(ed, 0xff, sizeof ed);
+	n = 1;
+	OK(cuGraphNodeGetDependentNodes(b, got, ed, &n));
+	CHECK(n == 1 && got[0] == a && !ed[0].type, "B's dependent, with edge data");
+	EXPECT(cuGraphNodeGetDependentNodes(b, got, NULL, NULL), CUDA_ERROR_INVALID_VALUE);
+	/* the first forms, without edge data */
+	CUresult (*edges_v1)(CUgraph, CUgraphNode *, CUgraphNode *, size_t *) = NULL;
+	CUresult (*remove_v1)(CUgraph, const CUgraphNode *, const CUgraphNode *, size_t) = NULL;
+	CUdriverProcAddressQueryResult st;
+	OK(cuGetProcAddress("cuGraphGetEdges", (void **)&edges_v1, 12000, CU_GET_PROC_ADDRESS_DEFAULT, &st));
+	OK(cuGetProcAddress("cuGraphRemoveDependencies", (void **)&remove_v1, 12000, CU_GET_PROC_ADDRESS_DEFAULT,
+			    &st));
+	if (edges_v1 && remove_v1) {
+		n = 2;
+		OK(edges_v1(g, from, to, &n));
+		CHECK(n == 2 && to[0] == a && to[1] == a, "cuGraphGetEdges (v1): %zu edges", n);
+		OK(remove_v1(g, &b, &a, 1));
+		OK(cuGraphAddDependencies(g, &b, &a, NULL, 1));
+	}
+	/* removing edges */
+	OK(cuGraphRemoveDependencies(g, &c, &a, NULL, 1));
+	EXPECT(cuGraphRemoveDependencies(g, &c, &a, NULL, 1), CUDA_ERROR_INVALID_VALUE);  /* gone already */
+	n = 2;
+	OK(cuGraphGetEdges(g, from, to, ed, &n));
+	CHECK(n == 1 && from[0] == b && to[0] == a, "the edge B -> A is left (%zu edges)", n);
+	/* clones: the node made from a node */
+	CUgraph copy;
+	CUgraphNode ca;
+	OK(cuGraphClone(&copy, g));
+	OK(cuGraphNodeFindInClone(&ca, a, copy));
+	CUDA_HOST_NODE_PARAMS cp;
+	OK(cuGraphHostNodeGetParams(ca, &cp));
+	CHECK(ca != a && cp.userData == (void *)&names[0], "A's copy in the clone");
+	EXPECT(cuGraphNodeFindInClone(&ca, x, copy), CUDA_ERROR_INVALID_VALUE);
+	EXPECT(cuGraphNodeFindInClone(&ca, a, other), CUDA_ERROR_INVALID_VALUE);
+	EXPECT(cuGraphNodeFindInClone(NULL, a, copy), CUDA_ERROR_INVALID_VALUE);
+	OK(cuGraphNodeFindInClone(&ca, b, copy));
+	OK(cuGraphDestroyNode(ca));
+	EXPECT(cuGraphNodeFindInClone(&ca, b, copy), CUDA_ERROR_INVALID_VALUE);     /* removed from the clone */
+	/* removing a node takes its edges with it; executable graphs made before keep it */
+	OK(cuGraphDestroyNode(b));
+	EXPECT(cuGraphDestroyNode(b), CUDA_ERROR_INVALID_VALUE);
+	EXPECT(cuGraphHostNodeGetParams(b, &cp), CUDA_ERROR_INVALID_VALUE);
+	n = 4;
+	OK(cuGraphGetNodes(g, got, &n));
+	CHECK(n == 2 && ((got[0] == a && got[1] == c) || (got[0] == c && got[1] == a)), "two nodes left: %zu", n);
+	n = 0;
+	OK(cuGraphGetEdges(g, NULL, NULL, NULL, &n));
+	CHECK(n == 0, "no edge left: %zu", n);
+	nran = 0;
+	OK(cuGraphLaunch(ex, NULL));
+	OK(cuCtxSynchronize());
+	CHECK(nran == 3 && ran_before('C', 'A'), "the executable graph made before: %.*s", nran, ran);
+	CUgraphExec ex2;
+	OK(cuGraphInstantiate(&ex2, g, 0));
+	nran = 0;
+	OK(cuGraphLaunch(ex2, NULL));
+	OK(cuCtxSynchronize());
+	CHECK(nran == 2 && ran_before('A', 0) && ran_before('C', 0), "the graph now: %.*s", nran, ran);
+	OK(cuGraphExecDestroy(ex2));
+	OK(cuGraphExecDestroy(ex));
+	/* a graph with memory nodes keeps its nodes and edges */
+	CUgraph mem;
+	CUgraphNode al, em;
+	CUDA_MEM_ALLOC_NODE_PARAMS ap = alloc_params(64);
+	OK(cuGraphCreate(&mem, 0));
+	OK(cuGraphAddMemAllocNode(&al, mem, NULL, 0, &ap));
+	OK(cuGraphAddEmptyNode(&em, mem, &al, 1));
+	EXPECT(cuGraphRemoveDependencies(mem, &al, &em, NULL, 1), CUDA_ERROR_INVALID_VALUE);
+	EXPECT(cuGraphDestroyNode(em), CUDA_ERROR_INVALID_VALUE);
+	OK(cuGraphDestroy(mem));
+	OK(cuGraphDestroy(copy));
+	OK(cuGraphDestroy(other));
+	OK(cuGraphDestroy(g));
+}
+
 static void launch_ex(void)
 {
 	CUmodule m;
@@ -2645,9 +2792,8 @@ static void proc(void)
 	EXPECT(cuGetProcAddress("cuMemAllocAsync", &fn, 11000, CU_GET_PROC_ADDRESS_DEFAULT, &st), CUDA_ERROR_NOT_FOUND);
 	CHECK(st == CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT, "a function newer than the version asked");
 	/* every name the export list has resolves at 13.0 */
-	CUgraphNode gn = NULL;
-	EXPECT(cuGraphNodeFindInClone(&gn, NULL, NULL), CUDA_ERROR_NOT_SUPPORTED);
-	EXPECT(cuGraphNodeFindInClone(&gn, NULL, NULL), CUDA_ERROR_NOT_SUPPORTED); /* named on stderr once (run.sh) */
+	EXPECT(cuGraphDebugDotPrint(NULL, NULL, 0), CUDA_ERROR_NOT_SUPPORTED);
+	EXPECT(cuGraphDebugDotPrint(NULL, NULL, 0), CUDA_ERROR_NOT_SUPPORTED); /* named on stderr once (run.sh) */
 	if (lib)
 		dlclose(lib);
 }
@@ -2965,6 +3111,7 @@ int main(int argc, char **argv)
 		node_params();
 		exec_params();
 		exec_update();
+		graph_editing();
 		printf("cuda-driver: %d passed, %d failed\n", passed, failed);
 		return failed != 0;
 	}
@@ -2987,6 +3134,7 @@ int main(int argc, char **argv)
 	node_params();
 	exec_params();
 	exec_update();
+	graph_editing();
 	launch_ex();
 	linking();
 	errors();
