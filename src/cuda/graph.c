@@ -70,7 +70,8 @@ struct Work {
 	int is3d;               /* NODE_COPY: copy3d, else copy */
 	int disabled;           /* kernel, copy, fill: by cuGraphNodeSetEnabled, or a kernel's
 				   cudaGraphKernelNodeSetEnabled (under dev_lock when devnode) */
-	CUgraphNode node;       /* an executable graph's: the node it was made from */
+	CUgraphNode node;       /* an executable graph's: the node it was made from, */
+	CUgraphNode alt;        /* and the node of the graph it was last updated from */
 	size_t *dep, ndep;      /* an executable graph's: its dependencies' places in its list */
 	union {
 		struct {
@@ -148,6 +149,7 @@ typedef struct CuExec {
 	size_t n;
 	Refs refs;              /* the graph's, when it was instantiated */
 	CUgraph from;
+	CUgraph upd;            /* the graph of the last cuGraphExecUpdate */
 	unsigned long long flags;
 	Slot *slot;             /* the conditional handles of the graph and the graphs in it */
 	size_t nslot;
@@ -1574,24 +1576,27 @@ static CuNode *kind_node(CUgraphNode h, int kind)
 }
 
 /* The kernelParams cuGraphKernelNodeGetParams gives: pointers to each
- * parameter's value in the node's copy.  They stay valid until the
- * node's kernel changes or the node goes; a cuGraphKernelNodeSetParams
- * with the same kernel writes the values in place (llama.cpp's CUDA
- * graphs write through them from one step to the next). */
+ * parameter's value in the node's copy (set again at each call, should
+ * the program have written into them).  The array stays where it is until
+ * the node's kernel changes or the node goes, and a ...SetParams with the
+ * same kernel writes the values in place: llama.cpp's CUDA graphs point
+ * one of these at a new value and set them again, step after step. */
 static void **node_argv(CuNode *n, const CuFunc *fn)
 {
 	size_t cnt = ptxvm_kernel_param_count(fn->k);
-	if (!n->argv && (n->argv = calloc(cnt ? cnt : 1, sizeof *n->argv)))
-		for (size_t i = 0; i < cnt; i++) {
-			ptxvm_param_info pi;
-			if (ptxvm_kernel_param(fn->k, i, &pi) == 0)
-				n->argv[i] = (char *)n->w.k.params + pi.offset;
-		}
+	if (!n->argv && !(n->argv = calloc(cnt ? cnt : 1, sizeof *n->argv)))
+		return NULL;
+	for (size_t i = 0; i < cnt; i++) {
+		ptxvm_param_info pi;
+		if (ptxvm_kernel_param(fn->k, i, &pi) == 0)
+			n->argv[i] = (char *)n->w.k.params + pi.offset;
+	}
 	return n->argv;
 }
 
-/* v2: the structure has kern (NULL: the kernel is func) and ctx, its
- * module's context. */
+/* v2: the structure has kern and ctx: kern is the kernel too (a CUkernel
+ * is a CUfunction here; NVIDIA's runtime looks it up), ctx its module's
+ * context. */
 static CUresult kernel_get(CUgraphNode h, CUDA_KERNEL_NODE_PARAMS *p, int v2)
 {
 	CTX_CALL(c);
@@ -1606,7 +1611,7 @@ static CUresult kernel_get(CUgraphNode h, CUDA_KERNEL_NODE_PARAMS *p, int v2)
 	CuCtx *owner = cu_func_ctx(fn);
 	CUDA_KERNEL_NODE_PARAMS o = { .func = n->w.k.f, .gx = k->grid[0], .gy = k->grid[1], .gz = k->grid[2],
 				      .bx = k->block[0], .by = k->block[1], .bz = k->block[2],
-				      .shared = (unsigned)k->shared_bytes, .params = argv, .extra = NULL, .kern = NULL,
+				      .shared = (unsigned)k->shared_bytes, .params = argv, .extra = NULL, .kern = n->w.k.f,
 				      .ctx = owner ? CU_HANDLE(CUcontext, owner) : NULL };
 	memcpy(p, &o, v2 ? sizeof o : offsetof(CUDA_KERNEL_NODE_PARAMS, kern));
 	return CUDA_SUCCESS;
@@ -2550,7 +2555,8 @@ CUresult cuGraphExecGetFlags(CUgraphExec h, uint64_t *flags)
  * the launches after them only. */
 
 /* The work node h became in e, NULL if h is no node e was made from (one
- * added since, or of another graph): through the graphs h is in, up to e's. */
+ * added since, or of another graph) nor one of the graph e was last
+ * updated from: through the graphs h is in, up to e's. */
 static Work *exec_work(CuExec *e, CUgraphNode h)
 {
 	CuNode *n = node_of(h);
@@ -2559,7 +2565,7 @@ static Work *exec_work(CuExec *e, CUgraphNode h)
 	size_t cnt = 0;
 	if (!g)
 		return NULL;
-	if (n->graph == e->from)
+	if (n->graph == e->from || n->graph == e->upd)
 		v = e->v, cnt = e->n;
 	else if (g->owner) {
 		Work *o = exec_work(e, g->owner);
@@ -2571,7 +2577,7 @@ static Work *exec_work(CuExec *e, CUgraphNode h)
 				v = o->cond.body[j].v, cnt = o->cond.body[j].n;
 	}
 	for (size_t i = 0; i < cnt; i++)
-		if (v[i].node == h)
+		if (v[i].node == h || v[i].alt == h)
 			return &v[i];
 	return NULL;
 }
@@ -2848,8 +2854,9 @@ static int update_check(const Work *v, size_t n, const CuGraph *g, CuUpdateInfo 
 	return 0;
 }
 
-/* Work v[0..n) takes g's parameters (update_check allowed it); whether a
- * node was enabled stays as it was.  CUDA_ERROR_OUT_OF_MEMORY: a kernel's
+/* Work v[0..n) takes g's parameters (update_check allowed it), and g's
+ * nodes name it too from now on; whether a node was enabled stays as it
+ * was.  CUDA_ERROR_OUT_OF_MEMORY: a kernel's
  * parameters could not be copied (the nodes before it have changed). */
 static CUresult update_apply(Work *v, size_t n, const CuGraph *g)
 {
@@ -2857,6 +2864,7 @@ static CUresult update_apply(Work *v, size_t n, const CuGraph *g)
 	for (size_t i = 0; i < n && !r; i++) {
 		const CuNode *nd = node_of(g->v[i]);
 		Work *w = &v[i];
+		w->alt = g->v[i];
 		switch (w->kind) {
 		case NODE_KERNEL: {
 			size_t bytes = ptxvm_kernel_params_size(cu_func(nd->w.k.f)->k);
@@ -2925,8 +2933,10 @@ CUresult cuGraphExecUpdate_v2(CUgraphExec he, CUgraph hg, CuUpdateInfo *info)
 		r = CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE;
 	} else if ((r = update_apply(e->v, e->n, g)))
 		info->result = UPD_ERROR;
-	else
+	else {
 		update_slots(e, g);
+		e->upd = hg;
+	}
 	return exec_end(e, r);
 }
 

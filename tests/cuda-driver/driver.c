@@ -1505,8 +1505,8 @@ static void node_params(void)
 	got.kernelParams[2] = &c2;
 	OK(cuGraphKernelNodeSetParams(k, &got));
 	OK(cuGraphKernelNodeGetParams(k, &got));
-	CHECK(got.kernelParams == kept && *(CUdeviceptr *)got.kernelParams[2] == c2 &&
-	      *(CUdeviceptr *)got.kernelParams[0] == a, "the same kernel's new arguments, in place");
+	CHECK(got.kernelParams == kept && got.kernelParams[2] != (void *)&c2 && *(CUdeviceptr *)got.kernelParams[2] == c2 &&
+	      *(CUdeviceptr *)got.kernelParams[0] == a, "the same kernel's new arguments, in place, the node's copy");
 	kp.blockDimX = 0;
 	EXPECT(cuGraphKernelNodeSetParams(k, &kp), CUDA_ERROR_INVALID_VALUE);
 	kp.blockDimX = UN;
