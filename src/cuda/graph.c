@@ -1532,8 +1532,8 @@ CUresult cuGraphAddNode_v2(CUgraphNode *out, CUgraph g, const CUgraphNode *deps,
 	return cuGraphAddNode(out, g, deps, ndeps, p);
 }
 
-/* A memory node of that kind, or NULL */
-static CuNode *mem_node(CUgraphNode h, int kind)
+/* A node of that kind, or NULL */
+static CuNode *kind_node(CUgraphNode h, int kind)
 {
 	CuNode *n = node_of(h);
 	return n && n->w.kind == kind ? n : NULL;
@@ -1543,7 +1543,7 @@ static CuNode *mem_node(CUgraphNode h, int kind)
 CUresult cuGraphMemAllocNodeGetParams(CUgraphNode h, CUDA_MEM_ALLOC_NODE_PARAMS *out)
 {
 	CTX_CALL(c);
-	CuNode *n = mem_node(h, NODE_MEM_ALLOC);
+	CuNode *n = kind_node(h, NODE_MEM_ALLOC);
 	if (!n || !out)
 		return CUDA_ERROR_INVALID_VALUE;
 	out->pool = n->w.mem.pool;
@@ -1557,7 +1557,7 @@ CUresult cuGraphMemAllocNodeGetParams(CUgraphNode h, CUDA_MEM_ALLOC_NODE_PARAMS 
 CUresult cuGraphMemFreeNodeGetParams(CUgraphNode h, CUdeviceptr *out)
 {
 	CTX_CALL(c);
-	CuNode *n = mem_node(h, NODE_MEM_FREE);
+	CuNode *n = kind_node(h, NODE_MEM_FREE);
 	if (!n || !out)
 		return CUDA_ERROR_INVALID_VALUE;
 	*out = n->w.mem.addr;
@@ -1569,11 +1569,6 @@ CUresult cuGraphMemFreeNodeGetParams(CUgraphNode h, CUdeviceptr *out)
  * graphs made from it before keep theirs.  Each call takes the node's
  * own kind (else CUDA_ERROR_INVALID_VALUE) and checks what its
  * cuGraphAdd*Node checks. */
-static CuNode *kind_node(CUgraphNode h, int kind)
-{
-	CuNode *n = node_of(h);
-	return n && n->w.kind == kind ? n : NULL;
-}
 
 /* The kernelParams cuGraphKernelNodeGetParams gives: pointers to each
  * parameter's value in the node's copy (set again at each call, should
@@ -1600,7 +1595,7 @@ static void **node_argv(CuNode *n, const CuFunc *fn)
 static CUresult kernel_get(CUgraphNode h, CUDA_KERNEL_NODE_PARAMS *p, int v2)
 {
 	CTX_CALL(c);
-	CuNode *n = kind_node(h, NODE_KERNEL);
+	CuNode *n = kernel_node(h);
 	CuFunc *fn = n ? cu_func(n->w.k.f) : NULL;
 	if (!fn || !p)
 		return CUDA_ERROR_INVALID_VALUE;
@@ -1620,12 +1615,11 @@ static CUresult kernel_get(CUgraphNode h, CUDA_KERNEL_NODE_PARAMS *p, int v2)
 CUresult cuGraphKernelNodeGetParams_v2(CUgraphNode h, CUDA_KERNEL_NODE_PARAMS *p) { return kernel_get(h, p, 1); }
 CUresult cuGraphKernelNodeGetParams(CUgraphNode h, CUDA_KERNEL_NODE_PARAMS *p) { return kernel_get(h, p, 0); }
 
-/* The node's kernel becomes p's; its parameters' values are copied now.
- * Under dev_lock: a device-updatable node's kernels may be reading. */
+/* The node's kernel becomes p's; its parameters' values are copied now. */
 static CUresult kernel_set(CUgraphNode h, const CUDA_KERNEL_NODE_PARAMS *p, int v2)
 {
 	CTX_CALL(c);
-	CuNode *n = kind_node(h, NODE_KERNEL);
+	CuNode *n = kernel_node(h);
 	Work w;
 	CUresult r = n ? kernel_work(p, v2, "cuGraphKernelNodeSetParams", &w) : CUDA_ERROR_INVALID_VALUE;
 	if (r)
@@ -2238,6 +2232,18 @@ static _Thread_local unsigned running;
  * or host memory mapped into it (pinned, registered, managed). */
 static int reachable(uint64_t a) { return ptxvm_mem_range(cu_dev.dev, a, NULL, NULL) == PTXVM_SUCCESS; }
 
+/* Whether a copy may be launched from the device: no CUDA arrays, host
+ * memory only where the device reaches it. */
+static int device_copy(const Work *w)
+{
+	if (!w->is3d)
+		return reachable(w->copy.dst) && reachable(w->copy.src);
+	const CUDA_MEMCPY3D *p = &w->copy3d;
+	return p->srcMemoryType != CU_MEMORYTYPE_ARRAY && p->dstMemoryType != CU_MEMORYTYPE_ARRAY &&
+	       (p->srcMemoryType != CU_MEMORYTYPE_HOST || reachable((uint64_t)(uintptr_t)p->srcHost)) &&
+	       (p->dstMemoryType != CU_MEMORYTYPE_HOST || reachable((uint64_t)(uintptr_t)p->dstHost));
+}
+
 /* What CUDA requires of a graph instantiated for device launch (the
  * programming guide, "Device Graph Requirements"): kernel, copy, fill and
  * child graph nodes only (no empty, host, event, memory or conditional
@@ -2264,13 +2270,7 @@ static CUresult device_nodes(const CuGraph *g, const char *in)
 				bad = "its kernel launches grids (dynamic parallelism)";
 			break;
 		case NODE_COPY:
-			if (w->is3d ? w->copy3d.srcMemoryType == CU_MEMORYTYPE_ARRAY ||
-					      w->copy3d.dstMemoryType == CU_MEMORYTYPE_ARRAY ||
-					      (w->copy3d.srcMemoryType == CU_MEMORYTYPE_HOST &&
-					       !reachable((uint64_t)(uintptr_t)w->copy3d.srcHost)) ||
-					      (w->copy3d.dstMemoryType == CU_MEMORYTYPE_HOST &&
-					       !reachable((uint64_t)(uintptr_t)w->copy3d.dstHost))
-				    : !reachable(w->copy.dst) || !reachable(w->copy.src))
+			if (!device_copy(w))
 				bad = "it copies a CUDA array or host memory the device does not reach";
 			break;
 		case NODE_SET:
@@ -2675,7 +2675,8 @@ CUresult cuGraphExecKernelNodeSetParams(CUgraphExec e, CUgraphNode h, const CUDA
 static int one_row(const CUDA_MEMCPY3D *p) { return p->Height == 1 && p->Depth == 1; }
 
 /* CUDA's rules: both the copy and its new parameters one-dimensional, not
- * empty, each side of the same kind of memory as before. */
+ * empty, each side of the same kind of memory as before (and, in a graph
+ * for device launch, memory the device reaches). */
 CUresult cuGraphExecMemcpyNodeSetParams(CUgraphExec he, CUgraphNode h, const CUDA_MEMCPY3D *p, CUcontext ctx)
 {
 	CTX_CALL(c);
@@ -2686,7 +2687,8 @@ CUresult cuGraphExecMemcpyNodeSetParams(CUgraphExec he, CUgraphNode h, const CUD
 		return r;
 	CUDA_MEMCPY3D old = copy_params(w);
 	if (!p || !one_row(p) || !one_row(&old) || !p->WidthInBytes || p->srcMemoryType != old.srcMemoryType ||
-	    p->dstMemoryType != old.dstMemoryType)
+	    p->dstMemoryType != old.dstMemoryType ||
+	    (e->flags & INSTANTIATE_DEVICE_LAUNCH && !device_copy(&(Work){ .kind = NODE_COPY, .is3d = 1, .copy3d = *p })))
 		return exec_end(e, CUDA_ERROR_INVALID_VALUE);
 	w->is3d = 1;
 	w->copy3d = *p;
@@ -2787,9 +2789,11 @@ typedef struct CuUpdateInfo {   /* CUgraphExecUpdateResultInfo */
 	CUgraphNode node, from;
 } CuUpdateInfo;
 
-/* Whether g may give its parameters to work v[0..n): 0, or 1 with the
- * reason and the node of g (at any depth) in *u. */
-static int update_check(const Work *v, size_t n, const CuGraph *g, CuUpdateInfo *u)
+/* Whether g may give its parameters to work v[0..n) (device: of a graph
+ * instantiated for device launch, whose copies stay within what the
+ * device reaches): 0, or 1 with the reason and the node of g (at any
+ * depth) in *u. */
+static int update_check(const Work *v, size_t n, const CuGraph *g, int device, CuUpdateInfo *u)
 {
 	if (g->n != n) {
 		*u = (CuUpdateInfo){ UPD_TOPOLOGY, NULL, NULL };
@@ -2818,7 +2822,8 @@ static int update_check(const Work *v, size_t n, const CuGraph *g, CuUpdateInfo 
 			      function_change(w->k.f, nd->w.k.f) ? UPD_FUNCTION_CHANGE : UPD_SUCCESS;
 		else if (w->kind == NODE_COPY) {
 			CUDA_MEMCPY3D a = copy_params(w), b = copy_params(&nd->w);
-			if (a.srcMemoryType != b.srcMemoryType || a.dstMemoryType != b.dstMemoryType)
+			if (a.srcMemoryType != b.srcMemoryType || a.dstMemoryType != b.dstMemoryType ||
+			    (device && !device_copy(&nd->w)))
 				bad = UPD_PARAMETERS;
 		} else if (w->kind == NODE_SET) {
 			const CUDA_MEMSET_NODE_PARAMS p = { .dst = nd->w.set.dst, .pitch = nd->w.set.pitch,
@@ -2831,7 +2836,7 @@ static int update_check(const Work *v, size_t n, const CuGraph *g, CuUpdateInfo 
 			const CuGraph *sub = graph_of(nd->w.sub.g);
 			if (!sub)
 				bad = UPD_ERROR;
-			else if (update_check(w->sub.v, w->sub.n, sub, u))
+			else if (update_check(w->sub.v, w->sub.n, sub, device, u))
 				return 1;
 		} else if (w->kind == NODE_COND) {
 			if (w->cond.handle != nd->w.cond.handle || w->cond.type != nd->w.cond.type ||
@@ -2841,7 +2846,7 @@ static int update_check(const Work *v, size_t n, const CuGraph *g, CuUpdateInfo 
 				const CuGraph *sub = graph_of(nd->w.cond.g[j]);
 				if (!sub)
 					bad = UPD_ERROR;
-				else if (update_check(w->cond.body[j].v, w->cond.body[j].n, sub, u))
+				else if (update_check(w->cond.body[j].v, w->cond.body[j].n, sub, device, u))
 					return 1;
 			}
 		}
@@ -2928,7 +2933,7 @@ CUresult cuGraphExecUpdate_v2(CUgraphExec he, CUgraph hg, CuUpdateInfo *info)
 	CUresult r = g ? exec_hold(he, "cuGraphExecUpdate", &e) : CUDA_ERROR_INVALID_VALUE;
 	if (r)
 		return r;
-	if (update_check(e->v, e->n, g, info)) {
+	if (update_check(e->v, e->n, g, (e->flags & INSTANTIATE_DEVICE_LAUNCH) != 0, info)) {
 		cu_log("cuGraphExecUpdate: refused, CUgraphExecUpdateResult %d", info->result);
 		r = CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE;
 	} else if ((r = update_apply(e->v, e->n, g)))
@@ -2964,7 +2969,7 @@ CUresult cuGraphExecChildGraphNodeSetParams(CUgraphExec he, CUgraphNode h, CUgra
 	if (r)
 		return r;
 	CuUpdateInfo u;
-	if (update_check(w->sub.v, w->sub.n, g, &u)) {
+	if (update_check(w->sub.v, w->sub.n, g, (e->flags & INSTANTIATE_DEVICE_LAUNCH) != 0, &u)) {
 		cu_warn("cuGraphExecChildGraphNodeSetParams: the graph's shape or parameters differ as an update may "
 			"not change them (CUgraphExecUpdateResult %d)", u.result);
 		return exec_end(e, CUDA_ERROR_INVALID_VALUE);

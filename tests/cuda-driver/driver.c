@@ -1782,6 +1782,33 @@ static void exec_params(void)
 	CHECK(floats_are(c2, sum), "the next launch has the new ones");
 	OK(cuGraphExecDestroy(lx));
 	OK(cuGraphDestroy(lg));
+	/* a graph for device launch copies only memory the device reaches */
+	void *pinned, *pinned2, *pageable = malloc(64);
+	OK(cuMemAllocHost(&pinned, 64));
+	OK(cuMemAllocHost(&pinned2, 64));
+	CUgraph dg;
+	CUgraphNode dcopy;
+	CUgraphExec dx;
+	CUDA_MEMCPY3D hd = cp;
+	hd.srcMemoryType = CU_MEMORYTYPE_HOST, hd.srcHost = pinned, hd.srcDevice = 0;
+	OK(cuGraphCreate(&dg, 0));
+	OK(cuGraphAddMemcpyNode(&dcopy, dg, NULL, 0, &hd, ctx));
+	OK(cuGraphInstantiateWithFlags(&dx, dg, CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH));
+	hd.srcHost = pageable;
+	EXPECT(cuGraphExecMemcpyNodeSetParams(dx, dcopy, &hd, ctx), CUDA_ERROR_INVALID_VALUE);
+	hd.srcHost = pinned2;
+	OK(cuGraphExecMemcpyNodeSetParams(dx, dcopy, &hd, ctx));
+	memset(pinned2, 0x5a, 64);
+	OK(cuGraphLaunch(dx, NULL));
+	OK(cuCtxSynchronize());
+	OK(cuMemcpyDtoH(words, d2, sizeof words));
+	CHECK(words[0] == 0x5a5a5a5a && words[15] == 0x5a5a5a5a, "a device graph's copy from its new source: %#x",
+	      words[0]);
+	OK(cuGraphExecDestroy(dx));
+	OK(cuGraphDestroy(dg));
+	OK(cuMemFreeHost(pinned));
+	OK(cuMemFreeHost(pinned2));
+	free(pageable);
 	/* a child graph's work takes another graph's parameters, of the same shape */
 	CUgraph parent, child, same, bigger;
 	CUgraphNode cn, ck, extra;
