@@ -1606,8 +1606,8 @@ static CUresult kernel_get(CUgraphNode h, CUDA_KERNEL_NODE_PARAMS *p, int v2)
 	CuCtx *owner = cu_func_ctx(fn);
 	CUDA_KERNEL_NODE_PARAMS o = { .func = n->w.k.f, .gx = k->grid[0], .gy = k->grid[1], .gz = k->grid[2],
 				      .bx = k->block[0], .by = k->block[1], .bz = k->block[2],
-				      .shared = (unsigned)k->shared_bytes, .params = argv, .extra = NULL, .kern = n->w.k.f,
-				      .ctx = owner ? CU_HANDLE(CUcontext, owner) : NULL };
+				      .shared = (unsigned)k->shared_bytes, .params = argv, .extra = NULL,
+				      .kern = n->w.k.f, .ctx = owner ? CU_HANDLE(CUcontext, owner) : NULL };
 	memcpy(p, &o, v2 ? sizeof o : offsetof(CUDA_KERNEL_NODE_PARAMS, kern));
 	return CUDA_SUCCESS;
 }
@@ -2548,8 +2548,9 @@ CUresult cuGraphExecGetFlags(CUgraphExec h, uint64_t *flags)
 }
 
 /* ---- changing an executable graph's work -----------------------------------------------------
- * A node of the graph an executable graph was made from (or of a child
- * graph or body in it) names the work it became.  A change holds the
+ * A node of the graph an executable graph was made from, or of the graph
+ * it was last updated from (or of a child graph or body in either), names
+ * the work it became.  A change holds the
  * executable graph for writing, so it waits for the runs already started
  * (on other threads) and reaches the later ones, as CUDA's updates reach
  * the launches after them only. */
@@ -2626,7 +2627,8 @@ static int function_change(CUfunction from, CUfunction to)
 	CuFunc *a = cu_func(from), *b = cu_func(to);
 	if (!a || !b)
 		return 1;
-	return cu_func_ctx(a) != cu_func_ctx(b) || (!ptxvm_kernel_launches_grids(a->k) && ptxvm_kernel_launches_grids(b->k));
+	return cu_func_ctx(a) != cu_func_ctx(b) ||
+	       (!ptxvm_kernel_launches_grids(a->k) && ptxvm_kernel_launches_grids(b->k));
 }
 
 /* w's kernel and launch become nw's (whose parameters it takes). */
@@ -2686,17 +2688,20 @@ CUresult cuGraphExecMemcpyNodeSetParams(CUgraphExec he, CUgraphNode h, const CUD
 	if (r)
 		return r;
 	CUDA_MEMCPY3D old = copy_params(w);
+	Work nw = { .kind = NODE_COPY, .is3d = 1 };
 	if (!p || !one_row(p) || !one_row(&old) || !p->WidthInBytes || p->srcMemoryType != old.srcMemoryType ||
-	    p->dstMemoryType != old.dstMemoryType ||
-	    (e->flags & INSTANTIATE_DEVICE_LAUNCH && !device_copy(&(Work){ .kind = NODE_COPY, .is3d = 1, .copy3d = *p })))
+	    p->dstMemoryType != old.dstMemoryType)
+		return exec_end(e, CUDA_ERROR_INVALID_VALUE);
+	nw.copy3d = *p;
+	if (e->flags & INSTANTIATE_DEVICE_LAUNCH && !device_copy(&nw))
 		return exec_end(e, CUDA_ERROR_INVALID_VALUE);
 	w->is3d = 1;
 	w->copy3d = *p;
 	return exec_end(e, CUDA_SUCCESS);
 }
 
-/* Whether a fill may become p: not empty; a 2D fill keeps its shape, a 1D
- * fill stays 1D. */
+/* Whether a fill may become p: a 2D fill keeps its shape, a 1D fill
+ * stays 1D. */
 static int set_change_ok(const Work *w, const CUDA_MEMSET_NODE_PARAMS *p)
 {
 	if (w->set.h > 1)
