@@ -1047,6 +1047,18 @@ CUresult cuGraphAddEmptyNode(CUgraphNode *out, CUgraph g, const CUgraphNode *dep
 	return node_add(g, deps, ndeps, &(Work){ .kind = NODE_EMPTY }, out);
 }
 
+static int event_live(CUevent e) { return cu_obj_get(e, CU_KIND_EVENT) != NULL; }
+
+/* Records the event each time the graph runs, as a captured
+ * cuEventRecordWithFlags(CU_EVENT_RECORD_EXTERNAL) does. */
+CUresult cuGraphAddEventRecordNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps, CUevent e)
+{
+	ADD_CALL(c, out, g, deps, ndeps);
+	if (!event_live(e))
+		return CUDA_ERROR_INVALID_VALUE;
+	return node_add(g, deps, ndeps, &(Work){ .kind = NODE_EVENT, .event = e }, out);
+}
+
 /* ---- child graphs ---------------------------------------------------------------------------
  * A child graph node runs a graph of its own, a copy of the one it was
  * given, made when the node is (as CUDA clones it). */
@@ -1468,6 +1480,7 @@ typedef struct CuNodeParams {
 		CUDA_MEM_ALLOC_NODE_PARAMS alloc;
 		CUdeviceptr free;
 		CUDA_CONDITIONAL_NODE_PARAMS cond;
+		CUevent record;
 	};
 	long long reserved2;
 } CuNodeParams;
@@ -1501,6 +1514,8 @@ CUresult cuGraphAddNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, si
 	}
 	case NODE_COND:
 		return add_cond(out, g, deps, ndeps, &p->cond);
+	case NODE_EVENT:
+		return cuGraphAddEventRecordNode(out, g, deps, ndeps, p->record);
 	}
 	cu_warn("cuGraphAddNode: nodes of type %d are not supported", p->type);
 	return CUDA_ERROR_NOT_SUPPORTED;
@@ -1731,9 +1746,29 @@ CUresult cuGraphHostNodeSetParams(CUgraphNode h, const CUDA_HOST_NODE_PARAMS *p)
 	return CUDA_SUCCESS;
 }
 
-/* The node's kind must be p's; kernel, copy, fill and host nodes change
- * as their own calls change them, an empty node has nothing to change.
- * Memory nodes cannot change (CUDA's rule); child graph, event and
+CUresult cuGraphEventRecordNodeGetEvent(CUgraphNode h, CUevent *out)
+{
+	CTX_CALL(c);
+	CuNode *n = kind_node(h, NODE_EVENT);
+	if (!n || !out)
+		return CUDA_ERROR_INVALID_VALUE;
+	*out = n->w.event;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuGraphEventRecordNodeSetEvent(CUgraphNode h, CUevent e)
+{
+	CTX_CALL(c);
+	CuNode *n = kind_node(h, NODE_EVENT);
+	if (!n || !event_live(e))
+		return CUDA_ERROR_INVALID_VALUE;
+	n->w.event = e;
+	return CUDA_SUCCESS;
+}
+
+/* The node's kind must be p's; kernel, copy, fill, host and event record
+ * nodes change as their own calls change them, an empty node has nothing
+ * to change.  Memory nodes cannot change (CUDA's rule); child graph and
  * conditional nodes are not supported here. */
 CUresult cuGraphNodeSetParams(CUgraphNode h, CuNodeParams *p)
 {
@@ -1750,6 +1785,8 @@ CUresult cuGraphNodeSetParams(CUgraphNode h, CuNodeParams *p)
 		return cuGraphMemsetNodeSetParams(h, &p->memset.p);
 	case NODE_HOST:
 		return cuGraphHostNodeSetParams(h, &p->host);
+	case NODE_EVENT:
+		return cuGraphEventRecordNodeSetEvent(h, p->record);
 	case NODE_EMPTY:
 		return CUDA_SUCCESS;
 	case NODE_MEM_ALLOC:
@@ -2745,6 +2782,20 @@ CUresult cuGraphExecHostNodeSetParams(CUgraphExec he, CUgraphNode h, const CUDA_
 	return exec_end(e, CUDA_SUCCESS);
 }
 
+CUresult cuGraphExecEventRecordNodeSetEvent(CUgraphExec he, CUgraphNode h, CUevent ev)
+{
+	CTX_CALL(c);
+	CuExec *e;
+	Work *w;
+	CUresult r = exec_begin(he, h, NODE_EVENT, "cuGraphExecEventRecordNodeSetEvent", &e, &w);
+	if (r)
+		return r;
+	if (!event_live(ev))
+		return exec_end(e, CUDA_ERROR_INVALID_VALUE);
+	w->event = ev;
+	return exec_end(e, CUDA_SUCCESS);
+}
+
 /* Only kernel, copy and fill nodes may be disabled (CUDA's rule); a
  * disabled node does nothing when the graph runs. */
 CUresult cuGraphNodeSetEnabled(CUgraphExec he, CUgraphNode h, unsigned on)
@@ -3002,6 +3053,8 @@ CUresult cuGraphExecNodeSetParams(CUgraphExec he, CUgraphNode h, CuNodeParams *p
 		return cuGraphExecHostNodeSetParams(he, h, &p->host);
 	case NODE_GRAPH:
 		return cuGraphExecChildGraphNodeSetParams(he, h, p->graph.graph);
+	case NODE_EVENT:
+		return cuGraphExecEventRecordNodeSetEvent(he, h, p->record);
 	case NODE_EMPTY: {
 		CUresult r = exec_begin(he, h, NODE_EMPTY, "cuGraphExecNodeSetParams", &e, &w);
 		return r ? r : exec_end(e, CUDA_SUCCESS);

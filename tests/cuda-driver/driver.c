@@ -1548,6 +1548,45 @@ static void node_params(void)
 	CHECK(floats_are(c2, sum) && floats_are(c, NULL), "the kernel writes to the argument set in place");
 	CHECK(words[0] == 0x0a0b0c0d && words[15] == 0x0a0b0c0d, "the fill's value when instantiated: %#x", words[0]);
 	CHECK(host_sum == 10, "the host node's new data: %d", host_sum);
+	/* event record nodes: the event is the executable graph's own */
+	CUevent e1, e2, e3;
+	OK(cuEventCreate(&e1, 0));
+	OK(cuEventCreate(&e2, 0));
+	OK(cuEventCreate(&e3, 0));
+	CUgraph ge;
+	CUgraphNode rec;
+	CUevent ev = NULL;
+	float ms;
+	OK(cuGraphCreate(&ge, 0));
+	EXPECT(cuGraphAddEventRecordNode(&rec, ge, NULL, 0, NULL), CUDA_ERROR_INVALID_VALUE);
+	OK(cuGraphAddEventRecordNode(&rec, ge, NULL, 0, e1));
+	OK(cuGraphEventRecordNodeGetEvent(rec, &ev));
+	CHECK(ev == e1, "an event record node's event");
+	EXPECT(cuGraphEventRecordNodeGetEvent(k, &ev), CUDA_ERROR_INVALID_VALUE);
+	OK(cuGraphEventRecordNodeSetEvent(rec, e2));
+	memset(&np, 0, sizeof np);
+	np.type = CU_GRAPH_NODE_TYPE_EVENT_RECORD;
+	np.eventRecord.event = e2;
+	OK(cuGraphNodeSetParams(rec, &np));
+	CUgraphExec xe;
+	OK(cuGraphInstantiate(&xe, ge, 0));
+	OK(cuGraphEventRecordNodeSetEvent(rec, e1));    /* after: not the executable graph's */
+	np.eventRecord.event = e3;
+	OK(cuGraphExecNodeSetParams(xe, rec, &np));
+	EXPECT(cuGraphExecEventRecordNodeSetEvent(xe, k, e3), CUDA_ERROR_INVALID_VALUE);
+	OK(cuGraphLaunch(xe, NULL));
+	OK(cuCtxSynchronize());
+	OK(cuEventElapsedTime(&ms, e3, e3));            /* recorded */
+	EXPECT(cuEventElapsedTime(&ms, e2, e2), CUDA_ERROR_INVALID_HANDLE);     /* never recorded */
+	EXPECT(cuEventElapsedTime(&ms, e1, e1), CUDA_ERROR_INVALID_HANDLE);
+	OK(cuGraphExecDestroy(xe));
+	OK(cuGraphAddNode(&rec, ge, NULL, NULL, 0, &np));
+	OK(cuGraphEventRecordNodeGetEvent(rec, &ev));
+	CHECK(ev == e3, "an event record node made by cuGraphAddNode");
+	OK(cuGraphDestroy(ge));
+	OK(cuEventDestroy(e1));
+	OK(cuEventDestroy(e2));
+	OK(cuEventDestroy(e3));
 	/* the copy node's parameters */
 	CUgraph g2;
 	CUgraphNode cp;
