@@ -3,10 +3,11 @@
  * fills, host functions, event records and stream-ordered allocations and
  * frees submitted to a stream are recorded in a graph instead of being
  * run, each node depending on the one before; cuGraphAdd*Node adds kernel,
- * copy, fill, host, empty, memory, child graph and conditional nodes
- * after nodes already in the graph (a conditional node runs its bodies in
- * its place, by a value kernels set).  Either way the nodes in the order they were added are an order
- * their dependencies allow, and cuGraphLaunch runs an executable copy of
+ * copy, fill, host, empty, event record and wait, memory, child graph and
+ * conditional nodes after nodes already in the graph (a conditional node
+ * runs its bodies in its place, by a value kernels set).  Either way the
+ * nodes in the order they were added are an order their dependencies
+ * allow, and cuGraphLaunch runs an executable copy of
  * them (cuGraphInstantiate) in that order.  A node's parameters are read
  * and changed in its graph, and in an executable graph made from it
  * (cuGraphExec*SetParams, cuGraphExecUpdate from a graph of the same
@@ -27,8 +28,8 @@
 #include <string.h>
 
 /* The kinds, numbered as CUgraphNodeType. */
-enum { NODE_KERNEL = 0, NODE_COPY = 1, NODE_SET = 2, NODE_HOST = 3, NODE_GRAPH = 4, NODE_EMPTY = 5, NODE_EVENT = 7,
-       NODE_MEM_ALLOC = 10, NODE_MEM_FREE = 11, NODE_COND = 13 };
+enum { NODE_KERNEL = 0, NODE_COPY = 1, NODE_SET = 2, NODE_HOST = 3, NODE_GRAPH = 4, NODE_EMPTY = 5, NODE_WAIT = 6,
+       NODE_EVENT = 7, NODE_MEM_ALLOC = 10, NODE_MEM_FREE = 11, NODE_COND = 13 };
 /* CUgraphConditionalNodeType, and CU_GRAPH_COND_ASSIGN_DEFAULT */
 enum { COND_IF, COND_WHILE, COND_SWITCH };
 enum { COND_ASSIGN_DEFAULT = 1 };
@@ -84,7 +85,7 @@ struct Work {
 		CUDA_MEMCPY3D copy3d;
 		struct { uint64_t dst; size_t pitch; unsigned value, elem; size_t w, h; } set;
 		struct { void (*fn)(void *); void *data; } host;
-		CUevent event;
+		CUevent event;          /* NODE_EVENT: recorded; NODE_WAIT: waited on */
 		struct {
 			uint64_t addr;
 			unsigned long long id;
@@ -1059,6 +1060,16 @@ CUresult cuGraphAddEventRecordNode(CUgraphNode *out, CUgraph g, const CUgraphNod
 	return node_add(g, deps, ndeps, &(Work){ .kind = NODE_EVENT, .event = e }, out);
 }
 
+/* Waits for the work the event's last record followed: done, as all work
+ * is once submitted, so the node does nothing when the graph runs. */
+CUresult cuGraphAddEventWaitNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps, CUevent e)
+{
+	ADD_CALL(c, out, g, deps, ndeps);
+	if (!event_live(e))
+		return CUDA_ERROR_INVALID_VALUE;
+	return node_add(g, deps, ndeps, &(Work){ .kind = NODE_WAIT, .event = e }, out);
+}
+
 /* ---- child graphs ---------------------------------------------------------------------------
  * A child graph node runs a graph of its own, a copy of the one it was
  * given, made when the node is (as CUDA clones it). */
@@ -1480,7 +1491,7 @@ typedef struct CuNodeParams {
 		CUDA_MEM_ALLOC_NODE_PARAMS alloc;
 		CUdeviceptr free;
 		CUDA_CONDITIONAL_NODE_PARAMS cond;
-		CUevent record;
+		CUevent event;          /* an event record or wait node's */
 	};
 	long long reserved2;
 } CuNodeParams;
@@ -1515,7 +1526,9 @@ CUresult cuGraphAddNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, si
 	case NODE_COND:
 		return add_cond(out, g, deps, ndeps, &p->cond);
 	case NODE_EVENT:
-		return cuGraphAddEventRecordNode(out, g, deps, ndeps, p->record);
+		return cuGraphAddEventRecordNode(out, g, deps, ndeps, p->event);
+	case NODE_WAIT:
+		return cuGraphAddEventWaitNode(out, g, deps, ndeps, p->event);
 	}
 	cu_warn("cuGraphAddNode: nodes of type %d are not supported", p->type);
 	return CUDA_ERROR_NOT_SUPPORTED;
@@ -1746,27 +1759,33 @@ CUresult cuGraphHostNodeSetParams(CUgraphNode h, const CUDA_HOST_NODE_PARAMS *p)
 	return CUDA_SUCCESS;
 }
 
-CUresult cuGraphEventRecordNodeGetEvent(CUgraphNode h, CUevent *out)
+/* An event record (NODE_EVENT) or wait (NODE_WAIT) node's event. */
+static CUresult event_get(CUgraphNode h, int kind, CUevent *out)
 {
 	CTX_CALL(c);
-	CuNode *n = kind_node(h, NODE_EVENT);
+	CuNode *n = kind_node(h, kind);
 	if (!n || !out)
 		return CUDA_ERROR_INVALID_VALUE;
 	*out = n->w.event;
 	return CUDA_SUCCESS;
 }
 
-CUresult cuGraphEventRecordNodeSetEvent(CUgraphNode h, CUevent e)
+static CUresult event_set(CUgraphNode h, int kind, CUevent e)
 {
 	CTX_CALL(c);
-	CuNode *n = kind_node(h, NODE_EVENT);
+	CuNode *n = kind_node(h, kind);
 	if (!n || !event_live(e))
 		return CUDA_ERROR_INVALID_VALUE;
 	n->w.event = e;
 	return CUDA_SUCCESS;
 }
 
-/* The node's kind must be p's; kernel, copy, fill, host and event record
+CUresult cuGraphEventRecordNodeGetEvent(CUgraphNode h, CUevent *out) { return event_get(h, NODE_EVENT, out); }
+CUresult cuGraphEventRecordNodeSetEvent(CUgraphNode h, CUevent e) { return event_set(h, NODE_EVENT, e); }
+CUresult cuGraphEventWaitNodeGetEvent(CUgraphNode h, CUevent *out) { return event_get(h, NODE_WAIT, out); }
+CUresult cuGraphEventWaitNodeSetEvent(CUgraphNode h, CUevent e) { return event_set(h, NODE_WAIT, e); }
+
+/* The node's kind must be p's; kernel, copy, fill, host and event
  * nodes change as their own calls change them, an empty node has nothing
  * to change.  Memory nodes cannot change (CUDA's rule); child graph and
  * conditional nodes are not supported here. */
@@ -1786,7 +1805,8 @@ CUresult cuGraphNodeSetParams(CUgraphNode h, CuNodeParams *p)
 	case NODE_HOST:
 		return cuGraphHostNodeSetParams(h, &p->host);
 	case NODE_EVENT:
-		return cuGraphEventRecordNodeSetEvent(h, p->record);
+	case NODE_WAIT:
+		return event_set(h, p->type, p->event);
 	case NODE_EMPTY:
 		return CUDA_SUCCESS;
 	case NODE_MEM_ALLOC:
@@ -2292,6 +2312,7 @@ static int device_copy(const Work *w)
 static CUresult device_nodes(const CuGraph *g, const char *in)
 {
 	static const char *const kind[] = { [NODE_HOST] = "a host", [NODE_EMPTY] = "an empty", [NODE_EVENT] = "an event",
+					    [NODE_WAIT] = "an event wait",
 					    [NODE_MEM_ALLOC] = "a memory allocation", [NODE_MEM_FREE] = "a memory free",
 					    [NODE_COND] = "a conditional" };
 	for (size_t i = 0; i < g->n; i++) {
@@ -2782,18 +2803,28 @@ CUresult cuGraphExecHostNodeSetParams(CUgraphExec he, CUgraphNode h, const CUDA_
 	return exec_end(e, CUDA_SUCCESS);
 }
 
-CUresult cuGraphExecEventRecordNodeSetEvent(CUgraphExec he, CUgraphNode h, CUevent ev)
+static CUresult exec_event_set(CUgraphExec he, CUgraphNode h, int kind, CUevent ev, const char *who)
 {
 	CTX_CALL(c);
 	CuExec *e;
 	Work *w;
-	CUresult r = exec_begin(he, h, NODE_EVENT, "cuGraphExecEventRecordNodeSetEvent", &e, &w);
+	CUresult r = exec_begin(he, h, kind, who, &e, &w);
 	if (r)
 		return r;
 	if (!event_live(ev))
 		return exec_end(e, CUDA_ERROR_INVALID_VALUE);
 	w->event = ev;
 	return exec_end(e, CUDA_SUCCESS);
+}
+
+CUresult cuGraphExecEventRecordNodeSetEvent(CUgraphExec he, CUgraphNode h, CUevent ev)
+{
+	return exec_event_set(he, h, NODE_EVENT, ev, "cuGraphExecEventRecordNodeSetEvent");
+}
+
+CUresult cuGraphExecEventWaitNodeSetEvent(CUgraphExec he, CUgraphNode h, CUevent ev)
+{
+	return exec_event_set(he, h, NODE_WAIT, ev, "cuGraphExecEventWaitNodeSetEvent");
 }
 
 /* Only kernel, copy and fill nodes may be disabled (CUDA's rule); a
@@ -2949,6 +2980,7 @@ static CUresult update_apply(Work *v, size_t n, const CuGraph *g)
 			w->host = nd->w.host;
 			break;
 		case NODE_EVENT:
+		case NODE_WAIT:
 			w->event = nd->w.event;
 			break;
 		case NODE_GRAPH:
@@ -3054,7 +3086,8 @@ CUresult cuGraphExecNodeSetParams(CUgraphExec he, CUgraphNode h, CuNodeParams *p
 	case NODE_GRAPH:
 		return cuGraphExecChildGraphNodeSetParams(he, h, p->graph.graph);
 	case NODE_EVENT:
-		return cuGraphExecEventRecordNodeSetEvent(he, h, p->record);
+	case NODE_WAIT:
+		return exec_event_set(he, h, p->type, p->event, "cuGraphExecNodeSetParams");
 	case NODE_EMPTY: {
 		CUresult r = exec_begin(he, h, NODE_EMPTY, "cuGraphExecNodeSetParams", &e, &w);
 		return r ? r : exec_end(e, CUDA_SUCCESS);
@@ -3205,6 +3238,8 @@ static CUresult run_work(CuCtx *c, CuExec *e, const Work *v, size_t n, ptxvm_gra
 			break;
 		case NODE_EVENT:
 			cu_event_stamp(w->event);
+			break;
+		case NODE_WAIT:         /* the work its event followed is done */
 			break;
 		case NODE_MEM_ALLOC:
 		case NODE_MEM_FREE:
