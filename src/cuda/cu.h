@@ -268,6 +268,9 @@ CUresult cu_capture_copy3d(CUstream s, const CUDA_MEMCPY3D *p);
 CUresult cu_capture_set(CUstream s, uint64_t dst, size_t pitch, unsigned value, unsigned elem, size_t w, size_t h);
 CUresult cu_capture_host(CUstream s, void (*fn)(void *), void *data);
 CUresult cu_capture_event(CUstream s, CUevent e, int external);
+/* cuStreamWaitEvent with CU_EVENT_WAIT_EXTERNAL on a stream being
+ * captured: an event wait node, the event no mark of the capture's. */
+CUresult cu_capture_event_wait(CUstream s, CUevent e);
 /* stream.c's hooks: an event recorded outside a capture, a stream waiting
  * on an event (which may bring it into a capture). */
 void cu_capture_forget(CUevent e);

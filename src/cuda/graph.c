@@ -500,6 +500,11 @@ CUresult cu_capture_event(CUstream s, CUevent e, int external)
 	return r;
 }
 
+CUresult cu_capture_event_wait(CUstream s, CUevent e)
+{
+	return record(s, &(Work){ .kind = NODE_WAIT, .event = e });
+}
+
 /* Recorded outside a capture again: the event no longer forks one. */
 void cu_capture_forget(CUevent e)
 {

@@ -133,6 +133,10 @@ CUresult cuStreamWaitEvent(CUstream s, CUevent e, unsigned flags)
 	STREAM_CALL(c, s);
 	if (!event_of(e))
 		return CUDA_ERROR_INVALID_HANDLE;
+	if (flags > 1)                  /* CU_EVENT_WAIT_DEFAULT, CU_EVENT_WAIT_EXTERNAL */
+		return CUDA_ERROR_INVALID_VALUE;
+	if (flags && cu_capturing(s))
+		return cu_capture_event_wait(s, e);
 	return cu_capture_wait(s, e);   /* the event's work is done, unless it marks a capture */
 }
 

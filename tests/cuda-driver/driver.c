@@ -1981,6 +1981,29 @@ static void exec_update(void)
 	OK(cuMemcpyDtoH(words, d, sizeof words));
 	CHECK(floats_are(c2, sum) && floats_are(c, NULL), "the updated kernel writes the new output");
 	CHECK(words[0] == 0x32 && words[15] == 0x32, "the updated fill's value %#x", words[0]);
+	/* a captured wait on an event from outside, CU_EVENT_WAIT_EXTERNAL: an event wait node */
+	CUevent outside, ev = NULL;
+	CUgraph gw;
+	CUgraphNode wn[4];
+	CUgraphNodeType wt[3] = { CU_GRAPH_NODE_TYPE_EMPTY, CU_GRAPH_NODE_TYPE_EMPTY, CU_GRAPH_NODE_TYPE_EMPTY };
+	size_t nw = 4;
+	OK(cuEventCreate(&outside, 0));
+	OK(cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_RELAXED));
+	OK(cuMemsetD32Async(d, 1, 16, s));
+	OK(cuStreamWaitEvent(s, outside, CU_EVENT_WAIT_EXTERNAL));
+	OK(cuMemsetD32Async(d, 2, 16, s));
+	OK(cuStreamEndCapture(s, &gw));
+	OK(cuGraphGetNodes(gw, wn, &nw));
+	for (size_t i = 0; i < nw && i < 3; i++)
+		OK(cuGraphNodeGetType(wn[i], &wt[i]));
+	CHECK(nw == 3 && wt[0] == CU_GRAPH_NODE_TYPE_MEMSET && wt[1] == CU_GRAPH_NODE_TYPE_WAIT_EVENT &&
+	      wt[2] == CU_GRAPH_NODE_TYPE_MEMSET, "a fill, an event wait node, a fill (%zu nodes)", nw);
+	if (nw == 3)
+		OK(cuGraphEventWaitNodeGetEvent(wn[1], &ev));
+	CHECK(ev == outside, "the wait node's event");
+	EXPECT(cuStreamWaitEvent(s, outside, 2), CUDA_ERROR_INVALID_VALUE);
+	OK(cuGraphDestroy(gw));
+	OK(cuEventDestroy(outside));
 	/* a node more: the topology changed, no node named */
 	CUgraphNode nodes[3];
 	size_t nn = 2;
