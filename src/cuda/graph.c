@@ -833,6 +833,43 @@ CUresult cuStreamGetCaptureInfo(CUstream s, int *status, uint64_t *id)
 	return cuStreamGetCaptureInfo_v3(s, status, id, NULL, NULL, NULL, NULL);
 }
 
+/* The nodes the stream's next captured node depends on: these added
+ * (flags CU_STREAM_ADD_CAPTURE_DEPENDENCIES, 0) or these alone
+ * (CU_STREAM_SET_CAPTURE_DEPENDENCIES, 1); nodes of the capture's graph,
+ * plain edges only. */
+CUresult cuStreamUpdateCaptureDependencies_v2(CUstream s, CUgraphNode *deps, const CUgraphEdgeData *edges, size_t n,
+					      unsigned flags)
+{
+	CTX_CALL(c);
+	CUresult r = cu_stream_check(s);
+	if (r)
+		return r;
+	if (flags > 1 || (n && !deps))
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!edges_plain(edges, n, "cuStreamUpdateCaptureDependencies"))
+		return CUDA_ERROR_NOT_SUPPORTED;
+	pthread_mutex_lock(&lock);
+	Member *m = s ? find(s) : NULL;
+	if (!m)
+		r = CUDA_ERROR_ILLEGAL_STATE;
+	for (size_t i = 0; !r && i < n; i++) {
+		const CuNode *d = node_of(deps[i]);
+		if (!d || d->graph != m->seq->g)
+			r = CUDA_ERROR_INVALID_VALUE;
+	}
+	if (!r && flags)
+		m->nlast = 0;
+	if (!r && !depend(m, deps, n))
+		r = CUDA_ERROR_OUT_OF_MEMORY;
+	pthread_mutex_unlock(&lock);
+	return r;
+}
+
+CUresult cuStreamUpdateCaptureDependencies(CUstream s, CUgraphNode *deps, size_t n, unsigned flags)
+{
+	return cuStreamUpdateCaptureDependencies_v2(s, deps, NULL, n, flags);
+}
+
 CU_PT_ALIAS(cuStreamBeginCapture, _ptsz);
 CU_PT_ALIAS(cuStreamBeginCapture_v2, _ptsz);
 CU_PT_ALIAS(cuStreamBeginCaptureToGraph, _ptsz);
@@ -841,6 +878,8 @@ CU_PT_ALIAS(cuStreamIsCapturing, _ptsz);
 CU_PT_ALIAS(cuStreamGetCaptureInfo, _ptsz);
 CU_PT_ALIAS(cuStreamGetCaptureInfo_v2, _ptsz);
 CU_PT_ALIAS(cuStreamGetCaptureInfo_v3, _ptsz);
+CU_PT_ALIAS(cuStreamUpdateCaptureDependencies, _ptsz);
+CU_PT_ALIAS(cuStreamUpdateCaptureDependencies_v2, _ptsz);
 
 /* ---- graphs and their nodes --------------------------------------------------------------- */
 CUresult cuGraphCreate(CUgraph *out, unsigned flags)

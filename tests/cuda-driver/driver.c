@@ -2004,6 +2004,33 @@ static void exec_update(void)
 	EXPECT(cuStreamWaitEvent(s, outside, 2), CUDA_ERROR_INVALID_VALUE);
 	OK(cuGraphDestroy(gw));
 	OK(cuEventDestroy(outside));
+	/* the dependencies of a capture's next node, added to or replaced */
+	CUgraph gd;
+	CUgraphNode fa, dn[4];
+	const CUgraphNode *cdeps = NULL;
+	size_t ncdeps = 0, nd = 4;
+	CUstreamCaptureStatus cst;
+	OK(cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_RELAXED));
+	OK(cuMemsetD32Async(d, 1, 16, s));
+	OK(cuStreamGetCaptureInfo(s, &cst, NULL, NULL, &cdeps, NULL, &ncdeps));
+	CHECK(ncdeps == 1 && cdeps, "the capture's last node (%zu)", ncdeps);
+	fa = ncdeps == 1 ? cdeps[0] : NULL;
+	OK(cuStreamUpdateCaptureDependencies(s, NULL, NULL, 0, CU_STREAM_SET_CAPTURE_DEPENDENCIES));
+	OK(cuMemsetD32Async(d, 2, 16, s));              /* a root */
+	EXPECT(cuStreamUpdateCaptureDependencies(s, &fa, NULL, 1, 7), CUDA_ERROR_INVALID_VALUE);
+	OK(cuStreamUpdateCaptureDependencies(s, &fa, NULL, 1, CU_STREAM_ADD_CAPTURE_DEPENDENCIES));
+	OK(cuMemsetD32Async(d, 3, 16, s));              /* after both */
+	OK(cuStreamEndCapture(s, &gd));
+	OK(cuGraphGetRootNodes(gd, dn, &nd));
+	CHECK(nd == 2, "two roots: %zu", nd);
+	nd = 4;
+	OK(cuGraphGetNodes(gd, dn, &nd));
+	size_t last = 0;
+	if (nd == 3)
+		OK(cuGraphNodeGetDependencies(dn[2], NULL, NULL, &last));
+	CHECK(nd == 3 && last == 2, "the last node depends on both (%zu)", last);
+	EXPECT(cuStreamUpdateCaptureDependencies(s, &fa, NULL, 1, 0), CUDA_ERROR_ILLEGAL_STATE);  /* not capturing */
+	OK(cuGraphDestroy(gd));
 	/* a node more: the topology changed, no node named */
 	CUgraphNode nodes[3];
 	size_t nn = 2;
