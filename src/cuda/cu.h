@@ -47,7 +47,7 @@ enum {
 	CUDA_ERROR_LAUNCH_FAILED = 719, CUDA_ERROR_NOT_PERMITTED = 800,
 	CUDA_ERROR_NOT_SUPPORTED = 801, CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED = 900,
 	CUDA_ERROR_STREAM_CAPTURE_INVALIDATED = 901, CUDA_ERROR_STREAM_CAPTURE_UNMATCHED = 903,
-	CUDA_ERROR_STREAM_CAPTURE_UNJOINED = 904, CUDA_ERROR_STREAM_CAPTURE_ISOLATION = 905,
+	CUDA_ERROR_STREAM_CAPTURE_UNJOINED = 904, CUDA_ERROR_STREAM_CAPTURE_ISOLATION = 905, CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD = 908,
 	CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE = 910, CUDA_ERROR_UNKNOWN = 999,
 };
 
@@ -257,7 +257,8 @@ CUresult cu_launch_run(CuCtx *c, CuFunc *f, const ptxvm_launch_config *cfg, void
  * record (a node only when external).  cu_capture_refuse: what cannot be captured invalidates the
  * capture (CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED);
  * cu_capture_any: the same for a call that synchronises with every stream,
- * while a capture not in relaxed mode is in progress (else success). */
+ * while a capture CUDA's rules for the calling thread's mode make it unsafe
+ * is in progress (else success). */
 int cu_capturing(CUstream s);
 CUresult cu_capture_refuse(CUstream s, const char *what);
 CUresult cu_capture_any(const char *what);

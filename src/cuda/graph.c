@@ -304,6 +304,7 @@ typedef struct Seq {
 	CUstream origin;
 	int invalid;            /* an unsupported operation: EndCapture fails */
 	int mode;
+	pthread_t thread;       /* the one that began it: where it must end unless relaxed */
 	unsigned long long id;
 	int into;               /* g is the caller's (cuStreamBeginCaptureToGraph): never freed here */
 } Seq;
@@ -415,17 +416,29 @@ CUresult cu_capture_refuse(CUstream s, const char *what)
 	return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
 }
 
+/* The calling thread's capture interaction mode (cuThreadExchangeStream-
+ * CaptureMode). */
+static _Thread_local int thread_mode = CU_STREAM_CAPTURE_MODE_GLOBAL;
+
+/* CUDA's rule: a thread whose mode is not relaxed may not make an unsafe
+ * call while it captures a sequence begun not relaxed, nor, in global
+ * mode, while another thread captures one begun in global mode; the call
+ * fails and invalidates those captures. */
 CUresult cu_capture_any(const char *what)
 {
-	if (!atomic_load(&ncaptures))
+	if (!atomic_load(&ncaptures) || thread_mode == CU_STREAM_CAPTURE_MODE_RELAXED)
 		return CUDA_SUCCESS;
 	pthread_mutex_lock(&lock);
 	int n = 0;
-	for (Member *m = members; m; m = m->next)
-		if (m->seq->mode != CU_STREAM_CAPTURE_MODE_RELAXED) {
+	for (Member *m = members; m; m = m->next) {
+		const Seq *q = m->seq;
+		int mine = pthread_equal(q->thread, pthread_self());
+		if (q->mode != CU_STREAM_CAPTURE_MODE_RELAXED &&
+		    (mine || (thread_mode == CU_STREAM_CAPTURE_MODE_GLOBAL && q->mode == CU_STREAM_CAPTURE_MODE_GLOBAL))) {
 			m->seq->invalid = 1;
 			n++;
 		}
+	}
 	pthread_mutex_unlock(&lock);
 	if (!n)
 		return CUDA_SUCCESS;
@@ -688,7 +701,8 @@ static CUresult begin_capture(CUstream s, int mode, CUgraph into, const CUgraphN
 		if (m->seq->g == into)
 			r = CUDA_ERROR_ILLEGAL_STATE;   /* one capture into a graph at a time */
 	if (!r) {
-		*seq = (Seq){ .g = g, .origin = s, .mode = mode, .id = next_id++, .into = into != NULL };
+		*seq = (Seq){ .g = g, .origin = s, .mode = mode, .thread = pthread_self(), .id = next_id++,
+			      .into = into != NULL };
 		Member *m = join(s, seq);
 		if (!m)
 			r = CUDA_ERROR_OUT_OF_MEMORY;
@@ -722,9 +736,26 @@ CUresult cuStreamBeginCaptureToGraph(CUstream s, CUgraph g, const CUgraphNode *d
 
 CUresult cuStreamBeginCapture(CUstream s) { return cuStreamBeginCapture_v2(s, CU_STREAM_CAPTURE_MODE_GLOBAL); }
 
+/* The calling thread's mode becomes *mode, which gets the one before. */
+CUresult cuThreadExchangeStreamCaptureMode(int *mode)
+{
+	CUresult r = cu_ready();
+	if (r)
+		return r;
+	if (!mode || *mode < CU_STREAM_CAPTURE_MODE_GLOBAL || *mode > CU_STREAM_CAPTURE_MODE_RELAXED)
+		return CUDA_ERROR_INVALID_VALUE;
+	int was = thread_mode;
+	thread_mode = *mode;
+	*mode = was;
+	return CUDA_SUCCESS;
+}
+
 /* Ends the sequence s began: every stream that joined it must have been
  * joined back (CUDA_ERROR_STREAM_CAPTURE_UNJOINED), and it must not have
- * been invalidated; either failure frees the graph. */
+ * been invalidated; either failure frees the graph.  A sequence not begun
+ * relaxed ends on the thread that began it, else
+ * CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD and it goes on (to confirm on
+ * hardware). */
 CUresult cuStreamEndCapture(CUstream s, CUgraph *out)
 {
 	CTX_CALL(c);
@@ -741,7 +772,9 @@ CUresult cuStreamEndCapture(CUstream s, CUgraph *out)
 	else if (seq->origin != s) {
 		seq->invalid = 1;
 		r = CUDA_ERROR_STREAM_CAPTURE_UNMATCHED;
-	} else {
+	} else if (seq->mode != CU_STREAM_CAPTURE_MODE_RELAXED && !pthread_equal(seq->thread, pthread_self()))
+		r = CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD;     /* the capture goes on */
+	else {
 		for (Member **p = &members; *p;) {
 			Member *m = *p;
 			if (m->seq != seq) {
@@ -762,7 +795,8 @@ CUresult cuStreamEndCapture(CUstream s, CUgraph *out)
 				p = &(*p)->next;
 	}
 	pthread_mutex_unlock(&lock);
-	if (r == CUDA_ERROR_ILLEGAL_STATE || r == CUDA_ERROR_STREAM_CAPTURE_UNMATCHED)
+	if (r == CUDA_ERROR_ILLEGAL_STATE || r == CUDA_ERROR_STREAM_CAPTURE_UNMATCHED ||
+	    r == CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD)
 		return r;
 	*out = NULL;
 	CUgraph g = seq->g;

@@ -2270,6 +2270,121 @@ static void graph_editing(void)
 	OK(cuGraphDestroy(g));
 }
 
+/* Unsafe calls during a capture (cuCtxSynchronize), as CUDA's rules for
+ * the calling thread's capture interaction mode allow or refuse them. */
+typedef struct Syncer {
+	CUcontext ctx;
+	CUstreamCaptureMode mode;       /* the thread's */
+	CUresult r;
+} Syncer;
+
+static void *syncer(void *arg)
+{
+	Syncer *y = arg;
+	cuCtxSetCurrent(y->ctx);
+	CUstreamCaptureMode m = y->mode;
+	cuThreadExchangeStreamCaptureMode(&m);
+	y->r = cuCtxSynchronize();
+	return NULL;
+}
+
+static CUresult sync_from_thread(CUcontext ctx, CUstreamCaptureMode mode)
+{
+	Syncer y = { ctx, mode, CUDA_ERROR_UNKNOWN };
+	pthread_t t;
+	if (pthread_create(&t, NULL, syncer, &y))
+		return CUDA_ERROR_UNKNOWN;
+	pthread_join(t, NULL);
+	return y.r;
+}
+
+typedef struct Ender {
+	CUcontext ctx;
+	CUstream s;
+	CUgraph g;
+	CUresult r;
+} Ender;
+
+static void *ender(void *arg)
+{
+	Ender *x = arg;
+	cuCtxSetCurrent(x->ctx);
+	x->r = cuStreamEndCapture(x->s, &x->g);
+	return NULL;
+}
+
+/* cuStreamEndCapture on another thread. */
+static CUresult end_from_thread(CUcontext ctx, CUstream s, CUgraph *g)
+{
+	Ender x = { ctx, s, NULL, CUDA_ERROR_UNKNOWN };
+	pthread_t t;
+	if (pthread_create(&t, NULL, ender, &x))
+		return CUDA_ERROR_UNKNOWN;
+	pthread_join(t, NULL);
+	*g = x.g;
+	return x.r;
+}
+
+static void capture_modes(void)
+{
+	CUcontext ctx;
+	CUstream s;
+	CUdeviceptr d;
+	CUgraph g;
+	OK(cuCtxGetCurrent(&ctx));
+	OK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+	OK(cuMemAlloc(&d, 64));
+	CUstreamCaptureMode m = CU_STREAM_CAPTURE_MODE_RELAXED;
+	OK(cuThreadExchangeStreamCaptureMode(&m));
+	CHECK(m == CU_STREAM_CAPTURE_MODE_GLOBAL, "a thread's mode is global at first (%d)", (int)m);
+	OK(cuThreadExchangeStreamCaptureMode(&m));
+	CHECK(m == CU_STREAM_CAPTURE_MODE_RELAXED, "the mode given back (%d)", (int)m);
+	m = (CUstreamCaptureMode)3;
+	EXPECT(cuThreadExchangeStreamCaptureMode(&m), CUDA_ERROR_INVALID_VALUE);
+	EXPECT(cuThreadExchangeStreamCaptureMode(NULL), CUDA_ERROR_INVALID_VALUE);
+	/* the capturing thread, in global mode: refused, the capture invalidated */
+	OK(cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_GLOBAL));
+	OK(cuMemsetD8Async(d, 1, 64, s));
+	EXPECT(cuCtxSynchronize(), CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED);
+	EXPECT(cuStreamEndCapture(s, &g), CUDA_ERROR_STREAM_CAPTURE_INVALIDATED);
+	/* in relaxed mode: allowed */
+	OK(cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_GLOBAL));
+	m = CU_STREAM_CAPTURE_MODE_RELAXED;
+	OK(cuThreadExchangeStreamCaptureMode(&m));
+	OK(cuCtxSynchronize());
+	OK(cuThreadExchangeStreamCaptureMode(&m));
+	OK(cuMemsetD8Async(d, 1, 64, s));
+	OK(cuStreamEndCapture(s, &g));
+	OK(cuGraphDestroy(g));
+	/* another thread: a global capture refuses its unsafe calls unless its mode is thread-local or relaxed */
+	OK(cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_GLOBAL));
+	OK(sync_from_thread(ctx, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL));
+	OK(sync_from_thread(ctx, CU_STREAM_CAPTURE_MODE_RELAXED));
+	OK(cuMemsetD8Async(d, 1, 64, s));
+	OK(cuStreamEndCapture(s, &g));
+	OK(cuGraphDestroy(g));
+	OK(cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_GLOBAL));
+	EXPECT(sync_from_thread(ctx, CU_STREAM_CAPTURE_MODE_GLOBAL), CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED);
+	EXPECT(cuStreamEndCapture(s, &g), CUDA_ERROR_STREAM_CAPTURE_INVALIDATED);
+	/* a thread-local capture is no concern of other threads' */
+	OK(cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL));
+	OK(sync_from_thread(ctx, CU_STREAM_CAPTURE_MODE_GLOBAL));
+	EXPECT(cuCtxSynchronize(), CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED);     /* but of its own thread's */
+	EXPECT(cuStreamEndCapture(s, &g), CUDA_ERROR_STREAM_CAPTURE_INVALIDATED);
+	/* a capture not begun relaxed ends on its own thread; a relaxed one anywhere */
+	OK(cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_GLOBAL));
+	OK(cuMemsetD8Async(d, 1, 64, s));
+	EXPECT(end_from_thread(ctx, s, &g), CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD);
+	OK(cuStreamEndCapture(s, &g));
+	OK(cuGraphDestroy(g));
+	OK(cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_RELAXED));
+	OK(cuMemsetD8Async(d, 1, 64, s));
+	OK(end_from_thread(ctx, s, &g));
+	OK(cuGraphDestroy(g));
+	OK(cuMemFree(d));
+	OK(cuStreamDestroy(s));
+}
+
 static void launch_ex(void)
 {
 	CUmodule m;
@@ -3252,6 +3367,7 @@ int main(int argc, char **argv)
 		exec_params();
 		exec_update();
 		graph_editing();
+		capture_modes();
 		printf("cuda-driver: %d passed, %d failed\n", passed, failed);
 		return failed != 0;
 	}
@@ -3275,6 +3391,7 @@ int main(int argc, char **argv)
 	exec_params();
 	exec_update();
 	graph_editing();
+	capture_modes();
 	launch_ex();
 	linking();
 	errors();
