@@ -24,6 +24,7 @@
  * kernels).  docs/CUDA.md, "Graphs". */
 #include "cu.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -2220,6 +2221,76 @@ CUresult cuGraphNodeFindInClone(CUgraphNode *out, CUgraphNode orig, CUgraph clon
 		return CUDA_ERROR_INVALID_VALUE;
 	*out = found;
 	return CUDA_SUCCESS;
+}
+
+/* ---- cuGraphDebugDotPrint ----------------------------------------------------------------------
+ * The graph in Graphviz's DOT language: each graph a cluster, each node a
+ * box naming its kind (a kernel's name and launch, a copy's or fill's
+ * size, an event's handle), each dependency an arrow; a child graph's or
+ * body's cluster inside its node's graph, with a dashed arrow from the
+ * node.  The flags choose nothing here: every node says the same. */
+static void dot_graph(FILE *f, const CuGraph *g, const char *id, const char *label, const char *from)
+{
+	static const char *const kinds[] = { [NODE_KERNEL] = "kernel", [NODE_COPY] = "copy", [NODE_SET] = "fill",
+					     [NODE_HOST] = "host", [NODE_GRAPH] = "child graph", [NODE_EMPTY] = "empty",
+					     [NODE_WAIT] = "event wait", [NODE_EVENT] = "event record",
+					     [NODE_MEM_ALLOC] = "memory allocation", [NODE_MEM_FREE] = "memory free",
+					     [NODE_COND] = "conditional" };
+	fprintf(f, "subgraph cluster_%s {\nlabel=\"%s\";\n", id, label);
+	for (size_t i = 0; i < g->n; i++) {
+		const CuNode *n = node_of(g->v[i]);
+		const Work *w = &n->w;
+		const CuFunc *fn = w->kind == NODE_KERNEL ? cu_func(w->k.f) : NULL;
+		fprintf(f, "\"%s_%zu\" [shape=box, label=\"%zu: %s", id, i, i, kinds[w->kind]);
+		if (fn)
+			fprintf(f, " %s\\ngrid (%u,%u,%u) block (%u,%u,%u) shared %zu", ptxvm_kernel_name(fn->k),
+				w->k.cfg.grid[0], w->k.cfg.grid[1], w->k.cfg.grid[2], w->k.cfg.block[0],
+				w->k.cfg.block[1], w->k.cfg.block[2], w->k.cfg.shared_bytes);
+		else if (w->kind == NODE_COPY)
+			fprintf(f, "\\n%zu bytes", w->is3d ? w->copy3d.WidthInBytes * w->copy3d.Height * w->copy3d.Depth
+							   : w->copy.n);
+		else if (w->kind == NODE_SET)
+			fprintf(f, "\\n%zu x %zu of %u bytes, %#x", w->set.w, w->set.h, w->set.elem, w->set.value);
+		else if (w->kind == NODE_EVENT || w->kind == NODE_WAIT)
+			fprintf(f, "\\nevent %p", (void *)w->event);
+		else if (w->kind == NODE_MEM_ALLOC || w->kind == NODE_MEM_FREE)
+			fprintf(f, "\\n%#llx", (unsigned long long)w->mem.addr);
+		fprintf(f, "\"];\n");
+		for (size_t j = 0; j < n->ndeps; j++)
+			fprintf(f, "\"%s_%zu\" -> \"%s_%zu\";\n", id, node_of(n->deps[j])->idx, id, i);
+		char sub[256], node[300];
+		snprintf(node, sizeof node, "%s_%zu", id, i);
+		const CuGraph *c = w->kind == NODE_GRAPH ? graph_of(w->sub.g) : NULL;
+		if (c) {
+			snprintf(sub, sizeof sub, "%s_%zu", id, i);
+			dot_graph(f, c, sub, "child graph", node);
+		}
+		for (unsigned j = 0; w->kind == NODE_COND && j < w->cond.size; j++)
+			if ((c = graph_of(w->cond.g[j]))) {
+				snprintf(sub, sizeof sub, "%s_%zu_%u", id, i, j);
+				dot_graph(f, c, sub, "body", node);
+			}
+	}
+	fprintf(f, "}\n");
+	if (from && g->n)
+		fprintf(f, "\"%s\" -> \"%s_0\" [style=dashed];\n", from, id);
+}
+
+CUresult cuGraphDebugDotPrint(CUgraph h, const char *path, unsigned flags)
+{
+	CTX_CALL(c);
+	const CuGraph *g = graph_of(h);
+	if (!g || !path || flags >> 16)
+		return CUDA_ERROR_INVALID_VALUE;
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		cu_warn("cuGraphDebugDotPrint: cannot write %s", path);
+		return CUDA_ERROR_OPERATING_SYSTEM;
+	}
+	fprintf(f, "digraph dot {\ncompound=true;\n");
+	dot_graph(f, g, "g", "graph", NULL);
+	fprintf(f, "}\n");
+	return fclose(f) ? CUDA_ERROR_OPERATING_SYSTEM : CUDA_SUCCESS;
 }
 
 /* ---- user objects ----------------------------------------------------------------------------

@@ -2233,6 +2233,19 @@ static void graph_editing(void)
 	OK(cuGraphNodeFindInClone(&ca, b, copy));
 	OK(cuGraphDestroyNode(ca));
 	EXPECT(cuGraphNodeFindInClone(&ca, b, copy), CUDA_ERROR_INVALID_VALUE);     /* removed from the clone */
+	/* the graph in DOT */
+	char path[64], text[4096] = "";
+	snprintf(path, sizeof path, "/tmp/ptxvm-graph-%d.dot", (int)getpid());
+	OK(cuGraphDebugDotPrint(g, path, CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE));
+	FILE *f = fopen(path, "r");
+	size_t got_bytes = f ? fread(text, 1, sizeof text - 1, f) : 0;
+	if (f)
+		fclose(f);
+	unlink(path);
+	text[got_bytes] = 0;
+	CHECK(strstr(text, "digraph") && strstr(text, "->"), "the graph in DOT: %zu bytes", got_bytes);
+	EXPECT(cuGraphDebugDotPrint(g, "/nonexistent-dir/graph.dot", 0), CUDA_ERROR_OPERATING_SYSTEM);
+	EXPECT(cuGraphDebugDotPrint(g, NULL, 0), CUDA_ERROR_INVALID_VALUE);
 	/* removing a node takes its edges with it; executable graphs made before keep it */
 	OK(cuGraphDestroyNode(b));
 	EXPECT(cuGraphDestroyNode(b), CUDA_ERROR_INVALID_VALUE);
@@ -3047,8 +3060,8 @@ static void proc(void)
 	EXPECT(cuGetProcAddress("cuMemAllocAsync", &fn, 11000, CU_GET_PROC_ADDRESS_DEFAULT, &st), CUDA_ERROR_NOT_FOUND);
 	CHECK(st == CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT, "a function newer than the version asked");
 	/* every name the export list has resolves at 13.0 */
-	EXPECT(cuGraphDebugDotPrint(NULL, NULL, 0), CUDA_ERROR_NOT_SUPPORTED);
-	EXPECT(cuGraphDebugDotPrint(NULL, NULL, 0), CUDA_ERROR_NOT_SUPPORTED); /* named on stderr once (run.sh) */
+	EXPECT(cuGraphKernelNodeCopyAttributes(NULL, NULL), CUDA_ERROR_NOT_SUPPORTED);
+	EXPECT(cuGraphKernelNodeCopyAttributes(NULL, NULL), CUDA_ERROR_NOT_SUPPORTED); /* named on stderr once (run.sh) */
 	if (lib)
 		dlclose(lib);
 }

@@ -73,8 +73,8 @@ if ${CC:-cc} -std=gnu11 -Wall -Werror -I"$CUDA_INC" -o "$B/tests/cuda-driver" te
 		fi
 	done
 	# PTXVM_LOG=1: an unimplemented function names itself, once
-	n=$(grep -c "cuGraphDebugDotPrint is not supported" "$tmp/err")
-	if [ "$n" -eq 1 ]; then ok; else bad "cuGraphDebugDotPrint named $n times on stderr with PTXVM_LOG=1, want once"; fi
+	n=$(grep -c "cuGraphKernelNodeCopyAttributes is not supported" "$tmp/err")
+	if [ "$n" -eq 1 ]; then ok; else bad "cuGraphKernelNodeCopyAttributes named $n times on stderr with PTXVM_LOG=1, want once"; fi
 	# the fault is reported on stderr, naming the kernel and the PTX line
 	if grep -q "kernel 'fault'.*module.ptx:[0-9]" "$tmp/err"; then ok; else
 		bad "no fault report on stderr:"; cat "$tmp/err"
