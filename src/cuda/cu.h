@@ -47,7 +47,8 @@ enum {
 	CUDA_ERROR_LAUNCH_FAILED = 719, CUDA_ERROR_NOT_PERMITTED = 800,
 	CUDA_ERROR_NOT_SUPPORTED = 801, CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED = 900,
 	CUDA_ERROR_STREAM_CAPTURE_INVALIDATED = 901, CUDA_ERROR_STREAM_CAPTURE_UNMATCHED = 903,
-	CUDA_ERROR_STREAM_CAPTURE_UNJOINED = 904, CUDA_ERROR_STREAM_CAPTURE_ISOLATION = 905, CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD = 908,
+	CUDA_ERROR_STREAM_CAPTURE_UNJOINED = 904, CUDA_ERROR_STREAM_CAPTURE_ISOLATION = 905,
+	CUDA_ERROR_CAPTURED_EVENT = 907, CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD = 908,
 	CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE = 910, CUDA_ERROR_UNKNOWN = 999,
 };
 
@@ -275,6 +276,9 @@ CUresult cu_capture_event_wait(CUstream s, CUevent e);
 /* stream.c's hooks: an event recorded outside a capture, a stream waiting
  * on an event (which may bring it into a capture). */
 void cu_capture_forget(CUevent e);
+/* Whether e was last recorded in a capture still in progress: querying or
+ * waiting for it from the host is CUDA_ERROR_CAPTURED_EVENT. */
+int cu_capture_marked(CUevent e);
 CUresult cu_capture_wait(CUstream s, CUevent e);
 /* stream.c: records the time in e (a graph's event node); a dead e is
  * left alone. */

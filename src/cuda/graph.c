@@ -519,6 +519,16 @@ CUresult cu_capture_event_wait(CUstream s, CUevent e)
 	return record(s, &(Work){ .kind = NODE_WAIT, .event = e });
 }
 
+int cu_capture_marked(CUevent e)
+{
+	if (!atomic_load(&ncaptures))
+		return 0;
+	pthread_mutex_lock(&lock);
+	int r = mark_of(e) != NULL;
+	pthread_mutex_unlock(&lock);
+	return r;
+}
+
 /* Recorded outside a capture again: the event no longer forks one. */
 void cu_capture_forget(CUevent e)
 {

@@ -235,17 +235,18 @@ CUresult cuEventRecordWithFlags(CUevent e, CUstream s, unsigned flags)
 	return event_record(e, s, flags);
 }
 
+/* An event recorded in a capture in progress marks no work yet. */
 CUresult cuEventQuery(CUevent e)
 {
 	CTX_CALL(c);
-	return event_of(e) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+	return !event_of(e) ? CUDA_ERROR_INVALID_HANDLE : cu_capture_marked(e) ? CUDA_ERROR_CAPTURED_EVENT : CUDA_SUCCESS;
 }
 
 CUresult cuEventSynchronize(CUevent e)
 {
 	cu_printf_flush();
 	CTX_CALL(c);
-	return event_of(e) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+	return !event_of(e) ? CUDA_ERROR_INVALID_HANDLE : cu_capture_marked(e) ? CUDA_ERROR_CAPTURED_EVENT : CUDA_SUCCESS;
 }
 
 CUresult cuEventElapsedTime(float *ms, CUevent ha, CUevent hb)

@@ -2384,6 +2384,19 @@ static void capture_modes(void)
 	OK(sync_from_thread(ctx, CU_STREAM_CAPTURE_MODE_GLOBAL));
 	EXPECT(cuCtxSynchronize(), CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED);     /* but of its own thread's */
 	EXPECT(cuStreamEndCapture(s, &g), CUDA_ERROR_STREAM_CAPTURE_INVALIDATED);
+	/* an event recorded in a capture in progress cannot be queried or waited for */
+	CUevent ev;
+	OK(cuEventCreate(&ev, 0));
+	OK(cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_GLOBAL));
+	OK(cuMemsetD8Async(d, 1, 64, s));
+	OK(cuEventRecord(ev, s));
+	EXPECT(cuEventQuery(ev), CUDA_ERROR_CAPTURED_EVENT);
+	EXPECT(cuEventSynchronize(ev), CUDA_ERROR_CAPTURED_EVENT);
+	OK(cuStreamEndCapture(s, &g));                  /* not invalidated */
+	OK(cuGraphDestroy(g));
+	OK(cuEventRecord(ev, NULL));
+	OK(cuEventQuery(ev));
+	OK(cuEventDestroy(ev));
 	/* a capture not begun relaxed ends on its own thread; a relaxed one anywhere */
 	OK(cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_GLOBAL));
 	OK(cuMemsetD8Async(d, 1, 64, s));
