@@ -254,8 +254,9 @@ static CUgraph graph_new(void)
 	return CU_HANDLE(CUgraph, g);
 }
 
-/* A node doing w after deps (nodes of h) is added to h; w's kernel
- * parameters become the node's.  *out gets it (NULL: not wanted). */
+/* A node doing w after deps (nodes of h, each once, as CUDA requires)
+ * is added to h; w's kernel parameters become the node's.  *out gets it
+ * (NULL: not wanted). */
 static CUresult node_add(CUgraph h, const CUgraphNode *deps, size_t ndeps, const Work *w, CUgraphNode *out)
 {
 	CuGraph *g = graph_of(h);
@@ -265,6 +266,9 @@ static CUresult node_add(CUgraph h, const CUgraphNode *deps, size_t ndeps, const
 		CuNode *d = node_of(deps[i]);
 		if (!d || d->graph != h)
 			return CUDA_ERROR_INVALID_VALUE;
+		for (size_t j = 0; j < i; j++)
+			if (deps[j] == deps[i])
+				return CUDA_ERROR_INVALID_VALUE;
 	}
 	if (g->n == g->cap) {
 		size_t cap = g->cap ? g->cap * 2 : 16;
@@ -939,22 +943,31 @@ CUresult cuGraphCreate(CUgraph *out, unsigned flags)
 	return CUDA_SUCCESS;
 }
 
-/* Frees the graph and its nodes; a graph being captured is refused. */
-/* Whether a stream is being captured into h. */
-static int capturing_into(CUgraph h)
+/* Whether a stream is being captured into h, or into a graph that h's
+ * nodes own (a child graph or a body, at any depth); with node, into h
+ * or into a graph that node owns, at any depth. */
+static int capturing_into(CUgraph h, CUgraphNode node)
 {
 	pthread_mutex_lock(&lock);
 	int capturing = 0;
-	for (Member *m = members; m; m = m->next)
-		capturing |= m->seq->g == h;
+	for (Member *m = members; m && !capturing; m = m->next) {
+		capturing = m->seq->g == h;
+		for (const CuGraph *cg = graph_of(m->seq->g); cg && cg->owner && !capturing;) {
+			const CuNode *o = node_of(cg->owner);
+			capturing = node ? cg->owner == node : o && o->graph == h;
+			cg = o ? graph_of(o->graph) : NULL;
+		}
+	}
 	pthread_mutex_unlock(&lock);
 	return capturing;
 }
 
+/* Frees the graph and its nodes; a graph being captured into (or a
+ * graph in it) is refused. */
 CUresult cuGraphDestroy(CUgraph h)
 {
 	CTX_CALL(c);
-	int capturing = capturing_into(h);
+	int capturing = capturing_into(h, NULL);
 	CuGraph *g = graph_of(h);
 	if (!g || capturing || g->owner)        /* a child graph goes with its node */
 		return CUDA_ERROR_INVALID_VALUE;
@@ -2119,7 +2132,7 @@ CUresult cuGraphDestroyNode(CUgraphNode h)
 	CuGraph *g = n ? graph_of(n->graph) : NULL;
 	if (!g)
 		return CUDA_ERROR_INVALID_VALUE;
-	if (has_memory_nodes(g) || capturing_into(n->graph)) {
+	if (has_memory_nodes(g) || capturing_into(n->graph, h)) {
 		cu_warn("cuGraphDestroyNode: the node's graph %s", has_memory_nodes(g) ? "has memory nodes, which "
 			"keep their graph's nodes" : "is being captured into");
 		return CUDA_ERROR_INVALID_VALUE;
@@ -2735,12 +2748,19 @@ CUresult cuGraphInstantiateWithParams(CUgraphExec *out, CUgraph g, CUDA_GRAPH_IN
 	return r;
 }
 
+/* From a host node of a graph being run on this thread it is refused
+ * (CUDA_ERROR_NOT_PERMITTED), as the updates are: the run would go on in
+ * the work freed. */
 CUresult cuGraphExecDestroy(CUgraphExec h)
 {
 	CTX_CALL(c);
 	CuExec *e = exec_of(h);
 	if (!e)
 		return CUDA_ERROR_INVALID_VALUE;
+	if (running) {
+		cu_warn("cuGraphExecDestroy: called while this thread runs a graph (from a host node)");
+		return CUDA_ERROR_NOT_PERMITTED;
+	}
 	refs_release(&e->refs);
 	hold_memory(e->v, e->n, -1);
 	CuGraph *g = graph_of(e->from);

@@ -2283,6 +2283,78 @@ static void graph_editing(void)
 	OK(cuGraphDestroy(g));
 }
 
+/* Graphs, their nodes and executable graphs destroyed in the orders a
+ * program may choose, and what CUDA refuses on the way. */
+static CUgraphExec host_self;
+static CUresult host_destroy_r;
+static int host_hits;
+static void destroy_own_exec(void *p)
+{
+	(void)p;
+	host_destroy_r = cuGraphExecDestroy(host_self);
+}
+static void count_hit(void *p)
+{
+	(void)p;
+	host_hits++;
+}
+
+static void graph_lifetimes(void)
+{
+	/* a host node may not destroy the executable graph it runs in: the
+	   nodes after it still run */
+	CUgraph g;
+	CUgraphNode first, next;
+	CUDA_HOST_NODE_PARAMS kill = { destroy_own_exec, NULL }, hit = { count_hit, NULL };
+	OK(cuGraphCreate(&g, 0));
+	OK(cuGraphAddHostNode(&first, g, NULL, 0, &kill));
+	for (int i = 0; i < 3; i++)
+		OK(cuGraphAddHostNode(&next, g, &first, 1, &hit));
+	OK(cuGraphInstantiate(&host_self, g, 0));
+	host_hits = 0;
+	host_destroy_r = CUDA_SUCCESS;
+	OK(cuGraphLaunch(host_self, NULL));
+	OK(cuCtxSynchronize());
+	CHECK(host_destroy_r == CUDA_ERROR_NOT_PERMITTED && host_hits == 3,
+	      "cuGraphExecDestroy from the graph's own host node: %d, %d nodes after it ran", (int)host_destroy_r,
+	      host_hits);
+	OK(cuGraphExecDestroy(host_self));              /* from the host, afterwards */
+	EXPECT(cuGraphExecDestroy(host_self), CUDA_ERROR_INVALID_VALUE);
+	/* a node's dependencies are each named once */
+	CUgraphNode twice[2] = { first, first }, made;
+	size_t n = 0;
+	EXPECT(cuGraphAddEmptyNode(&made, g, twice, 2), CUDA_ERROR_INVALID_VALUE);
+	OK(cuGraphGetNodes(g, NULL, &n));
+	CHECK(n == 4, "a refused node is not added: %zu nodes", n);
+	n = 0;
+	OK(cuGraphGetEdges(g, NULL, NULL, NULL, &n));
+	CHECK(n == 3, "nor its edges: %zu", n);
+	OK(cuGraphDestroy(g));
+	/* a child graph being captured into stays while the capture lasts:
+	   neither its node nor its parent may be destroyed */
+	CUgraph parent, child, inner, got = NULL;
+	CUgraphNode cn;
+	CUstream s;
+	OK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+	OK(cuGraphCreate(&parent, 0));
+	OK(cuGraphCreate(&child, 0));
+	OK(cuGraphAddChildGraphNode(&cn, parent, NULL, 0, child));
+	OK(cuGraphChildGraphNodeGetGraph(cn, &inner));
+	OK(cuStreamBeginCaptureToGraph(s, inner, NULL, NULL, 0, CU_STREAM_CAPTURE_MODE_RELAXED));
+	EXPECT(cuGraphDestroyNode(cn), CUDA_ERROR_INVALID_VALUE);
+	EXPECT(cuGraphDestroy(parent), CUDA_ERROR_INVALID_VALUE);
+	OK(cuLaunchHostFunc(s, count_hit, NULL));
+	OK(cuStreamEndCapture(s, &got));
+	n = 0;
+	OK(cuGraphGetNodes(inner, NULL, &n));
+	CHECK(got == inner && n == 1, "the capture into the child graph ended with its node in it: %zu", n);
+	OK(cuGraphDestroyNode(cn));                     /* once the capture is over */
+	EXPECT(cuGraphGetNodes(inner, NULL, &n), CUDA_ERROR_INVALID_VALUE);     /* went with its node */
+	OK(cuGraphDestroy(parent));
+	OK(cuGraphDestroy(child));
+	OK(cuStreamDestroy(s));
+}
+
 /* Unsafe calls during a capture (cuCtxSynchronize), as CUDA's rules for
  * the calling thread's capture interaction mode allow or refuse them. */
 typedef struct Syncer {
@@ -3393,6 +3465,7 @@ int main(int argc, char **argv)
 		exec_params();
 		exec_update();
 		graph_editing();
+		graph_lifetimes();
 		capture_modes();
 		printf("cuda-driver: %d passed, %d failed\n", passed, failed);
 		return failed != 0;
@@ -3417,6 +3490,7 @@ int main(int argc, char **argv)
 	exec_params();
 	exec_update();
 	graph_editing();
+	graph_lifetimes();
 	capture_modes();
 	launch_ex();
 	linking();
