@@ -156,6 +156,8 @@ typedef struct CuExec {
 	Slot *slot;             /* the conditional handles of the graph and the graphs in it */
 	size_t nslot;
 	pthread_rwlock_t rw;    /* read by each run, written by the updates of its work */
+	unsigned users;         /* under exec_life: the calls and runs using it now */
+	int dead;               /* under exec_life: destroyed, freed when its last user is done */
 } CuExec;
 
 static void refs_release(Refs *r);
@@ -2748,20 +2750,33 @@ CUresult cuGraphInstantiateWithParams(CUgraphExec *out, CUgraph g, CUDA_GRAPH_IN
 	return r;
 }
 
-/* From a host node of a graph being run on this thread it is refused
- * (CUDA_ERROR_NOT_PERMITTED), as the updates are: the run would go on in
- * the work freed. */
-CUresult cuGraphExecDestroy(CUgraphExec h)
+/* An executable graph destroyed while another thread runs it (in flight,
+ * as CUDA says) is freed when that run is done, as in CUDA: each call and
+ * run that uses one holds it (exec_get) until it lets go (exec_put), and
+ * the last to let go of a destroyed one frees it.  Its handle is refused
+ * from the destruction on. */
+static pthread_mutex_t exec_life = PTHREAD_MUTEX_INITIALIZER;
+
+static CuExec *exec_get(CUgraphExec h)
 {
-	CTX_CALL(c);
+	pthread_mutex_lock(&exec_life);
 	CuExec *e = exec_of(h);
-	if (!e)
-		return CUDA_ERROR_INVALID_VALUE;
-	if (running) {
-		cu_warn("cuGraphExecDestroy: called while this thread runs a graph (from a host node)");
-		return CUDA_ERROR_NOT_PERMITTED;
-	}
-	refs_release(&e->refs);
+	if (e && e->dead)
+		e = NULL;
+	if (e)
+		e->users++;
+	pthread_mutex_unlock(&exec_life);
+	return e;
+}
+
+/* Frees e (under exec_life, so that no exec_get reads it meanwhile) but
+ * for its user objects' references, which it gives back: their
+ * destructors run outside the lock. */
+static Refs exec_free(CuExec *e)
+{
+	CUgraphExec h = CU_HANDLE(CUgraphExec, e);
+	Refs refs = e->refs;
+	e->refs = (Refs){ 0 };
 	hold_memory(e->v, e->n, -1);
 	CuGraph *g = graph_of(e->from);
 	if (g)
@@ -2771,17 +2786,51 @@ CUresult cuGraphExecDestroy(CUgraphExec h)
 	devnodes_drop(e);
 	exec_drop(e);
 	cu_obj_free(h, CU_KIND_GRAPH_EXEC);
-	return CUDA_SUCCESS;
+	return refs;
+}
+
+static void exec_put(CuExec *e)
+{
+	Refs refs = { 0 };
+	pthread_mutex_lock(&exec_life);
+	if (!--e->users && e->dead)
+		refs = exec_free(e);
+	pthread_mutex_unlock(&exec_life);
+	refs_release(&refs);
+	free(refs.v);
+}
+
+/* From a host node of a graph being run on this thread it is refused
+ * (CUDA_ERROR_NOT_PERMITTED), as the updates are. */
+CUresult cuGraphExecDestroy(CUgraphExec h)
+{
+	CTX_CALL(c);
+	CuExec *e = exec_get(h);
+	if (!e)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (running) {
+		cu_warn("cuGraphExecDestroy: called while this thread runs a graph (from a host node)");
+		exec_put(e);
+		return CUDA_ERROR_NOT_PERMITTED;
+	}
+	pthread_mutex_lock(&exec_life);
+	int was = e->dead;      /* by another thread meanwhile */
+	e->dead = 1;
+	pthread_mutex_unlock(&exec_life);
+	exec_put(e);
+	return was ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
 }
 
 CUresult cuGraphExecGetFlags(CUgraphExec h, uint64_t *flags)
 {
 	CTX_CALL(c);
-	CuExec *e = exec_of(h);
-	if (!e || !flags)
+	CuExec *e = exec_get(h);
+	if (!e)
 		return CUDA_ERROR_INVALID_VALUE;
-	*flags = e->flags;
-	return CUDA_SUCCESS;
+	if (flags)
+		*flags = e->flags;
+	exec_put(e);
+	return flags ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
 /* ---- changing an executable graph's work -----------------------------------------------------
@@ -2827,15 +2876,18 @@ static Work *exec_work(CuExec *e, CUgraphNode h)
  * itself. */
 static CUresult exec_hold(CUgraphExec he, const char *who, CuExec **e)
 {
-	if (!(*e = exec_of(he)))
+	if (!(*e = exec_get(he)))
 		return CUDA_ERROR_INVALID_VALUE;
 	if (running) {
 		cu_warn("%s: called while this thread runs a graph (from a host node)", who);
+		exec_put(*e);
 		return CUDA_ERROR_NOT_PERMITTED;
 	}
 	pthread_rwlock_wrlock(&(*e)->rw);
 	return CUDA_SUCCESS;
 }
+
+static CUresult exec_end(CuExec *e, CUresult r);
 
 static CUresult exec_begin(CUgraphExec he, CUgraphNode h, int kind, const char *who, CuExec **e, Work **w)
 {
@@ -2843,16 +2895,15 @@ static CUresult exec_begin(CUgraphExec he, CUgraphNode h, int kind, const char *
 	if (r)
 		return r;
 	*w = exec_work(*e, h);
-	if (!*w || (kind >= 0 && (*w)->kind != kind)) {
-		pthread_rwlock_unlock(&(*e)->rw);
-		return CUDA_ERROR_INVALID_VALUE;
-	}
+	if (!*w || (kind >= 0 && (*w)->kind != kind))
+		return exec_end(*e, CUDA_ERROR_INVALID_VALUE);
 	return CUDA_SUCCESS;
 }
 
 static CUresult exec_end(CuExec *e, CUresult r)
 {
 	pthread_rwlock_unlock(&e->rw);
+	exec_put(e);
 	return r;
 }
 
@@ -3299,10 +3350,14 @@ static CUresult upload(CUgraphExec h)
 CUresult cuGraphUpload(CUgraphExec h, CUstream s)
 {
 	CTX_CALL(c);
-	if (!exec_of(h))
+	CuExec *e = exec_get(h);
+	if (!e)
 		return CUDA_ERROR_INVALID_VALUE;
 	CUresult r = cu_stream_check(s);
-	return r ? r : upload(h);
+	if (!r)
+		r = upload(h);
+	exec_put(e);
+	return r;
 }
 
 static CUresult run_copy(CuCtx *c, const Work *w)
@@ -3456,7 +3511,7 @@ static ptxvm_result run_exec(void *arg, uint64_t graph, ptxvm_graph_env *env)
 	(void)graph;
 	CuCtx *c;
 	CUresult r = cu_enter(&c);
-	CuExec *e = r ? NULL : exec_of((CUgraphExec)arg);
+	CuExec *e = r ? NULL : exec_get((CUgraphExec)arg);
 	if (!r && !e)
 		r = CUDA_ERROR_INVALID_VALUE;   /* destroyed while its launch was queued */
 	if (!r) {
@@ -3470,6 +3525,7 @@ static ptxvm_result run_exec(void *arg, uint64_t graph, ptxvm_graph_env *env)
 		r = run_work(c, e, e->v, e->n, env);
 		running--;
 		pthread_rwlock_unlock(&e->rw);
+		exec_put(e);
 	}
 	return (ptxvm_result)r;
 }
@@ -3479,19 +3535,19 @@ static ptxvm_result run_exec(void *arg, uint64_t graph, ptxvm_graph_env *env)
 CUresult cuGraphLaunch(CUgraphExec h, CUstream s)
 {
 	CTX_CALL(c);
-	CuExec *e = exec_of(h);
+	CuExec *e = exec_get(h);
 	if (!e)
 		return CUDA_ERROR_INVALID_VALUE;
 	CUresult r = cu_stream_check(s);
-	if (r)
-		return r;
-	if (cu_capturing(s))
-		return cu_capture_refuse(s, "cuGraphLaunch (a child graph)");
-	if ((r = relaunch_memory(e->v, e->n, e->flags)) || (r = upload(h)))
-		return r;
-	int device = (e->flags & INSTANTIATE_DEVICE_LAUNCH) != 0;
-	ptxvm_result pr = ptxvm_graph_run(cu_dev.dev, device ? (uint64_t)(uintptr_t)h : 0, run_exec, h);
-	return pr ? cu_result(c, pr, "cuGraphLaunch") : CUDA_SUCCESS;
+	if (!r && cu_capturing(s))
+		r = cu_capture_refuse(s, "cuGraphLaunch (a child graph)");
+	if (!r && !(r = relaunch_memory(e->v, e->n, e->flags)) && !(r = upload(h))) {
+		int device = (e->flags & INSTANTIATE_DEVICE_LAUNCH) != 0;
+		ptxvm_result pr = ptxvm_graph_run(cu_dev.dev, device ? (uint64_t)(uintptr_t)h : 0, run_exec, h);
+		r = pr ? cu_result(c, pr, "cuGraphLaunch") : CUDA_SUCCESS;
+	}
+	exec_put(e);
+	return r;
 }
 
 CU_PT_ALIAS(cuGraphLaunch, _ptsz);

@@ -2301,6 +2301,43 @@ static void count_hit(void *p)
 	host_hits++;
 }
 
+/* An executable graph destroyed on another thread while it runs: the
+ * first host node waits for the destruction, the second looks whether the
+ * user object the graph holds went meanwhile. */
+typedef struct InFlight {
+	CUcontext ctx;
+	CUgraphExec x;
+	CUresult r;
+} InFlight;
+static volatile int flight_started, flight_destroyed, dtor_ran, dtor_in_flight = -1;
+static void flight_wait(void *p)
+{
+	(void)p;
+	__atomic_store_n(&flight_started, 1, __ATOMIC_SEQ_CST);
+	for (int i = 0; i < 5000 && !__atomic_load_n(&flight_destroyed, __ATOMIC_SEQ_CST); i++)
+		usleep(1000);
+}
+static void flight_look(void *p)
+{
+	(void)p;
+	dtor_in_flight = __atomic_load_n(&dtor_ran, __ATOMIC_SEQ_CST);
+}
+static void flight_dtor(void *p)
+{
+	(void)p;
+	__atomic_store_n(&dtor_ran, 1, __ATOMIC_SEQ_CST);
+}
+static void *flight_destroyer(void *arg)
+{
+	InFlight *f = arg;
+	cuCtxSetCurrent(f->ctx);
+	while (!__atomic_load_n(&flight_started, __ATOMIC_SEQ_CST))
+		usleep(1000);
+	f->r = cuGraphExecDestroy(f->x);
+	__atomic_store_n(&flight_destroyed, 1, __ATOMIC_SEQ_CST);
+	return NULL;
+}
+
 static void graph_lifetimes(void)
 {
 	/* a host node may not destroy the executable graph it runs in: the
@@ -2355,6 +2392,29 @@ static void graph_lifetimes(void)
 	OK(cuGraphDestroy(parent));
 	OK(cuGraphDestroy(child));
 	OK(cuStreamDestroy(s));
+	/* destroyed in flight, it is freed when its run is done (CUDA's
+	   words): the run goes on, and the user object goes after it */
+	CUDA_HOST_NODE_PARAMS wait = { flight_wait, NULL }, look = { flight_look, NULL };
+	CUuserObject uo;
+	InFlight f = { .r = CUDA_ERROR_UNKNOWN };
+	pthread_t t;
+	OK(cuCtxGetCurrent(&f.ctx));
+	OK(cuGraphCreate(&g, 0));
+	OK(cuGraphAddHostNode(&first, g, NULL, 0, &wait));
+	OK(cuGraphAddHostNode(&next, g, &first, 1, &look));
+	OK(cuUserObjectCreate(&uo, NULL, flight_dtor, 1, CU_USER_OBJECT_NO_DESTRUCTOR_SYNC));
+	OK(cuGraphRetainUserObject(g, uo, 1, CU_GRAPH_USER_OBJECT_MOVE));
+	OK(cuGraphInstantiate(&f.x, g, 0));
+	OK(cuGraphDestroy(g));                          /* the executable graph holds the object alone */
+	CHECK(!dtor_ran, "the user object stays with the executable graph");
+	pthread_create(&t, NULL, flight_destroyer, &f);
+	OK(cuGraphLaunch(f.x, NULL));
+	pthread_join(t, NULL);
+	CHECK(f.r == CUDA_SUCCESS && flight_destroyed && dtor_in_flight == 0 && dtor_ran,
+	      "destroyed in flight: %d, the user object gone during the run %d, after it %d", (int)f.r,
+	      dtor_in_flight, dtor_ran);
+	EXPECT(cuGraphExecDestroy(f.x), CUDA_ERROR_INVALID_VALUE);
+	EXPECT(cuGraphLaunch(f.x, NULL), CUDA_ERROR_INVALID_VALUE);
 }
 
 /* Unsafe calls during a capture (cuCtxSynchronize), as CUDA's rules for
