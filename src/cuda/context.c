@@ -533,6 +533,22 @@ CUresult cuCtxSetSharedMemConfig(int cfg)
 	return cfg >= 0 && cfg <= 2 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
+/* The profiler's range: the tools that collect within it attach to a GPU's
+ * driver, never to this one, so there is nothing to start or stop; the
+ * calls succeed in a context, as they do on a GPU with no profiler attached.
+ * (cuProfilerInitialize stays unsupported, as since CUDA 12.) */
+CUresult cuProfilerStart(void)
+{
+	CTX_CALL(c);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuProfilerStop(void)
+{
+	CTX_CALL(c);
+	return CUDA_SUCCESS;
+}
+
 /* ---- limits --------------------------------------------------------------- */
 enum { CU_LIMIT_STACK_SIZE, CU_LIMIT_PRINTF_FIFO_SIZE, CU_LIMIT_MALLOC_HEAP_SIZE, CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT = 4 };
 

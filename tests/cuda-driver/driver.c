@@ -5,6 +5,7 @@
 /* texture and surface references are deprecated, and tested */
 #define CUDA_ENABLE_DEPRECATED
 #include <cuda.h>
+#include <cudaProfiler.h>
 
 #include <dlfcn.h>
 #include <malloc.h>
@@ -132,7 +133,14 @@ static void contexts(CUcontext *primary)
 {
 	CUcontext c = NULL, cur = NULL, popped = NULL;
 	EXPECT(cuCtxSynchronize(), CUDA_ERROR_INVALID_CONTEXT);
+	/* the profiler's range needs a context; no profiler attached, it does nothing */
+	EXPECT(cuProfilerStart(), CUDA_ERROR_INVALID_CONTEXT);
+	EXPECT(cuProfilerStop(), CUDA_ERROR_INVALID_CONTEXT);
 	OK(cuCtxCreate(&c, NULL, 0, 0));
+	OK(cuProfilerStart());
+	OK(cuProfilerStart());
+	OK(cuProfilerStop());
+	OK(cuProfilerStop());
 	OK(cuCtxGetCurrent(&cur));
 	CHECK(cur == c, "a created context is current");
 	OK(cuDevicePrimaryCtxRetain(primary, 0));
