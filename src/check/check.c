@@ -436,11 +436,17 @@ static int opnd_type(const Opnd *o)
 }
 
 /* The functions ptxas provides to a whole program (the device runtime's
- * system calls): a module may declare them without defining them. */
+ * system calls, and the calls of kernels in graphs, which ptxas 13
+ * resolves without separate compilation while it leaves the rest of the
+ * device runtime, cudaGetParameterBufferV2 and the like, unresolved): a
+ * module may declare them without defining them. */
 static bool system_function(Str name)
 {
 	static const char *const sys[] = { "vprintf", "malloc", "free", "__assertfail",
-					     "__cuda_syscall_aligned_malloc" };
+					     "__cuda_syscall_aligned_malloc", "cudaGraphSetConditional",
+					     "cudaGraphLaunch", "cudaGraphKernelNodeSetParam",
+					     "cudaGraphKernelNodeSetEnabled", "cudaGraphKernelNodeSetGridDim",
+					     "cudaGraphKernelNodeUpdatesApply" };
 	for (size_t i = 0; i < NELEM(sys); i++)
 		if (str_eq(name, sys[i]))
 			return true;

@@ -35,7 +35,9 @@ if [ "$1" = --one ]; then
 	# a first line "// nvcc-flags: ..." adds flags and sources (-rdc=true)
 	flags=$(sed -n '1s|^// nvcc-flags: ||p' "$src")
 	stale=""
-	for f in $src tests/cuda-host/check.h $(printf '%s\n' $flags | grep '\.cu$'); do
+	# and the sources it includes (conditional_whole.cu: another program)
+	incl=$(sed -n 's|^#include "\(.*\.cu\)"$|tests/cuda-host/\1|p' "$src")
+	for f in $src tests/cuda-host/check.h $(printf '%s\n' $flags | grep '\.cu$') $incl; do
 		[ "$f" -nt "$bin" ] && stale=1
 	done
 	if [ ! -x "$bin" ] || [ -n "$stale" ]; then

@@ -1561,6 +1561,20 @@ def gen_nvcc():
                                   ".extern .func __assertfail(.param .b64 a, .param .b64 b, .param .b32 c, .param .b64 d, .param .b64 e);",
               "", "{\n.param .b64 n;\n.param .b64 r;\nst.param.b64 [n], 8;\ncall (r), malloc, (n);\nld.param.b64 %rd1, [r];\n"
                   ".param .b64 p;\nst.param.b64 [p], %rd1;\ncall free, (p);\n}"),
+             ("graph_functions", "".join(".extern .func (.param .b32 r) %s(.param .b64 h, .param .b32 v);\n" % f
+                                         for f in ["cudaGraphSetConditional", "cudaGraphLaunch",
+                                                   "cudaGraphKernelNodeSetParam", "cudaGraphKernelNodeSetEnabled",
+                                                   "cudaGraphKernelNodeSetGridDim", "cudaGraphKernelNodeUpdatesApply"]),
+              "", "".join("{\n.param .b64 h;\n.param .b32 v;\n.param .b32 r;\nst.param.b64 [h], %%rd1;\n"
+                          "st.param.b32 [v], 1;\ncall (r), %s, (h, v);\n}\n" % f
+                          for f in ["cudaGraphSetConditional", "cudaGraphLaunch", "cudaGraphKernelNodeSetParam",
+                                    "cudaGraphKernelNodeSetEnabled", "cudaGraphKernelNodeSetGridDim",
+                                    "cudaGraphKernelNodeUpdatesApply"])),
+             ("devrt_function", ".extern .func (.param .b64 r) cudaGetParameterBufferV2(.param .b64 f, .param .b64 g);",
+              "", "{\n.param .b64 f;\n.param .b64 g;\n.param .b64 r;\nst.param.b64 [f], %rd1;\n"
+                  "st.param.b64 [g], %rd1;\ncall (r), cudaGetParameterBufferV2, (f, g);\n}"),
+             ("devrt_function_cdp2", ".extern .func (.param .b32 r) __cudaCDP2GetLastError();",
+              "", "{\n.param .b32 r;\ncall (r), __cudaCDP2GetLastError, ();\n}"),
              ("extern_var_used", ".extern .global .u32 g;", "", "ld.global.u32 %r1, [g];"),
              ("unified_var", ".global .attribute(.unified(1,2)) .u32 g;", "", ""),
              ("unified_func", "", ".visible .func .attribute(.unified(1,2)) f()\n{\n\tret;\n}", ""),
