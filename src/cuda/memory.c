@@ -39,7 +39,8 @@ enum { HOST_ALLOCATED, HOST_REGISTERED, HOST_MANAGED };
 
 typedef struct HostMem {
 	void *p;
-	size_t bytes;
+	size_t bytes;           /* whole pages where allocated here */
+	size_t asked;           /* the size the program gave */
 	unsigned flags;
 	int kind;
 	struct HostMem *next;
@@ -61,7 +62,7 @@ static int host_find(const void *p, size_t n, HostMem *out)
 	return h != NULL;
 }
 
-static CUresult host_add(CuCtx *c, void *p, size_t bytes, unsigned flags, int kind, const char *what)
+static CUresult host_add(CuCtx *c, void *p, size_t bytes, size_t asked, unsigned flags, int kind, const char *what)
 {
 	HostMem *h = malloc(sizeof *h);
 	if (!h)
@@ -72,7 +73,7 @@ static CUresult host_add(CuCtx *c, void *p, size_t bytes, unsigned flags, int ki
 		cu_warn("%s: %s", what, ptxvm_device_message(cu_dev.dev));
 		return r == PTXVM_ERROR_OUT_OF_MEMORY ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_ERROR_INVALID_VALUE;
 	}
-	*h = (HostMem){ p, bytes, flags, kind, NULL };
+	*h = (HostMem){ p, bytes, asked, flags, kind, NULL };
 	pthread_mutex_lock(&host_lock);
 	h->next = host_mem;
 	host_mem = h;
@@ -112,7 +113,7 @@ static CUresult host_alloc(void **out, size_t bytes, unsigned flags, int kind, c
 	if (posix_memalign(&p, page, n))
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	memset(p, 0, n);
-	CUresult r = host_add(c, p, n, flags, kind, what);
+	CUresult r = host_add(c, p, n, bytes, flags, kind, what);
 	if (r) {
 		free(p);
 		return r;
@@ -142,7 +143,7 @@ CUresult cuMemFreeHost(void *p)
 	return CUDA_SUCCESS;
 }
 
-enum { CU_MEM_ATTACH_GLOBAL = 1, CU_MEM_ATTACH_HOST = 2 };
+enum { CU_MEM_ATTACH_GLOBAL = 1, CU_MEM_ATTACH_HOST = 2, CU_MEM_ATTACH_SINGLE = 4 };
 
 CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytes, unsigned flags)
 {
@@ -162,7 +163,7 @@ CUresult cuMemHostRegister_v2(void *p, size_t bytes, unsigned flags)
 		return CUDA_ERROR_INVALID_VALUE;
 	if (host_find(p, 1, NULL))
 		return 712;     /* CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED */
-	return host_add(c, p, bytes, flags, HOST_REGISTERED, "cuMemHostRegister");
+	return host_add(c, p, bytes, bytes, flags, HOST_REGISTERED, "cuMemHostRegister");
 }
 
 CUresult cuMemHostRegister(void *p, size_t bytes, unsigned flags) { return cuMemHostRegister_v2(p, bytes, flags); }
@@ -687,6 +688,104 @@ CU_PT_ALIAS(cuMemsetD32Async, _ptsz);
 CU_PT_ALIAS(cuMemsetD2D8Async, _ptsz);
 CU_PT_ALIAS(cuMemsetD2D16Async, _ptsz);
 CU_PT_ALIAS(cuMemsetD2D32Async, _ptsz);
+
+/* ---- managed memory's hints: prefetches, advice, stream attachment --------------------
+ * Managed memory is host memory the device reaches at the same address, and
+ * every access is coherent (a launch ends before its call returns), so
+ * nothing moves: the calls check their arguments as CUDA documents them and
+ * succeed.  The range must lie in one cuMemAllocManaged allocation;
+ * __managed__ variables, which CUDA takes too, are refused with a message
+ * (to do: the driver does not yet know their ranges). */
+enum { LOC_DEVICE = 1, LOC_HOST, LOC_HOST_NUMA, LOC_HOST_NUMA_CURRENT };
+enum { ADVISE_SET_READ_MOSTLY = 1, ADVISE_UNSET_READ_MOSTLY, ADVISE_SET_PREFERRED_LOCATION,
+       ADVISE_UNSET_PREFERRED_LOCATION, ADVISE_SET_ACCESSED_BY, ADVISE_UNSET_ACCESSED_BY };
+enum { CU_DEVICE_CPU = -1 };
+typedef struct { int type, id; } CuMemLoc;      /* CUmemLocation */
+
+static CUresult managed_range(CUdeviceptr p, size_t n, HostMem *h, const char *what)
+{
+	if (!p || !n)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (host_find((void *)(uintptr_t)p, n, h) && h->kind == HOST_MANAGED)
+		return CUDA_SUCCESS;
+	uint64_t base;
+	size_t size;
+	if (!host_find((void *)(uintptr_t)p, 1, NULL) && !ptxvm_mem_range(cu_dev.dev, p, &base, &size))
+		cu_warn("%s: [0x%llx, +%zu) is not in one allocation of cuMemAllocManaged (a __managed__ "
+			"variable is not taken here yet)", what, (unsigned long long)p, n);
+	return CUDA_ERROR_INVALID_VALUE;
+}
+
+/* A location prefetched to or advised about: the device, or the host (its
+ * one NUMA node, 0). */
+static CUresult location(CuMemLoc l)
+{
+	switch (l.type) {
+	case LOC_DEVICE: return l.id == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
+	case LOC_HOST: case LOC_HOST_NUMA_CURRENT: return CUDA_SUCCESS;
+	case LOC_HOST_NUMA: return l.id == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+	default: return CUDA_ERROR_INVALID_VALUE;
+	}
+}
+
+static CuMemLoc device_location(CUdevice dev) { return (CuMemLoc){ dev == CU_DEVICE_CPU ? LOC_HOST : LOC_DEVICE, dev }; }
+
+CUresult cuMemPrefetchAsync_v2(CUdeviceptr p, size_t n, CuMemLoc loc, unsigned flags, CUstream s)
+{
+	CTX_CALL(c);
+	CUresult r = cu_stream_check(s);
+	if (r)
+		return r;
+	HostMem h;
+	if (flags || (r = location(loc)) || (r = managed_range(p, n, &h, "cuMemPrefetchAsync")))
+		return r ? r : CUDA_ERROR_INVALID_VALUE;
+	return cu_capturing(s) ? cu_capture_refuse(s, "cuMemPrefetchAsync") : CUDA_SUCCESS;
+}
+
+CUresult cuMemPrefetchAsync(CUdeviceptr p, size_t n, CUdevice dev, CUstream s)
+{
+	return cuMemPrefetchAsync_v2(p, n, device_location(dev), 0, s);
+}
+
+CUresult cuMemAdvise_v2(CUdeviceptr p, size_t n, int advice, CuMemLoc loc)
+{
+	CTX_CALL(c);
+	if (advice < ADVISE_SET_READ_MOSTLY || advice > ADVISE_UNSET_ACCESSED_BY)
+		return CUDA_ERROR_INVALID_VALUE;
+	/* read-mostly names no location */
+	CUresult r = advice <= ADVISE_UNSET_READ_MOSTLY ? CUDA_SUCCESS : location(loc);
+	HostMem h;
+	return r ? r : managed_range(p, n, &h, "cuMemAdvise");
+}
+
+CUresult cuMemAdvise(CUdeviceptr p, size_t n, int advice, CUdevice dev)
+{
+	return cuMemAdvise_v2(p, n, advice, device_location(dev));
+}
+
+/* The whole of an allocation (length 0 or its size) is attached to the
+ * stream, the host or every stream; one cannot attach singly to the NULL
+ * stream, which is no stream of its own. */
+CUresult cuStreamAttachMemAsync(CUstream s, CUdeviceptr p, size_t length, unsigned flags)
+{
+	CTX_CALL(c);
+	CUresult r = cu_stream_check(s);
+	if (r)
+		return r;
+	HostMem h;
+	if ((flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST && flags != CU_MEM_ATTACH_SINGLE) ||
+	    (flags == CU_MEM_ATTACH_SINGLE && (!s || s == (CUstream)0x1)))
+		return CUDA_ERROR_INVALID_VALUE;
+	if ((r = managed_range(p, length ? length : 1, &h, "cuStreamAttachMemAsync")))
+		return r;
+	if ((uintptr_t)h.p != p || (length && length != h.asked))
+		return CUDA_ERROR_INVALID_VALUE;
+	return cu_capturing(s) ? cu_capture_refuse(s, "cuStreamAttachMemAsync") : CUDA_SUCCESS;
+}
+
+CU_PT_ALIAS(cuMemPrefetchAsync, _ptsz);
+CU_PT_ALIAS(cuMemPrefetchAsync_v2, _ptsz);
+CU_PT_ALIAS(cuStreamAttachMemAsync, _ptsz);
 
 /* ---- stream-ordered allocation: the stream is always idle, so the memory
  * is allocated and freed at once, from the device's one default pool; on
