@@ -243,6 +243,10 @@ void cu_printf_launched(void);
 /* memory.c: a 3D copy and a 2D fill (elem 1, 2 or 4 bytes), for graph.c. */
 CUresult cu_copy3d(const CUDA_MEMCPY3D *p, const char *what);
 CUresult cu_memset2d(const char *what, CUdeviceptr dst, size_t pitch, unsigned v, unsigned elem, size_t w, size_t h);
+/* memory.c: a module's __managed__ variable [p, p + bytes), managed memory
+ * for the calls that take it until cu_managed_vars_drop(owner). */
+void cu_managed_var(const void *owner, void *p, size_t bytes);
+void cu_managed_vars_drop(const void *owner);
 
 /* launch.c: runs f with cfg on the current context c: its parameters
  * params[i], or laid out in buf (params NULL); flushes device printf. */

@@ -34,8 +34,11 @@ CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pitch, size_t width, size
  * Pinned (cuMemHostAlloc, cuMemAllocHost), registered (cuMemHostRegister)
  * and managed (cuMemAllocManaged) memory are host memory mapped into the
  * device at its own address (ptxvm_mem_map_host): one pointer for both
- * sides, as unified addressing has it. */
-enum { HOST_ALLOCATED, HOST_REGISTERED, HOST_MANAGED };
+ * sides, as unified addressing has it.  A module's __managed__ variables,
+ * which the C API maps at their host address, are recorded as managed
+ * memory too while their module lives (cu_managed_var). */
+enum { HOST_ALLOCATED, HOST_REGISTERED, HOST_MANAGED, HOST_MANAGED_VAR };
+enum { CU_MEM_ATTACH_GLOBAL = 1, CU_MEM_ATTACH_HOST = 2, CU_MEM_ATTACH_SINGLE = 4 };
 
 typedef struct HostMem {
 	void *p;
@@ -43,6 +46,7 @@ typedef struct HostMem {
 	size_t asked;           /* the size the program gave */
 	unsigned flags;
 	int kind;
+	const void *owner;      /* a __managed__ variable's module */
 	struct HostMem *next;
 } HostMem;
 static HostMem *host_mem;
@@ -73,7 +77,7 @@ static CUresult host_add(CuCtx *c, void *p, size_t bytes, size_t asked, unsigned
 		cu_warn("%s: %s", what, ptxvm_device_message(cu_dev.dev));
 		return r == PTXVM_ERROR_OUT_OF_MEMORY ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_ERROR_INVALID_VALUE;
 	}
-	*h = (HostMem){ p, bytes, asked, flags, kind, NULL };
+	*h = (HostMem){ p, bytes, asked, flags, kind, NULL, NULL };
 	pthread_mutex_lock(&host_lock);
 	h->next = host_mem;
 	host_mem = h;
@@ -101,6 +105,37 @@ static int host_remove(void *p, unsigned mask, HostMem *out)
 	*out = *h;
 	free(h);
 	return 1;
+}
+
+static int is_managed(const HostMem *h) { return h->kind == HOST_MANAGED || h->kind == HOST_MANAGED_VAR; }
+
+void cu_managed_var(const void *owner, void *p, size_t bytes)
+{
+	HostMem *h = malloc(sizeof *h);
+	if (!h || host_find(p, bytes, NULL)) {  /* asked for again: recorded already */
+		free(h);
+		return;
+	}
+	*h = (HostMem){ p, bytes, bytes, CU_MEM_ATTACH_GLOBAL, HOST_MANAGED_VAR, owner, NULL };
+	pthread_mutex_lock(&host_lock);
+	h->next = host_mem;
+	host_mem = h;
+	pthread_mutex_unlock(&host_lock);
+}
+
+void cu_managed_vars_drop(const void *owner)
+{
+	pthread_mutex_lock(&host_lock);
+	for (HostMem **q = &host_mem; *q;) {
+		HostMem *h = *q;
+		if (h->kind == HOST_MANAGED_VAR && h->owner == owner) {
+			*q = h->next;
+			free(h);
+		} else {
+			q = &h->next;
+		}
+	}
+	pthread_mutex_unlock(&host_lock);
 }
 
 static CUresult host_alloc(void **out, size_t bytes, unsigned flags, int kind, const char *what)
@@ -143,7 +178,6 @@ CUresult cuMemFreeHost(void *p)
 	return CUDA_SUCCESS;
 }
 
-enum { CU_MEM_ATTACH_GLOBAL = 1, CU_MEM_ATTACH_HOST = 2, CU_MEM_ATTACH_SINGLE = 4 };
 
 CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytes, unsigned flags)
 {
@@ -190,7 +224,7 @@ CUresult cuMemHostGetFlags(unsigned *flags, void *p)
 {
 	CTX_CALL(c);
 	HostMem h;
-	if (!flags || !host_find(p, 1, &h) || h.kind == HOST_MANAGED)
+	if (!flags || !host_find(p, 1, &h) || is_managed(&h))
 		return CUDA_ERROR_INVALID_VALUE;
 	*flags = h.flags | CU_MEMHOSTALLOC_DEVICEMAP;   /* all of it is mapped */
 	return CUDA_SUCCESS;
@@ -235,7 +269,7 @@ static CUresult pointer_attribute(CuCtx *c, void *data, int attr, CUdeviceptr pt
 	HostMem h;
 	uint64_t base = 0;
 	size_t size = 0;
-	int host = host_find((void *)(uintptr_t)ptr, 1, &h), managed = host && h.kind == HOST_MANAGED;
+	int host = host_find((void *)(uintptr_t)ptr, 1, &h), managed = host && is_managed(&h);
 	if (host) {
 		base = (uint64_t)(uintptr_t)h.p;
 		size = h.bytes;
@@ -693,9 +727,8 @@ CU_PT_ALIAS(cuMemsetD2D32Async, _ptsz);
  * Managed memory is host memory the device reaches at the same address, and
  * every access is coherent (a launch ends before its call returns), so
  * nothing moves: the calls check their arguments as CUDA documents them and
- * succeed.  The range must lie in one cuMemAllocManaged allocation;
- * __managed__ variables, which CUDA takes too, are refused with a message
- * (to do: the driver does not yet know their ranges). */
+ * succeed.  The range must lie in one cuMemAllocManaged allocation or one
+ * __managed__ variable. */
 enum { LOC_DEVICE = 1, LOC_HOST, LOC_HOST_NUMA, LOC_HOST_NUMA_CURRENT };
 enum { ADVISE_SET_READ_MOSTLY = 1, ADVISE_UNSET_READ_MOSTLY, ADVISE_SET_PREFERRED_LOCATION,
        ADVISE_UNSET_PREFERRED_LOCATION, ADVISE_SET_ACCESSED_BY, ADVISE_UNSET_ACCESSED_BY };
@@ -706,13 +739,12 @@ static CUresult managed_range(CUdeviceptr p, size_t n, HostMem *h, const char *w
 {
 	if (!p || !n)
 		return CUDA_ERROR_INVALID_VALUE;
-	if (host_find((void *)(uintptr_t)p, n, h) && h->kind == HOST_MANAGED)
+	if (host_find((void *)(uintptr_t)p, n, h) && is_managed(h))
 		return CUDA_SUCCESS;
 	uint64_t base;
 	size_t size;
 	if (!host_find((void *)(uintptr_t)p, 1, NULL) && !ptxvm_mem_range(cu_dev.dev, p, &base, &size))
-		cu_warn("%s: [0x%llx, +%zu) is not in one allocation of cuMemAllocManaged (a __managed__ "
-			"variable is not taken here yet)", what, (unsigned long long)p, n);
+		cu_log("%s: [0x%llx, +%zu) is device memory, not managed memory", what, (unsigned long long)p, n);
 	return CUDA_ERROR_INVALID_VALUE;
 }
 

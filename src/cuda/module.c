@@ -208,6 +208,7 @@ static void unload(CuMod *m)
 		cu_obj_free(CU_HANDLE(CUfunction, f), CU_KIND_FUNCTION);
 	}
 	cu_refs_release(CU_HANDLE(CUmodule, m));
+	cu_managed_vars_drop(m);
 	ptxvm_program_unload(m->prog);
 	cu_obj_free(CU_HANDLE(CUmodule, m), CU_KIND_MODULE);
 }
@@ -617,6 +618,7 @@ CUresult cuLibraryGetManaged(CUdeviceptr *dptr, size_t *bytes, CUlibrary h, cons
 	ptxvm_result r = ptxvm_program_managed(m->prog, name, &p, &n);
 	if (r)
 		return r == PTXVM_ERROR_NOT_FOUND ? CUDA_ERROR_NOT_FOUND : (CUresult)r;
+	cu_managed_var(m, p, n);
 	if (dptr)
 		*dptr = (CUdeviceptr)(uintptr_t)p;
 	if (bytes)

@@ -58,6 +58,42 @@ int main()
 	for (int i = 0; i < 8; i++)
 		wantv[i] = i + i * 10;
 	expect_eq("a __managed__ variable", mvar, wantv, 8);
+	CK(cudaPointerGetAttributes(&a, mvar));
+	expect(a.type == cudaMemoryTypeManaged && a.devicePointer == mvar && a.hostPointer == mvar,
+	       "cudaPointerGetAttributes: a __managed__ variable is managed, one address (type %d)", (int)a.type);
+
+	// the hints: prefetches, advice and attachment to a stream, of an
+	// allocation and of a __managed__ variable, change no value; device
+	// memory is no managed memory, and one cannot attach singly to the
+	// NULL stream
+	cudaStream_t s;
+	CK(cudaStreamCreate(&s));
+	cudaMemLocation dev = { cudaMemLocationTypeDevice, 0 }, host = { cudaMemLocationTypeHost, 0 };
+	CK(cudaMemPrefetchAsync(p, n * sizeof(double), dev, 0, s));
+	CK(cudaMemPrefetchAsync(mvar, sizeof mvar, dev, 0, s));
+	CK(cudaMemAdvise(p, n * sizeof(double), cudaMemAdviseSetPreferredLocation, dev));
+	CK(cudaMemAdvise(mvar, sizeof mvar, cudaMemAdviseSetReadMostly, dev));
+	CK(cudaStreamAttachMemAsync(s, p, 0, cudaMemAttachSingle));
+	CK(cudaStreamAttachMemAsync(s, mvar, sizeof mvar, cudaMemAttachSingle));
+	step<<<(n + 255) / 256, 256, 0, s>>>(p, n, 2.0);
+	bump_managed_var<<<1, 8, 0, s>>>();
+	CK(cudaMemPrefetchAsync(p, n * sizeof(double), host, 0, s));
+	CK(cudaMemPrefetchAsync(mvar, sizeof mvar, host, 0, s));
+	CK(cudaStreamSynchronize(s));
+	for (int i = 0; i < n; i++)
+		want[i] = want[i] * 2.0 + (double)i;
+	for (int i = 0; i < 8; i++)
+		wantv[i] += i * 10;
+	expect_eq("managed doubles after prefetches, advice and an attachment", p, want, n);
+	expect_eq("a __managed__ variable after prefetches and an attachment", mvar, wantv, 8);
+	CK(cudaStreamAttachMemAsync(s, p, 0, cudaMemAttachGlobal));
+	expect(cudaMemPrefetchAsync(d, n * sizeof(double), dev, 0, s) == cudaErrorInvalidValue,
+	       "prefetching device memory is an invalid value");
+	(void)cudaGetLastError();
+	expect(cudaStreamAttachMemAsync(0, p, 0, cudaMemAttachSingle) == cudaErrorInvalidValue,
+	       "attaching singly to the NULL stream is an invalid value");
+	(void)cudaGetLastError();
+	CK(cudaStreamDestroy(s));
 	CK(cudaFree(p));
 	CK(cudaFree(d));
 	return finish();
