@@ -641,6 +641,28 @@ static void test_warp(ptxvm_device *d)
 		run_out32(&s, d, p, "w_elect", CFG(1, 32), w, 128);
 		done(&s);
 	}
+	{
+		Sc s = { .name = "warp: .sync instructions of four 8-lane tiles, each lane naming its own (w_tiles)" };
+		for (uint32_t l = 0; l < 32; l++) {
+			uint32_t base = l & 24, tile = 0xffu << base, ballot = 0, sum = 0, parity = 0;
+			for (uint32_t k = base; k < base + 8; k++) {
+				ballot |= (k % 3 == 0) << k;
+				sum += k;
+				parity |= ((k & 1) == (l & 1)) << k;
+			}
+			uint32_t *o = &w[8 * l];
+			o[0] = ballot & tile;
+			o[1] = base == 8;               /* lane 9 is in the second tile */
+			o[2] = 0;                       /* every tile has its lane 7 */
+			o[3] = sum;
+			o[4] = parity;
+			o[5] = base;
+			o[6] = l == base;
+			o[7] = base + 7;
+		}
+		run_out32(&s, d, p, "w_tiles", CFG(1, 32), w, 256);
+		done(&s);
+	}
 }
 
 /* ---- special registers -------------------------------------------------- */

@@ -1050,23 +1050,32 @@ static uint16_t h_op(unsigned op, bool bf, uint16_t a, uint16_t b, uint16_t c, i
 }
 
 /* ---- warp-wide operations ----------------------------------------------- */
-/* Lanes that a .sync membermask names but that are not here: on the
- * hardware they would be waited for; a reconvergence stack cannot. */
-static bool sync_ok(Ctx *X, uint32_t act, uint32_t member)
+/* A .sync instruction's membermask is each lane's own: the lanes of a
+ * converged warp may name different groups (the tiles of a partition, the
+ * groups of a labeled partition), each then synchronising and exchanging
+ * among its own.  Each active lane must be in its mask, and every lane a
+ * mask names must be here: on the hardware the absent ones would be waited
+ * for; a reconvergence stack cannot.  M: the masks, by lane. */
+static bool sync_ok(Ctx *X, uint32_t act, const uint64_t *M)
 {
 	Warp *w = X->w;
-	uint32_t missing = member & w->valid & ~w->exited & ~act;
-	if (!missing && (act & ~member) == 0)
-		return true;
-	if (act & ~member)
-		exec_fault(X->c, w, X->x, __builtin_ctz(act & ~member), PTXVM_ERROR_ILLEGAL_INSTRUCTION,
-			   "lanes 0x%08x execute a .sync instruction whose membermask 0x%08x excludes them",
-			   act & ~member, member);
-	else
-		exec_fault(X->c, w, X->x, __builtin_ctz(act), PTXVM_ERROR_ILLEGAL_INSTRUCTION,
-			   "membermask 0x%08x names lanes 0x%08x that are not converged here "
-			   "(ptxvm runs a warp's diverged paths one after another)", member, missing);
-	return false;
+	for (uint32_t a = act; a; a &= a - 1) {
+		unsigned l = (unsigned)__builtin_ctz(a);
+		uint32_t member = (uint32_t)M[l];
+		uint32_t missing = member & w->valid & ~w->exited & ~act;
+		if (!(member >> l & 1)) {
+			exec_fault(X->c, w, X->x, (int)l, PTXVM_ERROR_ILLEGAL_INSTRUCTION,
+				   "lane %u executes a .sync instruction whose membermask 0x%08x excludes it", l, member);
+			return false;
+		}
+		if (missing) {
+			exec_fault(X->c, w, X->x, (int)l, PTXVM_ERROR_ILLEGAL_INSTRUCTION,
+				   "membermask 0x%08x names lanes 0x%08x that are not converged here "
+				   "(ptxvm runs a warp's diverged paths one after another)", member, missing);
+			return false;
+		}
+	}
+	return true;
 }
 
 /* ---- calls -------------------------------------------------------------- */
