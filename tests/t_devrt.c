@@ -1091,8 +1091,8 @@ static void t_funcattrs(const char *root)
 	 * clusterSchedulingPolicyPreference, nonPortableClusterSizeAllowed */
 	static const long long want[3][17] = {
 		{ 0, 1024, 0, 160, 1024, 32, 90, 90, 0, 100000, 50, 0, 0, 0, 0, 0, 0 },
-		{ 0, 1024, 0, 0, 128, 32, 90, 90, 0, 48128, -1, 0, 0, 0, 0, 0, 0 },
-		{ 0, 1024, 0, 0, 1024, 32, 90, 90, 0, 48128, -1, 0, 2, 1, 1, 2, 1 },
+		{ 0, 0, 0, 0, 128, 32, 90, 90, 0, 49152, -1, 0, 0, 0, 0, 0, 0 },
+		{ 0, 0, 0, 0, 1024, 32, 90, 90, 0, 49152, -1, 0, 2, 1, 1, 2, 1 },
 	};
 	/* the same fields as CUfunction_attribute numbers them */
 	static const int attr_of[17] = { -1, 1, 2, 3, 0, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15, 14 };

@@ -1256,6 +1256,68 @@ static void test_api_args(ptxvm_device *d)
 		done(&s);
 	}
 	{
+		/* Six kernels of 40 KiB of .shared each, more than a CTA may have
+		   together: each counts and gets only what it reaches, directly,
+		   through a function it calls, or through one it calls by address;
+		   one variable two kernels name has one place for both; the .extern
+		   array of the one that has it is above that kernel's own. */
+		Sc s = { .name = "api: each kernel's static shared memory is what it reaches" };
+		char why[512], src[4096];
+		int n = snprintf(src, sizeof src, ".version 7.8\n.target sm_80\n.address_size 64\n"
+				 ".shared .align 16 .b8 both[64];\n.extern .shared .align 16 .b8 dyn[];\n");
+		for (int i = 0; i < 6; i++)
+			n += snprintf(src + n, sizeof src - (size_t)n, ".shared .align 16 .b8 big%d[40960];\n", i);
+		n += snprintf(src + n, sizeof src - (size_t)n,
+			      ".func (.reg .u32 r) via() { mov.u32 r, big4; ret; }\n"
+			      ".func (.reg .u32 r) byaddr() { mov.u32 r, big5; ret; }\n");
+		/* k0..k3 name big0..big3 (k0 and k1 also both); k4 calls via, k5
+		   byaddr through a pointer; each writes its lane's word of its
+		   array and of both, reads them back, and writes the sum and the
+		   array's offset */
+		for (int i = 0; i < 6; i++)
+			n += snprintf(src + n, sizeof src - (size_t)n,
+				      ".visible .entry k%d(.param .u64 o) { .reg .b32 %%r<8>; .reg .b64 %%rd<4>;\n"
+				      "%s"
+				      "mov.u32 %%r2, %%tid.x; shl.b32 %%r3, %%r2, 2; add.u32 %%r4, %%r1, %%r3;\n"
+				      "add.u32 %%r5, %%r2, %d; st.shared.u32 [%%r4+40832], %%r5; mov.u32 %%r6, both;\n"
+				      "add.u32 %%r6, %%r6, %%r3; st.shared.u32 [%%r6], 1000; bar.sync 0;\n"
+				      "ld.shared.u32 %%r5, [%%r4+40832]; ld.shared.u32 %%r7, [%%r6]; add.u32 %%r5, %%r5, %%r7;\n"
+				      "ld.param.u64 %%rd1, [o]; cvta.to.global.u64 %%rd1, %%rd1; mul.wide.u32 %%rd2, %%r2, 8;\n"
+				      "add.s64 %%rd3, %%rd1, %%rd2; st.global.v2.u32 [%%rd3], {%%r5, %%r1}; ret; }\n",
+				      i, i < 4 ? (i == 0 ? "mov.u32 %r1, big0;\n" : i == 1 ? "mov.u32 %r1, big1;\n"
+						  : i == 2 ? "mov.u32 %r1, big2; mov.u32 %r7, dyn;\n" : "mov.u32 %r1, big3;\n")
+				      : i == 4 ? "call (%r1), via, ();\n"
+				      : "{ .reg .b64 %f; P: .callprototype (.reg .u32 r) _ (); mov.u64 %f, byaddr;\n"
+					"call (%r1), %f, (), P; }\n",
+				      100 * i);
+		ptxvm_program *q = load_ptx(d, "pershared.ptx", src, why, sizeof why);
+		if (!q)
+			bad(&s, "pershared.ptx: %s", why);
+		for (int i = 0; q && i < 6; i++) {
+			char name[8];
+			snprintf(name, sizeof name, "k%d", i);
+			const ptxvm_kernel *ki = ptxvm_kernel_find(q, name);
+			ptxvm_kernel_attrs a = { 0 };
+			size_t want = 40960 + 64;       /* its array and both, each aligned */
+			if (!ki || ptxvm_kernel_attributes(ki, &a) || a.shared_bytes != want)
+				bad(&s, "%s: static shared %zu, want %zu", name, a.shared_bytes, want);
+			uint64_t out = dbuf(&s, d, 32 * 8, NULL);
+			uint32_t got[64];
+			void *args[] = { &out };
+			if (out && run(&s, d, q, name, CFG(1, 32), args) && get(&s, d, got, out, sizeof got)) {
+				for (uint32_t l = 0; l < 32; l++)
+					if (got[2 * l] != l + 100u * (unsigned)i + 1000 || got[2 * l + 1] != got[1] ||
+					    got[1] < 1024 || got[1] + 40960 > 1024 + 40960 + 64 + 16)
+						bad(&s, "%s lane %u: %u at offset %u, want %u at an offset from 1024 to 1104", name,
+						    l, got[2 * l], got[2 * l + 1], l + 100u * (unsigned)i + 1000);
+			}
+			if (out)
+				ptxvm_mem_free(d, out);
+		}
+		ptxvm_program_unload(q);
+		done(&s);
+	}
+	{
 		Sc s = { .name = "api: kernel attributes" };
 		char why[512];
 		ptxvm_program *q = load_ptx(d, "attrs.ptx",
@@ -1271,8 +1333,9 @@ static void test_api_args(ptxvm_device *d)
 			 a.local_bytes < 48)
 			bad(&s, "k: %s, shared %zu (1000, padded to at most 16), max threads %u (64), PTX %u (78), sm %u (80), local %zu (>= 48)",
 			    ptxvm_result_name(r1), a.shared_bytes, a.max_threads, a.ptx_version, a.sm, a.local_bytes);
-		/* static shared memory is laid out for the whole module: f_shared's 256 bytes */
-		if (r2 || b.shared_bytes != 256 || b.max_threads != 1024 || b.ptx_version != 80 || b.sm != 90)
+		/* a kernel's static shared memory is what it reaches, as ptxas counts it:
+		   f_ok names none (f_shared's 256 bytes are f_shared's) */
+		if (r2 || b.shared_bytes != 0 || b.max_threads != 1024 || b.ptx_version != 80 || b.sm != 90)
 			bad(&s, "f_ok: %s, shared %zu, max threads %u, PTX %u, sm %u", ptxvm_result_name(r2), b.shared_bytes,
 			    b.max_threads, b.ptx_version, b.sm);
 		if (ptxvm_kernel_attributes(NULL, &a) != PTXVM_ERROR_INVALID_HANDLE)

@@ -1615,7 +1615,7 @@ static int call_devrt(Ctx *X, int bi, uint32_t act, unsigned nret, unsigned narg
 			uint8_t *q = xlate(c, X->w, x, l, XS_GENERIC, a0, 4, true);
 			if (!q)
 				return -1;
-			uint64_t shared = p->shared_bytes - XSMEM_RESERVED;
+			uint64_t shared = p->fn[fi].shared_dyn - XSMEM_RESERVED;
 			int n = dyn > UINT32_MAX ? 0 : exec_occupancy(L->attrs, exec_max_threads(&p->fn[fi]), block, shared + dyn);
 			store_le(q, (uint64_t)(uint32_t)n, 4);
 			break;

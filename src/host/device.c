@@ -936,7 +936,7 @@ ptxvm_result ptxvm_kernel_set_attribute(const ptxvm_kernel *h, int attr, int v)
 	Kernel *k = kernel_get(h);
 	if (!k)
 		return say(NULL, PTXVM_ERROR_INVALID_HANDLE, "ptxvm_kernel_set_attribute: no kernel");
-	uint64_t fixed = k->p->prog->shared_bytes - XSMEM_RESERVED;
+	uint64_t fixed = k->f->shared_dyn - XSMEM_RESERVED;
 	int optin = k->p->d->attr[97];          /* MAX_SHARED_MEMORY_PER_BLOCK_OPTIN */
 	const char *bad = NULL;
 	switch (attr) {
@@ -989,7 +989,7 @@ static void kernel_attrs(const Kernel *k, ptxvm_kernel_attrs *out)
 	}
 	const Module *m = k->p->m;
 	*out = (ptxvm_kernel_attrs){
-		.shared_bytes = k->p->prog->shared_bytes - XSMEM_RESERVED,
+		.shared_bytes = k->f->shared_static - XSMEM_RESERVED,
 		.local_bytes = k->f->frame_bytes,
 		.max_threads = exec_max_threads(k->f),
 		.ptx_version = m->ver_major * 10u + m->ver_minor,
@@ -1034,7 +1034,7 @@ ptxvm_result ptxvm_kernel_occupancy(const ptxvm_kernel *h, int block, size_t dyn
 		return say(NULL, k ? PTXVM_ERROR_INVALID_VALUE : PTXVM_ERROR_INVALID_HANDLE,
 			   "ptxvm_kernel_occupancy: %s", k ? "NULL argument" : "no kernel");
 	}
-	uint64_t shared = k->p->prog->shared_bytes - XSMEM_RESERVED;
+	uint64_t shared = k->f->shared_dyn - XSMEM_RESERVED;
 	/* more dynamic shared memory than the kernel may take: no block fits
 	 * (an H200 answers 0, tests/hw/golden/h200.attrs.txt) */
 	int most = atomic_load(&k->p->kattr[kernel_fn(k)].v[PTXVM_KATTR_MAX_DYNAMIC_SHARED_SIZE_BYTES]);
@@ -1111,7 +1111,7 @@ static ptxvm_result launch_shape(ptxvm_device *d, const Prog *pg, const XFunc *f
 	/* the shared window: the reserved kilobyte, then the CTA's own; a
 	 * request past the hardware's maximum is an invalid value, as the
 	 * CUDA driver has it */
-	uint64_t own = pg->shared_bytes - XSMEM_RESERVED;
+	uint64_t own = f->shared_dyn - XSMEM_RESERVED;
 	if (own > EXEC_MAX_SHARED || cfg->shared_bytes > EXEC_MAX_SHARED - own)
 		return say(d, PTXVM_ERROR_INVALID_VALUE,
 			   "kernel '%s': %llu bytes of static and %zu of dynamic shared memory exceed the %u bytes a "
@@ -1138,7 +1138,7 @@ static ptxvm_result launch_shape(ptxvm_device *d, const Prog *pg, const XFunc *f
 		.nthreads = (uint32_t)nthreads, .nwarps = (uint32_t)((nthreads + 31) / 32),
 		.ncta = (uint64_t)g[0] * g[1] * g[2],
 		.dyn_shared = (uint32_t)cfg->shared_bytes,
-		.shared_bytes = (uint32_t)(pg->shared_bytes + cfg->shared_bytes),
+		.shared_bytes = (uint32_t)(f->shared_dyn + cfg->shared_bytes),
 		.stack_bytes = (uint32_t)stack,
 		.local_bytes = (uint32_t)((f->frame_bytes + stack + 15) & ~15ull),
 		.workers = d->workers, .attrs = d->attr, .timeout = d->timeout, .out = d->out,

@@ -127,6 +127,9 @@ typedef struct Lw {
 	char *err;
 	bool oom;               /* err is a lack of memory */
 	PMap map;               /* Decl* and Func* -> LV() */
+	PMap ktop;              /* kernel Func* -> the top of its static .shared, bit 63: it reaches
+				   an .extern .shared array */
+	uint64_t ext_shared;    /* where the .extern .shared arrays are */
 	RMap regs;              /* registers used so far in the function -> slots */
 	/* the function being lowered */
 	XFunc *xf;
@@ -362,12 +365,136 @@ static uint64_t write_init(Lw *w, const Init *it, unsigned ty, uint8_t *dst, uin
 	return 1;
 }
 
+/* ---- .shared variables, kernel by kernel --------------------------------- */
+/* Which functions and .shared variables each function names: its
+ * operands' references, walked into vectors, memory operands and lists. */
+typedef struct Uses {
+	PMap fidx, vidx;                /* Func* and shared Decl* -> index + 1 */
+	const Func **fn;
+	uint32_t nfn;
+	uint8_t *calls;                 /* [caller * nfn + callee]: named */
+	uint8_t *vars;                  /* [function * nvar + var]: named */
+	uint8_t *taken;                 /* [function]: named other than as a call's target */
+	uint8_t *indirect;              /* [function]: calls through a register */
+	uint32_t nvar;
+} Uses;
+
+static void uses_opnd(Uses *u, uint32_t f, const Opnd *o, bool callee)
+{
+	uint64_t i;
+	if (o->kind == OK_SYM && o->res == R_FUNC && pmap_get(&u->fidx, o->ref, &i)) {
+		u->calls[(size_t)f * u->nfn + i - 1] = 1;
+		if (!callee)
+			u->taken[i - 1] = 1;
+	} else if (o->kind == OK_SYM && o->res == R_VAR && pmap_get(&u->vidx, o->ref, &i)) {
+		u->vars[(size_t)f * u->nvar + i - 1] = 1;
+	}
+	for (uint32_t k = 0; k < o->n; k++)
+		uses_opnd(u, f, &o->elems[k], false);
+}
+
+/* Lays out the .shared variables that are not .extern: each at the lowest
+ * offset (above the reserved window, aligned) above every variable of any
+ * kernel that reaches it, through the functions it calls (every function
+ * whose address is taken, where it calls through a register), so that a
+ * kernel's static shared memory is what it uses, as ptxas counts it,
+ * while a variable keeps one offset for every kernel.  A variable no
+ * kernel reaches goes at the bottom.  vars lists them (n) in the module's
+ * order, the first nstatic the ones to place, then the .extern ones;
+ * returns each kernel's top in top[] (by index in u.fn), which variables
+ * each function reaches in reach[function * n + variable], and the
+ * module's highest top. */
+static uint64_t place_shared(Lw *w, const Decl **vars, uint32_t n, uint32_t nstatic, uint64_t *salign, Uses *u,
+			     uint64_t **topout, uint8_t **reachout)
+{
+	const Module *m = w->m;
+	*u = (Uses){ 0 };
+	u->fn = xcalloc(m->ntop + 1, sizeof *u->fn);
+	for (uint32_t i = 0; i < m->ntop; i++)
+		if (m->top[i].kind == TOP_FUNC && !m->top[i].func->proto) {
+			pmap_put(&u->fidx, m->top[i].func, u->nfn + 1);
+			u->fn[u->nfn++] = m->top[i].func;
+		}
+	u->nvar = n;
+	for (uint32_t v = 0; v < n; v++)
+		pmap_put(&u->vidx, vars[v], v + 1);
+	size_t nf = u->nfn;
+	u->calls = xcalloc(nf * nf + 1, 1);
+	u->vars = xcalloc(nf * n + 1, 1);
+	u->taken = xcalloc(nf + 1, 1);
+	u->indirect = xcalloc(nf + 1, 1);
+	for (uint32_t f = 0; f < nf; f++)
+		for (uint32_t k = 0; k < u->fn[f]->nbody; k++) {
+			const Instr *in = u->fn[f]->body[k].kind == ST_INSTR ? u->fn[f]->body[k].in : NULL;
+			for (uint32_t j = 0; in && j < in->nopnd; j++) {
+				const Opnd *o = &in->opnd[j];
+				bool callee = in->opc == OPC_call && o->kind == OK_SYM;
+				if (callee && o->res == R_REG)
+					u->indirect[f] = 1;
+				uses_opnd(u, f, o, callee);
+			}
+		}
+	/* what each kernel reaches, by a walk of the calls */
+	uint8_t *reach = xcalloc(nf * n + 1, 1), *seen = xmalloc(nf + 1);
+	uint32_t *stk = xmalloc((nf + 1) * sizeof *stk);
+	for (uint32_t kf = 0; kf < nf; kf++) {
+		if (!u->fn[kf]->entry)
+			continue;
+		memset(seen, 0, nf);
+		uint32_t sp = 0;
+		stk[sp++] = kf;
+		seen[kf] = 1;
+		while (sp) {
+			uint32_t f = stk[--sp];
+			for (uint32_t v = 0; v < n; v++)
+				reach[(size_t)kf * n + v] |= u->vars[(size_t)f * n + v];
+			for (uint32_t g = 0; g < nf; g++)
+				if (!seen[g] && (u->calls[(size_t)f * nf + g] || (u->indirect[f] && u->taken[g]))) {
+					seen[g] = 1;
+					stk[sp++] = g;
+				}
+		}
+	}
+	uint64_t *top = xmalloc((nf + 1) * sizeof *top), high = XSMEM_RESERVED;
+	for (uint32_t f = 0; f < nf; f++)
+		top[f] = XSMEM_RESERVED;
+	for (uint32_t v = 0; v < nstatic; v++) {
+		uint64_t a = decl_align(vars[v]), off = XSMEM_RESERVED;
+		for (uint32_t f = 0; f < nf; f++)
+			if (reach[(size_t)f * n + v] && top[f] > off)
+				off = top[f];
+		off = align_up(off, a);
+		uint64_t end = sat_add(off, decl_bytes(vars[v]));
+		for (uint32_t f = 0; f < nf; f++)
+			if (reach[(size_t)f * n + v])
+				top[f] = end;
+		pmap_put(&w->map, vars[v], LV(LV_SHARED, off));
+		if (end > high)
+			high = end;
+		if (a > *salign)
+			*salign = a;
+	}
+	free(seen); free(stk);
+	*topout = top;
+	*reachout = reach;
+	return high;
+}
+
+static void uses_free(Uses *u)
+{
+	pmap_free(&u->fidx); pmap_free(&u->vidx);
+	free(u->fn); free(u->calls); free(u->vars); free(u->taken); free(u->indirect);
+}
+
 /* Places the module-scope variables.  Globals get an allocation each; the
- * .const variables share one bank; .shared ones get CTA offsets. */
+ * .const variables share one bank; .shared ones get CTA offsets
+ * (place_shared), and each kernel its static shared bytes. */
 static void place_vars(Lw *w)
 {
 	const Module *m = w->m;
-	uint64_t cbytes = 0, sbytes = XSMEM_RESERVED, salign = 16;
+	uint64_t cbytes = 0, salign = 16;
+	const Decl **svars = NULL;
+	uint32_t nsv = 0;
 	for (uint32_t i = 0; i < m->ntop; i++) {
 		const Decl *d = m->top[i].kind == TOP_DECL ? m->top[i].decl : NULL;
 		if (!d || (d->linkage & L_EXTERN && d->space != SP_SHARED))
@@ -378,45 +505,67 @@ static void place_vars(Lw *w)
 			pmap_put(&w->map, d, LV(LV_CONST, cbytes));
 			cbytes = sat_add(cbytes, decl_bytes(d));
 		} else if (d->space == SP_SHARED && !(d->linkage & L_EXTERN)) {
-			sbytes = align_up(sbytes, a);
-			pmap_put(&w->map, d, LV(LV_SHARED, sbytes));
-			sbytes = sat_add(sbytes, decl_bytes(d));
-			if (a > salign)
-				salign = a;
+			svars = xrealloc(svars, (nsv + 1) * sizeof *svars);
+			svars[nsv++] = d;
 		}
 	}
-	/* functions' static .shared variables join the module's */
+	/* functions' .shared variables join the module's; then the .extern
+	   ones (the dynamic shared memory) */
 	for (uint32_t i = 0; i < m->ntop; i++) {
 		const Func *f = m->top[i].kind == TOP_FUNC ? m->top[i].func : NULL;
 		for (uint32_t k = 0; f && k < f->nbody; k++) {
 			const Decl *d = f->body[k].kind == ST_DECL ? f->body[k].decl : NULL;
 			if (d && d->space == SP_SHARED && !(d->linkage & L_EXTERN)) {
-				uint64_t a = decl_align(d);
-				sbytes = align_up(sbytes, a);
-				pmap_put(&w->map, d, LV(LV_SHARED, sbytes));
-				sbytes = sat_add(sbytes, decl_bytes(d));
-				if (a > salign)
-					salign = a;
+				svars = xrealloc(svars, (nsv + 1) * sizeof *svars);
+				svars[nsv++] = d;
 			}
 		}
 	}
-	/* .extern .shared arrays: the dynamic shared memory, after the static */
-	sbytes = align_up(sbytes, salign);
+	uint32_t nstatic = nsv;
 	for (uint32_t i = 0; i < m->ntop; i++) {
 		const Func *f = m->top[i].kind == TOP_FUNC ? m->top[i].func : NULL;
 		const Decl *d = m->top[i].kind == TOP_DECL ? m->top[i].decl : NULL;
 		if (d && d->space == SP_SHARED && d->linkage & L_EXTERN) {
-			pmap_put(&w->map, d, LV(LV_SHARED, sbytes));
-			w->p->dyn_shared = 1;
+			svars = xrealloc(svars, (nsv + 1) * sizeof *svars);
+			svars[nsv++] = d;
 		}
 		for (uint32_t k = 0; f && k < f->nbody; k++) {
 			d = f->body[k].kind == ST_DECL ? f->body[k].decl : NULL;
 			if (d && d->space == SP_SHARED && d->linkage & L_EXTERN) {
-				pmap_put(&w->map, d, LV(LV_SHARED, sbytes));
-				w->p->dyn_shared = 1;
+				svars = xrealloc(svars, (nsv + 1) * sizeof *svars);
+				svars[nsv++] = d;
 			}
 		}
 	}
+	Uses u;
+	uint8_t *reach;
+	uint64_t *top, sbytes = place_shared(w, svars, nsv, nstatic, &salign, &u, &top, &reach);
+	/* the .extern arrays at one offset, above the static memory of every
+	   kernel that reaches one of them */
+	uint64_t ext = XSMEM_RESERVED;
+	for (uint32_t f = 0; f < u.nfn; f++) {
+		top[f] = align_up(top[f], salign);
+		for (uint32_t v = nstatic; v < nsv; v++)
+			if (reach[(size_t)f * nsv + v] && top[f] > ext)
+				ext = top[f];
+	}
+	ext = align_up(ext, salign);
+	for (uint32_t v = nstatic; v < nsv; v++) {
+		pmap_put(&w->map, svars[v], LV(LV_SHARED, ext));
+		w->p->dyn_shared = 1;
+	}
+	for (uint32_t f = 0; f < u.nfn; f++) {
+		bool dyn = false;
+		for (uint32_t v = nstatic; v < nsv; v++)
+			dyn |= reach[(size_t)f * nsv + v];
+		pmap_put(&w->ktop, u.fn[f], top[f] | (uint64_t)dyn << 63);
+	}
+	w->ext_shared = ext;
+	sbytes = align_up(sbytes > ext ? sbytes : ext, salign);
+	free(svars);
+	free(top);
+	free(reach);
+	uses_free(&u);
 	w->p->shared_bytes = sbytes;
 	w->p->shared_align = (uint32_t)salign;
 	if (cbytes && !mem_alloc(w->mem, cbytes, ALLOC_CONST, 0, &w->p->const_base)) {
@@ -1577,6 +1726,13 @@ static void lower_func(Lw *w, XFunc *xf, const Func *f)
 	xf->name = sdup(w, f->name);
 	xf->ast = f;
 	xf->entry = f->entry;
+	uint64_t top;
+	if (f->entry && pmap_get(&w->ktop, f, &top)) {
+		xf->shared_static = top & ~(1ull << 63);
+		xf->shared_dyn = top >> 63 ? w->ext_shared : xf->shared_static;
+	} else {
+		xf->shared_static = xf->shared_dyn = XSMEM_RESERVED;
+	}
 	if (f->entry) {
 		/* the checker holds the parameter space to ptxas's limit */
 		uint64_t off = 0;
@@ -1686,6 +1842,7 @@ Prog *prog_lower(const Module *m, DevMem *mem, char **err, int *code)
 	free(w.targets);
 	free(w.loc);
 	pmap_free(&w.map);
+	pmap_free(&w.ktop);
 	rmap_free(&w.regs);
 	if (w.err) {
 		*err = w.err;

@@ -170,6 +170,10 @@ typedef struct XFunc {
 	uint64_t *konst;        /* nconst * 32 lanes, read-only */
 	uint32_t nconst;
 	uint64_t frame_bytes;   /* local memory of one activation */
+	uint64_t shared_static; /* a kernel's shared window: the reserved bytes, then the static
+				   .shared it reaches (lower.c, place_shared) */
+	uint64_t shared_dyn;    /* where its dynamic shared memory starts: there, or above it where
+				   it reaches the .extern .shared arrays */
 	XParam *params, *rets;
 	uint32_t nparams, nrets;
 	/* kernels: the parameter buffer */
@@ -215,7 +219,7 @@ typedef struct Prog {
 	uint32_t nfn;
 	XSreg *sregs;
 	uint32_t nsregs;
-	uint64_t shared_bytes;  /* the reserved window, then the static .shared of the module */
+	uint64_t shared_bytes;  /* the reserved window, then the static .shared of every kernel */
 	uint32_t shared_align;
 	uint8_t dyn_shared;     /* the module declares an .extern .shared array */
 	uint64_t const_base;    /* device address of the .const bank */
