@@ -509,6 +509,29 @@ static void t_cdp(const char *root, unsigned workers)
 	if (good)
 		passed++;
 
+	/* a limit of one pending launch: CTA 0's first child is pending when it
+	 * launches the others, which fail with
+	 * cudaErrorLaunchPendingCountExceeded (69, its last error); only that
+	 * child's + 10 reaches the slice */
+	size_t lim = 0;
+	check(ptxvm_device_set_limit(d, PTXVM_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT, 0) == PTXVM_ERROR_INVALID_VALUE &&
+	      ptxvm_device_set_limit(d, PTXVM_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT, 1) == PTXVM_SUCCESS &&
+	      ptxvm_device_get_limit(d, PTXVM_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT, &lim) == PTXVM_SUCCESS && lim == 1,
+	      "the device runtime's pending launches may be limited to 1, not 0");
+	for (int i = 0; i < 64; i++)
+		a[i] = i;
+	ptxvm_memcpy_htod(d, da, a, 64 * sizeof *a);
+	n = 64;
+	r = run(d, p, "cdp_parent", 1, 64, args);
+	ptxvm_memcpy_dtoh(d, a, da, 64 * sizeof *a);
+	ptxvm_memcpy_dtoh(d, info, di, sizeof info);
+	good = r == PTXVM_SUCCESS && info[5] == 69;
+	for (int i = 0; i < 64 && good; i++)
+		good = a[i] == i + 10;
+	check(good, "past the limit of pending device launches, a launch fails with "
+	      "cudaErrorLaunchPendingCountExceeded");
+	ptxvm_device_set_limit(d, PTXVM_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT, 2048);
+
 	/* nesting: 24 levels run, the 25th launch fails with
 	 * cudaErrorLaunchMaxDepthExceeded (65) */
 	uint64_t dd, de;

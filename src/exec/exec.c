@@ -1367,7 +1367,7 @@ static int call_devrt(Ctx *X, int bi, uint32_t act, unsigned nret, unsigned narg
 				r = cudaErrorInvalidConfiguration;
 			else if (L->depth + 1 >= CDP_MAX_DEPTH)
 				r = cudaErrorLaunchMaxDepthExceeded;
-			else if (cd->pending >= CDP_MAX_PENDING)
+			else if (cd->pending >= L->max_pending)
 				r = cudaErrorLaunchPendingCountExceeded;
 			if (r && b && v1)
 				b->k = NULL;            /* the buffer stays cudaGetParameterBuffer's */
@@ -1480,7 +1480,7 @@ static int call_devrt(Ctx *X, int bi, uint32_t act, unsigned nret, unsigned narg
 			case 0: v = L->stack_bytes; break;                              /* StackSize */
 			case 1: v = L->printf_fifo ? L->printf_fifo : FIFO_DEFAULT_BYTES; break;  /* PrintfFifoSize */
 			case 2: v = L->heap_limit; break;                               /* MallocHeapSize */
-			case 4: v = CDP_MAX_PENDING; break;                     /* DevRuntimePendingLaunchCount */
+			case 4: v = L->max_pending; break;                      /* DevRuntimePendingLaunchCount */
 			default: v = 0, r = cudaErrorUnsupportedLimit; break;
 			}
 			if (r)

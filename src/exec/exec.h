@@ -70,6 +70,7 @@ typedef struct Cdp {
 #define CDP_POOL_BYTES (1u << 20)       /* parameter buffers per host launch */
 #define CDP_MAX_DEPTH 24                /* CUDA's nesting limit */
 #define CDP_MAX_PENDING 2048            /* cudaLimitDevRuntimePendingLaunchCount's default */
+#define CDP_MAX_PENDING_LIMIT (1u << 20) /* the most it may be set to (ptxvm's choice) */
 
 /* The graph a launch runs in as a node (device graph launch,
  * docs/EXECUTION.md): what %current_graph_exec reads, and the host layer's
@@ -135,6 +136,7 @@ typedef struct Launch {
 	uint64_t grid_id;
 	Heap *heap;                     /* the device heap; NULL if the program has no malloc */
 	uint64_t heap_limit;            /* the device's cudaLimitMallocHeapSize */
+	uint64_t max_pending;           /* its cudaLimitDevRuntimePendingLaunchCount */
 	Cdp *cdp;                       /* device launches; NULL if the program makes none */
 	uint64_t errtab;                /* the device's error texts (exec_errtab, read-only); 0: none */
 	KAttrs *kattr;                  /* each function's of p, [p->nfn] (kernels' only filled) */

@@ -49,6 +49,8 @@ struct ptxvm_device {
 	size_t printf_fifo;     /* bytes */
 	bool printed;           /* a kernel using printf was launched */
 	size_t heap_bytes;      /* the malloc heap's size (cudaLimitMallocHeapSize) */
+	size_t pending;         /* grids launched from kernels and not yet run, at most
+				   (cudaLimitDevRuntimePendingLaunchCount) */
 	bool heap_made;         /* a kernel using malloc was launched: heap is allocated */
 	uint64_t errtab;        /* the error texts of kernels' cudaGetErrorName/String; 0: not yet */
 	Heap heap;
@@ -184,6 +186,7 @@ ptxvm_device *ptxvm_device_create(const ptxvm_device_opts *opts)
 	d->out = opts && opts->printf_stream ? opts->printf_stream : stdout;
 	d->printf_fifo = opts && opts->printf_fifo_bytes ? opts->printf_fifo_bytes : FIFO_DEFAULT_BYTES;
 	d->heap_bytes = HEAP_DEFAULT_BYTES;
+	d->pending = CDP_MAX_PENDING;
 	unsigned checks = opts ? opts->checks : 0;
 	const char *env = getenv("PTXVM_CHECK");
 	if (!checks && env && *env && ptxvm_check_parse(env, &checks))
@@ -254,10 +257,16 @@ ptxvm_result ptxvm_device_set_limit(ptxvm_device *d, ptxvm_limit limit, size_t v
 {
 	if (!d)
 		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_device_set_limit: NULL device");
-	if (limit == PTXVM_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT)
-		return value == CDP_MAX_PENDING ? say(d, PTXVM_SUCCESS, NULL) :
-		       say(d, PTXVM_ERROR_NOT_SUPPORTED, "the device runtime's pending launches are fixed at %d",
-			   CDP_MAX_PENDING);
+	if (limit == PTXVM_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT) {
+		/* launches in flight keep theirs */
+		if (!value || value > CDP_MAX_PENDING_LIMIT)
+			return say(d, PTXVM_ERROR_INVALID_VALUE, "%zu pending device launches: from 1 to %u", value,
+				   CDP_MAX_PENDING_LIMIT);
+		pthread_mutex_lock(&d->lock);
+		d->pending = value;
+		pthread_mutex_unlock(&d->lock);
+		return say(d, PTXVM_SUCCESS, NULL);
+	}
 	if (limit == PTXVM_LIMIT_STACK_SIZE) {
 		/* whole 16-byte slots, within a thread's local memory; launches
 		 * in flight keep theirs */
@@ -296,7 +305,9 @@ ptxvm_result ptxvm_device_get_limit(ptxvm_device *d, ptxvm_limit limit, size_t *
 	if (!d || !value)
 		return say(d, PTXVM_ERROR_INVALID_VALUE, "ptxvm_device_get_limit: NULL argument");
 	if (limit == PTXVM_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT) {
-		*value = CDP_MAX_PENDING;
+		pthread_mutex_lock(&d->lock);
+		*value = d->pending;
+		pthread_mutex_unlock(&d->lock);
 		return say(d, PTXVM_SUCCESS, NULL);
 	}
 	if (limit != PTXVM_LIMIT_STACK_SIZE && limit != PTXVM_LIMIT_PRINTF_FIFO_SIZE &&
@@ -1118,6 +1129,7 @@ static ptxvm_result launch_shape(ptxvm_device *d, const Prog *pg, const XFunc *f
 			   "CTA can have", f->name, (unsigned long long)own, cfg->shared_bytes, EXEC_MAX_SHARED);
 	pthread_mutex_lock(&d->lock);
 	size_t stack = d->stack_bytes;  /* a launch keeps the stack it started with */
+	size_t pending = d->pending;    /* and its limit of pending device launches */
 	pthread_mutex_unlock(&d->lock);
 	if (stack > EXEC_MAX_LOCAL || f->frame_bytes > EXEC_MAX_LOCAL ||
 	    ((f->frame_bytes + stack + 15) & ~15ull) > EXEC_MAX_LOCAL)
@@ -1140,6 +1152,7 @@ static ptxvm_result launch_shape(ptxvm_device *d, const Prog *pg, const XFunc *f
 		.dyn_shared = (uint32_t)cfg->shared_bytes,
 		.shared_bytes = (uint32_t)(f->shared_dyn + cfg->shared_bytes),
 		.stack_bytes = (uint32_t)stack,
+		.max_pending = pending,
 		.local_bytes = (uint32_t)((f->frame_bytes + stack + 15) & ~15ull),
 		.workers = d->workers, .attrs = d->attr, .timeout = d->timeout, .out = d->out,
 	};
@@ -1226,6 +1239,7 @@ static int run_child(ptxvm_device *d, const Program *prog, Launch *P, const Chil
 		C.graph = P->graph;
 		C.printf_fifo = P->printf_fifo;
 		C.heap_limit = P->heap_limit;
+		C.max_pending = P->max_pending;
 		C.grid_id = atomic_fetch_add(&d->launches, 1) + 1;
 		C.params = ch->params;
 		C.param_bytes = ch->k->param_bytes;
