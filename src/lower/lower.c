@@ -366,48 +366,65 @@ static uint64_t write_init(Lw *w, const Init *it, unsigned ty, uint8_t *dst, uin
 }
 
 /* ---- .shared variables, kernel by kernel --------------------------------- */
+/* A growable list of indices. */
+typedef struct IList {
+	uint32_t *v;
+	uint32_t n, cap;
+} IList;
+
+static void ilist_add(IList *l, uint32_t x)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 4;
+		l->v = xrealloc(l->v, l->cap * sizeof *l->v);
+	}
+	l->v[l->n++] = x;
+}
+
 /* Which functions and .shared variables each function names: its
- * operands' references, walked into vectors, memory operands and lists. */
+ * operands' references, walked into vectors, memory operands and lists;
+ * and for each variable, the kernels that reach it. */
 typedef struct Uses {
 	PMap fidx, vidx;                /* Func* and shared Decl* -> index + 1 */
 	const Func **fn;
-	uint32_t nfn;
-	uint8_t *calls;                 /* [caller * nfn + callee]: named */
-	uint8_t *vars;                  /* [function * nvar + var]: named */
-	uint8_t *taken;                 /* [function]: named other than as a call's target */
-	uint8_t *indirect;              /* [function]: calls through a register */
-	uint32_t nvar;
+	uint32_t nfn, nvar;
+	IList *calls, *vars;            /* per function: the functions, the variables it names */
+	uint8_t *taken;                 /* per function: named other than as a call's target */
+	uint8_t *indirect;              /* per function: calls through a register */
+	IList *kernels;                 /* per variable: the kernels (function indices) reaching it */
 } Uses;
 
 static void uses_opnd(Uses *u, uint32_t f, const Opnd *o, bool callee)
 {
 	uint64_t i;
 	if (o->kind == OK_SYM && o->res == R_FUNC && pmap_get(&u->fidx, o->ref, &i)) {
-		u->calls[(size_t)f * u->nfn + i - 1] = 1;
+		ilist_add(&u->calls[f], (uint32_t)i - 1);
 		if (!callee)
 			u->taken[i - 1] = 1;
 	} else if (o->kind == OK_SYM && o->res == R_VAR && pmap_get(&u->vidx, o->ref, &i)) {
-		u->vars[(size_t)f * u->nvar + i - 1] = 1;
+		ilist_add(&u->vars[f], (uint32_t)i - 1);
 	}
 	for (uint32_t k = 0; k < o->n; k++)
 		uses_opnd(u, f, &o->elems[k], false);
 }
 
-/* Lays out the .shared variables that are not .extern: each at the lowest
- * offset (above the reserved window, aligned) above every variable of any
- * kernel that reaches it, through the functions it calls (every function
- * whose address is taken, where it calls through a register), so that a
- * kernel's static shared memory is what it uses, as ptxas counts it,
- * while a variable keeps one offset for every kernel.  A variable no
- * kernel reaches goes at the bottom.  vars lists them (n) in the module's
- * order, the first nstatic the ones to place, then the .extern ones;
- * returns each kernel's top in top[] (by index in u.fn), which variables
- * each function reaches in reach[function * n + variable], and the
- * module's highest top. */
-static uint64_t place_shared(Lw *w, const Decl **vars, uint32_t n, uint32_t nstatic, uint64_t *salign, Uses *u,
-			     uint64_t **topout, uint8_t **reachout)
+static void uses_free(Uses *u)
 {
-	const Module *m = w->m;
+	for (uint32_t f = 0; f < u->nfn; f++) {
+		free(u->calls[f].v);
+		free(u->vars[f].v);
+	}
+	for (uint32_t v = 0; v < u->nvar; v++)
+		free(u->kernels[v].v);
+	pmap_free(&u->fidx); pmap_free(&u->vidx);
+	free(u->fn); free(u->calls); free(u->vars); free(u->taken); free(u->indirect); free(u->kernels);
+}
+
+/* Fills u for the module's functions and the variables vars (n): the
+ * kernels that reach each, through the functions they call (every
+ * function whose address is taken, where one calls through a register). */
+static void uses_find(const Module *m, const Decl **vars, uint32_t n, Uses *u)
+{
 	*u = (Uses){ 0 };
 	u->fn = xcalloc(m->ntop + 1, sizeof *u->fn);
 	for (uint32_t i = 0; i < m->ntop; i++)
@@ -418,11 +435,12 @@ static uint64_t place_shared(Lw *w, const Decl **vars, uint32_t n, uint32_t nsta
 	u->nvar = n;
 	for (uint32_t v = 0; v < n; v++)
 		pmap_put(&u->vidx, vars[v], v + 1);
-	size_t nf = u->nfn;
-	u->calls = xcalloc(nf * nf + 1, 1);
-	u->vars = xcalloc(nf * n + 1, 1);
+	uint32_t nf = u->nfn;
+	u->calls = xcalloc(nf + 1, sizeof *u->calls);
+	u->vars = xcalloc(nf + 1, sizeof *u->vars);
 	u->taken = xcalloc(nf + 1, 1);
 	u->indirect = xcalloc(nf + 1, 1);
+	u->kernels = xcalloc(n + 1, sizeof *u->kernels);
 	for (uint32_t f = 0; f < nf; f++)
 		for (uint32_t k = 0; k < u->fn[f]->nbody; k++) {
 			const Instr *in = u->fn[f]->body[k].kind == ST_INSTR ? u->fn[f]->body[k].in : NULL;
@@ -434,56 +452,73 @@ static uint64_t place_shared(Lw *w, const Decl **vars, uint32_t n, uint32_t nsta
 				uses_opnd(u, f, o, callee);
 			}
 		}
-	/* what each kernel reaches, by a walk of the calls */
-	uint8_t *reach = xcalloc(nf * n + 1, 1), *seen = xmalloc(nf + 1);
+	IList taken = { 0 };
+	for (uint32_t g = 0; g < nf; g++)
+		if (u->taken[g])
+			ilist_add(&taken, g);
+	/* each kernel's walk of the calls; seen and had: the kernel's index + 1 */
+	uint32_t *seen = xcalloc(nf + 1, sizeof *seen), *had = xcalloc(n + 1, sizeof *had);
 	uint32_t *stk = xmalloc((nf + 1) * sizeof *stk);
 	for (uint32_t kf = 0; kf < nf; kf++) {
 		if (!u->fn[kf]->entry)
 			continue;
-		memset(seen, 0, nf);
 		uint32_t sp = 0;
 		stk[sp++] = kf;
-		seen[kf] = 1;
+		seen[kf] = kf + 1;
 		while (sp) {
 			uint32_t f = stk[--sp];
-			for (uint32_t v = 0; v < n; v++)
-				reach[(size_t)kf * n + v] |= u->vars[(size_t)f * n + v];
-			for (uint32_t g = 0; g < nf; g++)
-				if (!seen[g] && (u->calls[(size_t)f * nf + g] || (u->indirect[f] && u->taken[g]))) {
-					seen[g] = 1;
-					stk[sp++] = g;
+			for (uint32_t j = 0; j < u->vars[f].n; j++) {
+				uint32_t v = u->vars[f].v[j];
+				if (had[v] != kf + 1) {
+					had[v] = kf + 1;
+					ilist_add(&u->kernels[v], kf);
+				}
+			}
+			const IList *next[2] = { &u->calls[f], u->indirect[f] ? &taken : NULL };
+			for (int t = 0; t < 2; t++)
+				for (uint32_t j = 0; next[t] && j < next[t]->n; j++) {
+					uint32_t g = next[t]->v[j];
+					if (seen[g] != kf + 1) {
+						seen[g] = kf + 1;
+						stk[sp++] = g;
+					}
 				}
 		}
 	}
-	uint64_t *top = xmalloc((nf + 1) * sizeof *top), high = XSMEM_RESERVED;
-	for (uint32_t f = 0; f < nf; f++)
+	free(seen); free(had); free(stk); free(taken.v);
+}
+
+/* Lays out the first nstatic of vars (the .shared variables that are not
+ * .extern, in the module's order): each at the lowest offset (above the
+ * reserved window, aligned) above every variable of any kernel that
+ * reaches it (u), so that a kernel's static shared memory is what it
+ * uses, as ptxas counts it, while a variable keeps one offset for every
+ * kernel; a variable no kernel reaches goes at the bottom.  top: each
+ * function's top (by index in u->fn; XSMEM_RESERVED but for kernels);
+ * returns the highest. */
+static uint64_t place_shared(Lw *w, const Decl **vars, uint32_t nstatic, const Uses *u, uint64_t *top,
+			     uint64_t *salign)
+{
+	uint64_t high = XSMEM_RESERVED;
+	for (uint32_t f = 0; f < u->nfn; f++)
 		top[f] = XSMEM_RESERVED;
 	for (uint32_t v = 0; v < nstatic; v++) {
+		const IList *ks = &u->kernels[v];
 		uint64_t a = decl_align(vars[v]), off = XSMEM_RESERVED;
-		for (uint32_t f = 0; f < nf; f++)
-			if (reach[(size_t)f * n + v] && top[f] > off)
-				off = top[f];
+		for (uint32_t j = 0; j < ks->n; j++)
+			if (top[ks->v[j]] > off)
+				off = top[ks->v[j]];
 		off = align_up(off, a);
 		uint64_t end = sat_add(off, decl_bytes(vars[v]));
-		for (uint32_t f = 0; f < nf; f++)
-			if (reach[(size_t)f * n + v])
-				top[f] = end;
+		for (uint32_t j = 0; j < ks->n; j++)
+			top[ks->v[j]] = end;
 		pmap_put(&w->map, vars[v], LV(LV_SHARED, off));
 		if (end > high)
 			high = end;
 		if (a > *salign)
 			*salign = a;
 	}
-	free(seen); free(stk);
-	*topout = top;
-	*reachout = reach;
 	return high;
-}
-
-static void uses_free(Uses *u)
-{
-	pmap_free(&u->fidx); pmap_free(&u->vidx);
-	free(u->fn); free(u->calls); free(u->vars); free(u->taken); free(u->indirect);
 }
 
 /* Places the module-scope variables.  Globals get an allocation each; the
@@ -538,33 +573,35 @@ static void place_vars(Lw *w)
 		}
 	}
 	Uses u;
-	uint8_t *reach;
-	uint64_t *top, sbytes = place_shared(w, svars, nsv, nstatic, &salign, &u, &top, &reach);
+	uses_find(m, svars, nsv, &u);
+	uint64_t *top = xmalloc((u.nfn + 1) * sizeof *top);
+	uint64_t sbytes = place_shared(w, svars, nstatic, &u, top, &salign);
 	/* the .extern arrays at one offset, above the static memory of every
 	   kernel that reaches one of them */
+	uint8_t *dyn = xcalloc(u.nfn + 1, 1);
 	uint64_t ext = XSMEM_RESERVED;
-	for (uint32_t f = 0; f < u.nfn; f++) {
+	for (uint32_t f = 0; f < u.nfn; f++)
 		top[f] = align_up(top[f], salign);
-		for (uint32_t v = nstatic; v < nsv; v++)
-			if (reach[(size_t)f * nsv + v] && top[f] > ext)
+	for (uint32_t v = nstatic; v < nsv; v++)
+		for (uint32_t j = 0; j < u.kernels[v].n; j++) {
+			uint32_t f = u.kernels[v].v[j];
+			dyn[f] = 1;
+			if (top[f] > ext)
 				ext = top[f];
-	}
+		}
 	ext = align_up(ext, salign);
 	for (uint32_t v = nstatic; v < nsv; v++) {
 		pmap_put(&w->map, svars[v], LV(LV_SHARED, ext));
 		w->p->dyn_shared = 1;
 	}
-	for (uint32_t f = 0; f < u.nfn; f++) {
-		bool dyn = false;
-		for (uint32_t v = nstatic; v < nsv; v++)
-			dyn |= reach[(size_t)f * nsv + v];
-		pmap_put(&w->ktop, u.fn[f], top[f] | (uint64_t)dyn << 63);
-	}
+	for (uint32_t f = 0; f < u.nfn; f++)
+		if (u.fn[f]->entry)
+			pmap_put(&w->ktop, u.fn[f], top[f] | (uint64_t)dyn[f] << 63);
 	w->ext_shared = ext;
 	sbytes = align_up(sbytes > ext ? sbytes : ext, salign);
 	free(svars);
 	free(top);
-	free(reach);
+	free(dyn);
 	uses_free(&u);
 	w->p->shared_bytes = sbytes;
 	w->p->shared_align = (uint32_t)salign;
