@@ -646,9 +646,9 @@ static void test_warp(ptxvm_device *d)
 		for (uint32_t l = 0; l < 32; l++) {
 			uint32_t base = l & 24, tile = 0xffu << base, ballot = 0, sum = 0, parity = 0;
 			for (uint32_t k = base; k < base + 8; k++) {
-				ballot |= (k % 3 == 0) << k;
+				ballot |= (uint32_t)(k % 3 == 0) << k;
 				sum += k;
-				parity |= ((k & 1) == (l & 1)) << k;
+				parity |= (uint32_t)((k & 1) == (l & 1)) << k;
 			}
 			uint32_t *o = &w[8 * l];
 			o[0] = ballot & tile;
