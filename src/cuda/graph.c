@@ -779,13 +779,13 @@ CUresult cuStreamEndCapture(CUstream s, CUgraph *out)
 	CUresult r = cu_stream_check(s);
 	if (r)
 		return r;
-	if (!out)
-		return CUDA_ERROR_INVALID_VALUE;
 	pthread_mutex_lock(&lock);
 	Member *me = find(s);
 	Seq *seq = me ? me->seq : NULL;
 	if (!me)
-		r = CUDA_ERROR_ILLEGAL_STATE;
+		r = out ? CUDA_ERROR_ILLEGAL_STATE : CUDA_ERROR_INVALID_VALUE;
+	else if (!out && !seq->into)    /* a capture into the caller's graph needs no answer */
+		r = CUDA_ERROR_INVALID_VALUE;   /* the capture goes on */
 	else if (seq->origin != s) {
 		seq->invalid = 1;
 		r = CUDA_ERROR_STREAM_CAPTURE_UNMATCHED;
@@ -813,9 +813,10 @@ CUresult cuStreamEndCapture(CUstream s, CUgraph *out)
 	}
 	pthread_mutex_unlock(&lock);
 	if (r == CUDA_ERROR_ILLEGAL_STATE || r == CUDA_ERROR_STREAM_CAPTURE_UNMATCHED ||
-	    r == CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD)
+	    r == CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD || r == CUDA_ERROR_INVALID_VALUE)
 		return r;
-	*out = NULL;
+	if (out)
+		*out = NULL;
 	CUgraph g = seq->g;
 	int into = seq->into;
 	if (!r && seq->invalid)
@@ -828,7 +829,8 @@ CUresult cuStreamEndCapture(CUstream s, CUgraph *out)
 			graph_free(g, graph_of(g));
 		return r;
 	}
-	*out = g;
+	if (out)
+		*out = g;
 	return CUDA_SUCCESS;
 }
 
