@@ -1466,6 +1466,22 @@ enum { UN = 16 };
 static int host_sum;
 static void host_add(void *p) { host_sum += *(int *)p; }
 
+/* The add kernel's buffers: a and b hold ha and hb (UN floats each), c
+ * and c2 its results, zeroed, and d 64 bytes of scratch. */
+static void add_buffers(const float *ha, const float *hb, CUdeviceptr *a, CUdeviceptr *b, CUdeviceptr *c,
+			CUdeviceptr *c2, CUdeviceptr *d)
+{
+	OK(cuMemAlloc(a, UN * sizeof *ha));
+	OK(cuMemAlloc(b, UN * sizeof *hb));
+	OK(cuMemAlloc(c, UN * sizeof(float)));
+	OK(cuMemAlloc(c2, UN * sizeof(float)));
+	OK(cuMemAlloc(d, 64));
+	OK(cuMemcpyHtoD(*a, ha, UN * sizeof *ha));
+	OK(cuMemcpyHtoD(*b, hb, UN * sizeof *hb));
+	OK(cuMemsetD8(*c, 0, UN * sizeof(float)));
+	OK(cuMemsetD8(*c2, 0, UN * sizeof(float)));
+}
+
 /* Reads n floats of d and checks each is want[i] (NULL: all zero). */
 static int floats_are(CUdeviceptr d, const float *want)
 {
@@ -1497,15 +1513,7 @@ static void node_params(void)
 	for (int i = 0; i < UN; i++)
 		ha[i] = (float)i, hb[i] = (float)(100 * i), sum[i] = (float)(101 * i);
 	CUdeviceptr a, b, c, c2, d;
-	OK(cuMemAlloc(&a, sizeof ha));
-	OK(cuMemAlloc(&b, sizeof hb));
-	OK(cuMemAlloc(&c, sizeof sum));
-	OK(cuMemAlloc(&c2, sizeof sum));
-	OK(cuMemAlloc(&d, 64));
-	OK(cuMemcpyHtoD(a, ha, sizeof ha));
-	OK(cuMemcpyHtoD(b, hb, sizeof hb));
-	OK(cuMemsetD8(c, 0, sizeof sum));
-	OK(cuMemsetD8(c2, 0, sizeof sum));
+	add_buffers(ha, hb, &a, &b, &c, &c2, &d);
 	unsigned n = UN;
 	void *args[] = { &a, &b, &c, &n };
 	CUDA_KERNEL_NODE_PARAMS kp, got;
@@ -1734,14 +1742,8 @@ static void exec_params(void)
 	for (int i = 0; i < UN; i++)
 		ha[i] = (float)(3 * i), hb[i] = (float)(7 + i), sum[i] = (float)(4 * i + 7);
 	CUdeviceptr a, b, c, c2, d, d2;
-	OK(cuMemAlloc(&a, sizeof ha));
-	OK(cuMemAlloc(&b, sizeof hb));
-	OK(cuMemAlloc(&c, sizeof sum));
-	OK(cuMemAlloc(&c2, sizeof sum));
-	OK(cuMemAlloc(&d, 64));
+	add_buffers(ha, hb, &a, &b, &c, &c2, &d);
 	OK(cuMemAlloc(&d2, 64));
-	OK(cuMemcpyHtoD(a, ha, sizeof ha));
-	OK(cuMemcpyHtoD(b, hb, sizeof hb));
 	unsigned n = UN;
 	void *args[] = { &a, &b, &c, &n }, *args2[] = { &a, &b, &c2, &n };
 	CUDA_KERNEL_NODE_PARAMS kp, kp2, kgot;
@@ -2002,15 +2004,7 @@ static void exec_update(void)
 	for (int i = 0; i < UN; i++)
 		ha[i] = (float)(i * i), hb[i] = (float)(1 - i), sum[i] = (float)(i * i + 1 - i);
 	CUdeviceptr a, b, c, c2, d;
-	OK(cuMemAlloc(&a, sizeof ha));
-	OK(cuMemAlloc(&b, sizeof hb));
-	OK(cuMemAlloc(&c, sizeof sum));
-	OK(cuMemAlloc(&c2, sizeof sum));
-	OK(cuMemAlloc(&d, 64));
-	OK(cuMemcpyHtoD(a, ha, sizeof ha));
-	OK(cuMemcpyHtoD(b, hb, sizeof hb));
-	OK(cuMemsetD8(c, 0, sizeof sum));
-	OK(cuMemsetD8(c2, 0, sizeof sum));
+	add_buffers(ha, hb, &a, &b, &c, &c2, &d);
 	CUgraph g1, g2, g;
 	CUgraphExec x;
 	capture_step(s, &g1, add, &a, &b, &c, d, 0x31);
