@@ -46,7 +46,15 @@ static Table cudart_interface = {
 };
 
 /* ---- tools: thread-local storage and callback hooks, which no tool uses here ---- */
-static Table tools_tls = { SIZE_OF(4), NULL, NULL, NULL };
+CUresult cuCtxGetCurrent(CUcontext *c);
+
+/* Slot 2: the calling thread's current context, which cuBLAS keys what it
+ * keeps per context by (cublasCreate calls it). */
+static CUresult tools_current_context(CUcontext *out)
+{
+	return cuCtxGetCurrent(out);
+}
+static Table tools_tls = { SIZE_OF(4), NULL, (void *)tools_current_context, NULL };
 
 static uint64_t hook_buffer1[1024], hook_buffer2[14];
 static void hooks1(void **p, size_t *n) { *p = hook_buffer1; *n = 1024; }

@@ -143,10 +143,29 @@ static void contexts(CUcontext *primary)
 	OK(cuProfilerStop());
 	OK(cuCtxGetCurrent(&cur));
 	CHECK(cur == c, "a created context is current");
+	/* the runtime's tools TLS table: slot 2 answers the current context
+	 * (cuBLASLt keys its kernels by it; a NULL slot crashed cublasCreate) */
+	static const CUuuid tools_tls = { { 0x42, (char)0xd8, 0x5a, (char)0x81, 0x23, (char)0xf6, (char)0xcb, 0x47,
+					    (char)0x82, (char)0x98, (char)0xf6, (char)0xe7, (char)0x8a, 0x3a,
+					    (char)0xec, (char)0xdc } };
+	const void *const *tls = NULL;
+	OK(cuGetExportTable((const void **)&tls, &tools_tls));
+	CHECK(tls && (uintptr_t)tls[0] >= 3 * sizeof(void *) && tls[2], "the tools TLS table has slot 2");
+	CUresult (*tls_current)(CUcontext *) = tls && tls[2] ? (CUresult (*)(CUcontext *))(uintptr_t)tls[2] : NULL;
+	if (tls_current) {
+		cur = NULL;
+		OK(tls_current(&cur));
+		CHECK(cur == c, "tools TLS slot 2 gives the current context");
+	}
 	OK(cuDevicePrimaryCtxRetain(primary, 0));
 	OK(cuCtxPushCurrent(*primary));
 	OK(cuCtxGetCurrent(&cur));
 	CHECK(cur == *primary, "the pushed context is current");
+	if (tls_current) {
+		cur = NULL;
+		OK(tls_current(&cur));
+		CHECK(cur == *primary, "tools TLS slot 2 gives the pushed context");
+	}
 	OK(cuCtxPopCurrent(&popped));
 	CHECK(popped == *primary, "pop gives the pushed context");
 	OK(cuCtxGetCurrent(&cur));

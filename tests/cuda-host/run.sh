@@ -41,8 +41,9 @@ if [ "$1" = --one ]; then
 		[ "$f" -nt "$bin" ] && stale=1
 	done
 	if [ ! -x "$bin" ] || [ -n "$stale" ]; then
-		rt=""
-		[ "$link" = shared ] && rt="-cudart shared -Xlinker -rpath=$(dirname "$(dirname "$NVCC")")/lib64"
+		# the toolkit's libraries (the shared runtime, cuBLAS) found where they are
+		rt="-Xlinker -rpath=$(dirname "$(dirname "$NVCC")")/lib64"
+		[ "$link" = shared ] && rt="-cudart shared $rt"
 		if ! "$NVCC" -arch="$ARCH" $rt $flags -o "$bin.tmp" "$src" >"$OUT/$name.$link.build" 2>&1; then
 			echo build >"$OUT/$name.$link.rc"
 			exit 0
