@@ -270,10 +270,16 @@ static void test_faults(ptxvm_device *d)
 		  "not aligned" },
 		{ "rows past shared", "mov.u32 %r2, 0x40000;", "ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%r3, %r4}, [%r2];",
 		  32, PTXVM_ERROR_ILLEGAL_ADDRESS, "" },
+		/* wmma: 16-byte aligned runs (immaTensorCoreGemm's tiles), 8 does not */
+		{ "wmma 16 bytes past 32", "mov.u32 %r2, sm;\n\tadd.u32 %r2, %r2, 31;\n\tand.b32 %r2, %r2, -32;\n\tadd.u32 %r2, %r2, 16;",
+		  "wmma.load.a.sync.aligned.row.m16n16k16.shared.u8 {%r3, %r4}, [%r2], 16;", 32, 0, "" },
+		{ "wmma 8 bytes past 32", "mov.u32 %r2, sm;\n\tadd.u32 %r2, %r2, 31;\n\tand.b32 %r2, %r2, -32;\n\tadd.u32 %r2, %r2, 8;",
+		  "wmma.load.a.sync.aligned.row.m16n16k16.shared.u8 {%r3, %r4}, [%r2], 16;", 32,
+		  PTXVM_ERROR_MISALIGNED_ADDRESS, "is not 16-byte aligned" },
 	};
 	int bad = 0;
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-		char text[2048], why[1024];
+		char text[2048], why[1024] = "";
 		uint32_t out[4];
 		snprintf(text, sizeof text, HDR
 			 ".visible .entry k(.param .u64 in, .param .u64 out)\n{\n"
