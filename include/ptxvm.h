@@ -57,6 +57,12 @@ typedef struct ptxvm_check_opts {
 				   links libcudadevrt): a whole program may call
 				   its entry points, which ptxvm provides
 				   (ptxvm_device_runtime_provides) */
+	int newer_versions;     /* also PTX ISA 9.1 and 9.2, which ptxas 13.0
+				   refuses and the drivers of CUDA 13.1 and 13.2
+				   compile: NVIDIA's libraries ship them.  What
+				   the module uses must be 9.0's: an instruction
+				   or modifier 9.0 lacks is an error, as any
+				   unknown one. */
 } ptxvm_check_opts;
 
 /* Parses and checks PTX text.  The text is copied; filename names it in

@@ -211,8 +211,10 @@ bool ptx_target_lookup(const char *name, size_t n, unsigned *sm, char *suffix, u
 	return false;
 }
 
-/* The newest PTX ISA version this checker knows. */
+/* The newest PTX ISA version this checker knows, and the newest a
+ * driver's load takes (CheckOpts.newer_versions). */
 #define PTX_NEWEST 90
+#define PTX_NEWEST_DRIVER 92
 
 static void check_header(Ck *c)
 {
@@ -223,12 +225,14 @@ static void check_header(Ck *c)
 	} else {
 		m->ptx = m->ver_major * 10u + m->ver_minor;
 	}
-	/* the PTX ISA versions that exist (ptxas 13.0 knows exactly these) */
-	static const uint8_t last_minor[10] = { 0, 5, 3, 2, 3, 1, 5, 8, 8, 0 };
+	/* the PTX ISA versions that exist (ptxas 13.0 knows exactly these;
+	   a driver's load, 9.1 and 9.2 too) */
+	static const uint8_t last_minor[10] = { 0, 5, 3, 2, 3, 1, 5, 8, 8, PTX_NEWEST_DRIVER % 10 };
+	unsigned newest = c->opt.newer_versions ? PTX_NEWEST_DRIVER : PTX_NEWEST;
 	if (m->has_version && (m->ver_major < 1 || m->ver_major > 9 || m->ver_minor > last_minor[m->ver_major] ||
-			       m->ptx > PTX_NEWEST)) {
+			       m->ptx > newest)) {
 		char b[16];
-		ver_str(PTX_NEWEST, b);
+		ver_str(newest, b);
 		err(c, m->ver_pos, "unsupported PTX ISA .version %u.%u (the newest is %s)",
 		    m->ver_major, m->ver_minor, b);
 	}

@@ -8,6 +8,7 @@ typedef struct CheckOpts {
 	unsigned arch;          /* the device's sm number (default 90): a module
 				   whose .target is newer cannot run on it */
 	char arch_suffix;       /* 'a' for sm_90a etc. */
+	bool newer_versions;    /* PTX ISA 9.1 and 9.2 too (ptxvm_check_opts) */
 	bool compile_only;      /* relocatable code (ptxas --compile-only):
 				   functions and .unified symbols defined
 				   elsewhere are valid */

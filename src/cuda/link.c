@@ -170,7 +170,7 @@ CUresult cuLinkCreate_v2(unsigned n, int *opts, void **vals, CUlinkState *out)
  * input, and adds it (it takes ptx). */
 static CUresult add_ptx(CuLink *l, const char *name, char *ptx)
 {
-	ptxvm_check_opts o = { .arch = cu_dev.arch, .compile_only = 1 };
+	ptxvm_check_opts o = { .arch = cu_dev.arch, .compile_only = 1, .newer_versions = 1 };
 	ptxvm_module *m = ptxvm_module_load(name, ptx, strlen(ptx), &o);
 	if (!m) {
 		free(ptx);
@@ -736,7 +736,7 @@ CUresult cuLinkComplete(CUlinkState h, void **out, size_t *size)
 		goto done;
 	}
 	/* the whole program: system calls resolve, anything else left is undefined */
-	ptxvm_check_opts o = { .arch = cu_dev.arch, .device_runtime = 1 };
+	ptxvm_check_opts o = { .arch = cu_dev.arch, .device_runtime = 1, .newer_versions = 1 };
 	ptxvm_module *m = ptxvm_module_load("linked.ptx", ptx, strlen(ptx), &o);
 	if (!m) {
 		k.oom = 1;

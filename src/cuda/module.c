@@ -45,7 +45,7 @@ void cu_put_log(char *buf, size_t *size, const char *text)
 static CUresult load_ptx(CuCtx *ctx, CUmodule *out, const char *name, const char *text, size_t len, char *err,
 			 size_t *errsz, int devrt)
 {
-	ptxvm_check_opts o = { .arch = cu_dev.arch, .device_runtime = devrt };
+	ptxvm_check_opts o = { .arch = cu_dev.arch, .device_runtime = devrt, .newer_versions = 1 };
 	ptxvm_module *m = ptxvm_module_load(name, text, len, &o);
 	if (!m)
 		return CUDA_ERROR_OUT_OF_MEMORY;

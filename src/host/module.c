@@ -74,6 +74,7 @@ ptxvm_module *ptxvm_module_load(const char *filename, const char *text, size_t l
 		co.arch_suffix = suf;
 	}
 	co.compile_only = opts && opts->compile_only;
+	co.newer_versions = opts && opts->newer_versions;
 	co.provided = opts && opts->device_runtime ? exec_devrt_provides : NULL;
 	ptxvm_module *pm = calloc(1, sizeof *pm);
 	if (!pm)

@@ -519,6 +519,29 @@ static void modules(void)
 	EXPECT(cuModuleLoadDataEx(&m, ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k() { frob; }\n",
 				  2, opt, val), CUDA_ERROR_INVALID_PTX);
 	CHECK(strstr(log, "error") != NULL, "error log: '%s'", log);
+	/* PTX ISA 9.1 and 9.2 load, as CUDA 13.2's driver takes them (NVIDIA's
+	   libraries ship 9.2; ptxas 13.0 and `ptxvm check` refuse them); 9.3 not */
+	static const char v92[] = ".version 9.2\n.target sm_90\n.address_size 64\n"
+				  ".visible .entry k(.param .u64 p)\n{\n\t.reg .b64 %rd<2>;\n"
+				  "\tld.param.u64 %rd1, [p];\n\tst.global.u32 [%rd1], 92;\n\tret;\n}\n";
+	OK(cuModuleLoadData(&m, v92));
+	CUfunction k92;
+	CUdeviceptr d92;
+	unsigned got92 = 0;
+	OK(cuModuleGetFunction(&k92, m, "k"));
+	OK(cuMemAlloc(&d92, 4));
+	void *a92[] = { &d92 };
+	OK(cuLaunchKernel(k92, 1, 1, 1, 1, 1, 1, 0, NULL, a92, NULL));
+	OK(cuMemcpyDtoH(&got92, d92, 4));
+	CHECK(got92 == 92, "a PTX ISA 9.2 kernel ran: %u", got92);
+	OK(cuMemFree(d92));
+	OK(cuModuleUnload(m));
+	char v93[sizeof v92];
+	memcpy(v93, v92, sizeof v92);
+	v93[11] = '3';
+	log[0] = 0;
+	EXPECT(cuModuleLoadDataEx(&m, v93, 2, opt, val), CUDA_ERROR_INVALID_PTX);
+	CHECK(strstr(log, "unsupported PTX ISA .version 9.3 (the newest is 9.2)") != NULL, "error log: '%s'", log);
 	EXPECT(cuModuleLoad(&m, "/nonexistent/x.ptx"), CUDA_ERROR_FILE_NOT_FOUND);
 	/* the same module from a file: cuModuleLoad and cuLinkAddFile read it whole */
 	char path[] = "/tmp/ptxvm-driver-XXXXXX";

@@ -219,7 +219,8 @@ def graph_capture():
 def prebuilt_kernels():
     """CuPy's kernels compiled when CuPy was built (CUB, Thrust's sort, its
     random generators) and cuBLAS's carry SASS, and PTX for compute_120
-    only: no PTX ptxvm's 9.0 device can take (docs/CUDA.md)."""
+    only: no PTX ptxvm's default sm_90 device can take (docs/CUDA.md);
+    cupy_prebuilt.py runs them on an sm_120 device."""
     x = rng.integers(0, 1000, 1000)
     try:
         ok = np.array_equal(cp.sort(cp.asarray(x)).get(), np.sort(x))

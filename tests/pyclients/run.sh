@@ -62,6 +62,7 @@ run() {
 }
 run cuda-python tests/pyclients/cuda_bindings.py
 run cupy tests/pyclients/cupy_kernels.py CUPY_COMPILE_WITH_PTX=1 CUPY_ACCELERATORS=
+run cupy-prebuilt tests/pyclients/cupy_prebuilt.py CUPY_COMPILE_WITH_PTX=1 CUPY_ACCELERATORS=cub PTXVM_ARCH=sm_120
 
 # CuPy as installed makes cubins (SASS), which ptxvm refuses by name
 env -u CUPY_COMPILE_WITH_PTX "$V/bin/python" -c 'import cupy; print(int(cupy.arange(5).sum()))' >"$T/sass" 2>&1
