@@ -2014,6 +2014,9 @@ static void check_instr(Ck *c, Instr *in)
 	int ncand = 0, best = -1, best_missing = -1, best_form = -1, best_score = -1;
 	for (int k = 0; k < op->nform; k++) {
 		Match mt = { .form = op->first + k };
+		const IsaForm *g = &isa_form[mt.form];
+		if (g->gone_ptx && c->m->ptx >= g->gone_ptx && c->m->sm >= g->gone_sm)
+			continue;       /* a form this target no longer has (GONE) */
 		int missing, score;
 		int bad = match_mods(&isa_form[mt.form], in, &mt, &missing, &score);
 		if (bad < 0) {

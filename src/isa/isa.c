@@ -42,7 +42,8 @@ static const char *const op_names[OPC__COUNT] = {
 typedef struct Row {
 	uint16_t opc;
 	const char *form, *opnds;
-	uint8_t ptx, sm;
+	uint8_t ptx;
+	unsigned sm;            /* the sm column: a number, SMA() or GONE() */
 	int line;
 } Row;
 
@@ -216,8 +217,10 @@ static void compile_form(const Row *r, IsaForm *f)
 	f->opc = r->opc;
 	f->text = r->form;
 	f->ptx = r->ptx;
-	f->sm = r->sm & (uint8_t)~ISA_SM_ARCH;
+	f->sm = (uint8_t)(r->sm & 0xff & ~ISA_SM_ARCH);
 	f->arch = r->sm & ISA_SM_ARCH ? 'a' : 0;
+	f->gone_sm = (uint8_t)(r->sm >> 8);
+	f->gone_ptx = (uint8_t)(r->sm >> 16);
 	if (*s == '^') {
 		f->lead = 1;
 		s++;

@@ -52,6 +52,9 @@ static inline bool isa_mod_is_type(unsigned m) { return m < TY__COUNT; }
 /* ops.def's SMA(sm): a row of the arch-specific target sm_<sm>a only. */
 #define ISA_SM_ARCH 0x80
 #define SMA(sm) (ISA_SM_ARCH | (sm))
+/* ops.def's GONE(sm, ptx): a row of every target from sm_10 that targets
+ * sm_<sm> and later lost at PTX ISA <ptx> (the bytes above the first). */
+#define GONE(sm, ptx) ((unsigned)(ptx) << 16 | (unsigned)(sm) << 8 | 10u)
 
 enum {
 #define OP(name) OPC_##name,
@@ -88,6 +91,9 @@ typedef struct IsaForm {
 	uint8_t nelem, nopnd, nslot;
 	uint8_t ptx, sm;        /* gates: ptx major*10+minor, sm number */
 	uint8_t arch;           /* 'a': only the target sm_<sm>a (SMA), else 0 */
+	uint8_t gone_sm, gone_ptx;      /* GONE: the row does not exist for targets
+					   sm_<gone_sm> and later at PTX ISA gone_ptx
+					   and later; 0, 0 for the other rows */
 	uint8_t vecmods;        /* some element can take .v2/.v4/.v8 */
 	uint8_t anyopnds;       /* operands "*": a variable list, checked by
 				   the opcode's own rule */

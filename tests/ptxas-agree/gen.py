@@ -1935,6 +1935,29 @@ def gen_calls():
             "\tld.shared.u32 %r2, [b];\n\tret;\n}\n")
 
 
+def gen_mad():
+    """mad.f32 without a rounding modifier (sm_1x's form) and with one, and
+    .ftz, across the PTX versions and targets where the rule changes."""
+    tmin = {"sm_10": 10, "sm_13": 12, "sm_20": 20, "sm_90": 78}
+    insns = ["mad.f32", "mad.ftz.f32", "mad.sat.f32", "mad.ftz.sat.f32", "mad.sat.ftz.f32",
+             "mad.rn.f32", "mad.rz.ftz.f32", "mad.rn.sat.f32", "add.ftz.f32"]
+    for v in ["1.0", "1.3", "1.4", "2.0", "3.0", "3.1", "3.2", "4.0", "9.0"]:
+        vv = int(v.replace(".", ""))
+        for t in ["sm_10", "sm_13", "sm_20", "sm_90"]:
+            if vv < tmin[t]:
+                    continue        # D.vt covers versions without the target
+            for i in insns:
+                body = ("\t.reg .f32 %f<5>;\n\tmov.f32 %f1, 0f3F800001;\n\tmov.f32 %f2, 0fBF800002;\n"
+                        "\t" + i + " %f3, %f1, %f1" + ("" if i.startswith("add") else ", %f2") + ";\n"
+                        "\tst.global.f32 [g], %f3;\n")
+                add("G.mad.v%s.%s.%s" % (v.replace(".", "_"), t, i.replace(".", "_")),
+                    header(v, t, None) + "\n.global .f32 g;\n\n.entry k\n{\n" + body + "\tret;\n}\n")
+    # as nvopencc wrote it: PTX ISA 1.4, sm_10 with map_f64_to_f32
+    add("G.mad.v1_4.sm_10_map_f64.mad_f32",
+        header("1.4", "sm_10, map_f64_to_f32", None) + "\n.global .f32 g;\n\n.entry k\n{\n"
+        "\t.reg .f32 %f<4>;\n\tmad.f32 %f3, %f1, %f2, %f1;\n\tst.global.f32 [g], %f3;\n\tret;\n}\n")
+
+
 def generate():
     del CASES[:]
     _NAMES.clear()
@@ -1944,6 +1967,7 @@ def generate():
     gen_version()
     gen_nvcc()
     gen_calls()
+    gen_mad()
     return list(CASES)
 
 
