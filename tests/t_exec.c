@@ -23,6 +23,7 @@
  *   determinism  identical bytes with 1, 2 and 7 workers
  *   unwritten    registers read before written are 0 in every warp
  *   devices      two devices in one process are independent
+ *   legacy mad   mad.f32 without a rounding modifier, for sm_10 and sm_20
  *
  * Each scenario counts one pass or one fail.  PTXVM_EXEC_DUMP=DIR writes
  * the inline programs there (to check them with ptxas).
@@ -1668,6 +1669,67 @@ static void test_nvcc(ptxvm_device *d)
 	done(&s);
 }
 
+/* mad.f32 without a rounding modifier: for an sm_1x target, as the driver's
+ * JIT compiles it for later devices, fma.rn.ftz.f32 (PTX ISA 9.7.3.7;
+ * docs/FLOAT.md); for an sm_20 target before PTX ISA 3.2, mad.rn.f32.  One
+ * thread per case (a, b, c); each stores mad.f32 and mad.sat.f32. */
+#define LEGACY_MAD_BODY \
+	".global .f32 in[24];\n" \
+	".entry madf(.param .u64 out)\n{\n" \
+	"\t.reg .u32 %r<2>;\n\t.reg .u64 %rd<5>;\n\t.reg .f32 %f<6>;\n" \
+	"\tmov.u32 %r1, %tid.x;\n\tmul.wide.u32 %rd1, %r1, 12;\n\tmov.u64 %rd2, in;\n\tadd.u64 %rd2, %rd2, %rd1;\n" \
+	"\tld.global.f32 %f1, [%rd2];\n\tld.global.f32 %f2, [%rd2+4];\n\tld.global.f32 %f3, [%rd2+8];\n" \
+	"\tmad.f32 %f4, %f1, %f2, %f3;\n\tmad.sat.f32 %f5, %f1, %f2, %f3;\n" \
+	"\tmul.wide.u32 %rd3, %r1, 8;\n\tld.param.u64 %rd4, [out];\n\tadd.u64 %rd4, %rd4, %rd3;\n" \
+	"\tst.global.f32 [%rd4], %f4;\n\tst.global.f32 [%rd4+4], %f5;\n\texit;\n}\n"
+static const char legacy_mad_sm10[] = ".version 1.4\n.target sm_10, map_f64_to_f32\n\n" LEGACY_MAD_BODY;
+static const char legacy_mad_sm20[] = ".version 3.0\n.target sm_20\n\n" LEGACY_MAD_BODY;
+
+static void test_legacy_mad(void)
+{
+	/* a, b, c as bits; the results worked out by hand:
+	 *  0: (1+2^-23)^2 - (1+2^-22) = 2^-46 exactly, fused (0x28800000); the
+	 *     product rounded (or truncated, as sm_1x did) first gives 0
+	 *  1: 2.0 * 1.0 + 0.5 = 2.5, and 1.0 saturated
+	 *  2: a subnormal input, 2^-127 * 2^23 + 0: 2^-104 (0x0b800000), or 0
+	 *     when the input is flushed
+	 *  3: a subnormal result, -2^-63 * 2^-64 + 0 = -2^-127 (0x80400000), or
+	 *     -0 when flushed (sign kept); saturated: +0
+	 *  4: NaN * 1 + 1: the canonical NaN; saturated: +0 */
+	static const uint32_t in[24] = {
+		0x3f800001, 0x3f800001, 0xbf800002,  0x40000000, 0x3f800000, 0x3f000000,
+		0x00400000, 0x4b000000, 0x00000000,  0xa0000000, 0x1f800000, 0x00000000,
+		0x7fc00000, 0x3f800000, 0x3f800000,  0, 0, 0, 0, 0, 0, 0, 0, 0,
+	};
+	static const struct { const char *name, *text; uint32_t want[10]; } mods[] = {
+		{ "legacy_mad_sm10", legacy_mad_sm10,   /* fma.rn.ftz.f32 */
+		  { 0x28800000, 0x28800000, 0x40200000, 0x3f800000, 0x00000000, 0x00000000,
+		    0x80000000, 0x00000000, 0x7fffffff, 0x00000000 } },
+		{ "legacy_mad_sm20", legacy_mad_sm20,   /* fma.rn.f32 */
+		  { 0x28800000, 0x28800000, 0x40200000, 0x3f800000, 0x0b800000, 0x0b800000,
+		    0x80400000, 0x00000000, 0x7fffffff, 0x00000000 } },
+	};
+	for (size_t i = 0; i < sizeof mods / sizeof *mods; i++) {
+		Sc s = { .name = mods[i].name };
+		dump(mods[i].name, mods[i].text);
+		ptxvm_device *d = ptxvm_device_create(NULL);
+		ptxvm_program *p = d ? load_text(&s, d, mods[i].name, mods[i].text) : NULL;
+		if (p) {
+			uint64_t gin = 0;
+			if (ptxvm_program_global(p, "in", &gin, NULL) != PTXVM_SUCCESS ||
+			    ptxvm_memcpy_htod(d, gin, in, sizeof in) != PTXVM_SUCCESS)
+				bad(&s, "writing in: %s", ptxvm_device_message(d));
+			run_out32(&s, d, p, "madf", CFG(1, 5), mods[i].want, 10);
+			ptxvm_program_unload(p);
+		}
+		if (d)
+			ptxvm_device_destroy(d);
+		else
+			bad(&s, "ptxvm_device_create failed");
+		done(&s);
+	}
+}
+
 void test_exec(const char *root)
 {
 	g_root = root;
@@ -1690,4 +1752,5 @@ void test_exec(const char *root)
 	test_determinism();
 	test_unwritten();
 	test_two_devices();
+	test_legacy_mad();
 }

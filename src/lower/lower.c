@@ -1262,6 +1262,10 @@ static void lower_instr(Lw *w, const Stmt *st)
 		break;
 	case OPC_mul: case OPC_mad: case OPC_mul24: case OPC_mad24: case OPC_madc: case OPC_dp2a:
 		x.sub = pick(in, sel_hilo);
+		/* mad.f32 without a rounding modifier (ops.def's GONE row) for an
+		 * sm_1x target: irnd tells the executor (ops.inc, f32_arith); for
+		 * later targets it is mad.rn.f32, the default rounding */
+		x.irnd = in->opc == OPC_mad && x.ty == TY_f32 && f && f->gone_ptx && w->m->sm < 20;
 		break;
 	case OPC_shfl: case OPC_vote: case OPC_shf: case OPC_match:
 		x.sub = pick(in, sel_mode);

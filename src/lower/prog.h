@@ -103,7 +103,8 @@ typedef struct XIns {
 	uint8_t ty, ty2, ty3;   /* the instruction's type slots 0, 1 and 2 */
 	uint8_t sp;             /* XS_* for memory instructions */
 	uint8_t rnd;            /* FP_RN, FP_RZ, FP_RM, FP_RP */
-	uint8_t irnd;           /* the rounding is to an integer (.rni ...) */
+	uint8_t irnd;           /* the rounding is to an integer (.rni ...); mad.f32:
+				   an sm_1x target's, without a rounding modifier */
 	uint16_t flags;         /* XF_* */
 	uint16_t sub, sub2;     /* a modifier that selects the operation (MOD_*) */
 	uint8_t vec;            /* vector width of a memory access (1 = scalar) */
