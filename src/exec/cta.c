@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 /* Warp instructions before the scheduler looks around: short enough that
@@ -273,11 +274,28 @@ typedef struct Worker {
 } Worker;
 
 /* A CTA's host memory, for CTA after CTA; false without it. */
+/* Local memory from this many bytes a CTA is mapped, not allocated. */
+#define LOCAL_MAP_MIN (256u << 10)
+
 static bool cta_alloc(Cta *c, Launch *L, Cluster *cl, unsigned worker, uint32_t rank)
 {
 	*c = (Cta){ .L = L, .cl = cl, .rank = rank, .worker = worker, .nwarps = L->nwarps };
 	c->shared = calloc(L->shared_bytes + 1, 1);
-	c->local = calloc((size_t)L->nthreads * L->local_bytes + 1, 1);
+	/* each thread's local memory, the call stack included (16 KiB each by
+	 * default), zeroed.  Beyond LOCAL_MAP_MIN, pages of zeros the system
+	 * maps as they are first touched: most kernels touch little or none
+	 * of it, and zeroing it all was most of a small grid's launch (a
+	 * 128-thread CTA's 2 MiB); below, the heap's, which costs less than
+	 * the mapping's system calls. */
+	size_t local = (size_t)L->nthreads * L->local_bytes + 1;
+	if (local >= LOCAL_MAP_MIN) {
+		c->local_map = local;
+		c->local = mmap(NULL, local, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (c->local == MAP_FAILED)
+			c->local = NULL;
+	} else {
+		c->local = calloc(local, 1);
+	}
 	c->w = calloc(L->nwarps, sizeof *c->w);
 	c->chk = san_cta_new(L);
 	c->shared_lim = c->chk ? 0 : L->shared_bytes;   /* checks: every shared access on the slow path */
@@ -289,7 +307,10 @@ static void cta_free(Cta *c)
 	buf_free(&c->pf.recs);
 	buf_free(&c->rec);
 	free(c->shared);
-	free(c->local);
+	if (c->local_map && c->local)
+		munmap(c->local, c->local_map);
+	else
+		free(c->local);
 	for (uint32_t i = 0; c->w && i < c->nwarps; i++)
 		warp_free(&c->w[i]);
 	free(c->w);

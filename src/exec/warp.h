@@ -94,7 +94,8 @@ typedef struct Cta {
 	uint64_t linear;
 	unsigned worker;
 	uint8_t *shared;        /* L->shared_bytes */
-	uint8_t *local;         /* nthreads * L->local_bytes */
+	uint8_t *local;         /* nthreads * L->local_bytes (mapped: cta.c) */
+	size_t local_map;       /* the bytes mapped; 0: allocated (cta.c) */
 	Warp *w;
 	uint32_t nwarps;
 	Barrier bar[NBARRIERS];

@@ -1,8 +1,9 @@
-/* cuda_launch.c: what the driver layer costs.  An empty one-CTA kernel
- * launched 100,000 times through cuLaunchKernel (libcuda.so.1) and through
- * ptxvm_launch (the C API underneath, in the same process); then, given a
- * PTX file and a kernel taking (a, b, c, n), a vector add of n floats both
- * ways.  Prints microseconds per launch and the ratios. */
+/* cuda_launch.c: what the driver layer costs.  An empty one-CTA kernel of
+ * one thread launched 100,000 times through cuLaunchKernel (libcuda.so.1)
+ * and through ptxvm_launch (the C API underneath, in the same process),
+ * and of 256 threads 10,000 times; then, given a PTX file and a kernel
+ * taking (a, b, c, n), a vector add of n floats both ways.  Prints
+ * microseconds per launch and the ratios. */
 #include <cuda.h>
 
 #include "../../include/ptxvm.h"
@@ -42,26 +43,31 @@ int main(int argc, char **argv)
 	if (!d || !pm || ptxvm_program_load(d, pm, &p))
 		return 1;
 	const ptxvm_kernel *k = ptxvm_kernel_find(p, "empty");
-	ptxvm_launch_config cfg = { { 1, 1, 1 }, { 1, 1, 1 }, 0, { 0, 0, 0 } };
-	double best_c = 1e9, best_cu = 1e9;
-	for (int rep = 0; rep < 3; rep++) {     /* best of three, alternating */
-		double t0 = now();
-		for (int i = 0; i < N; i++)
-			if (ptxvm_launch(d, k, &cfg, NULL, NULL))
-				return 1;
-		double t1 = now();
-		for (int i = 0; i < N; i++)
-			CK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL));
-		CK(cuCtxSynchronize());
-		double t2 = now();
-		if (t1 - t0 < best_c)
-			best_c = t1 - t0;
-		if (t2 - t1 < best_cu)
-			best_cu = t2 - t1;
+	/* one thread, and a CTA of 256 (whose threads' local memory, the call
+	   stack, the launch sets up) */
+	for (unsigned threads = 1; threads <= 256; threads *= 256) {
+		ptxvm_launch_config cfg = { { 1, 1, 1 }, { threads, 1, 1 }, 0, { 0, 0, 0 } };
+		int n = threads == 1 ? N : N / 10;
+		double best_c = 1e9, best_cu = 1e9;
+		for (int rep = 0; rep < 3; rep++) {     /* best of three, alternating */
+			double t0 = now();
+			for (int i = 0; i < n; i++)
+				if (ptxvm_launch(d, k, &cfg, NULL, NULL))
+					return 1;
+			double t1 = now();
+			for (int i = 0; i < n; i++)
+				CK(cuLaunchKernel(f, 1, 1, 1, threads, 1, 1, 0, NULL, NULL, NULL));
+			CK(cuCtxSynchronize());
+			double t2 = now();
+			if (t1 - t0 < best_c)
+				best_c = t1 - t0;
+			if (t2 - t1 < best_cu)
+				best_cu = t2 - t1;
+		}
+		printf("empty 1-CTA kernel of %u thread%s, %d launches: cuLaunchKernel %.2f us each, ptxvm_launch "
+		       "%.2f us each (driver layer %+.1f%%; target <= 5 us)\n", threads, threads == 1 ? "" : "s", n,
+		       best_cu / n * 1e6, best_c / n * 1e6, (best_cu / best_c - 1) * 100);
 	}
-	printf("empty 1-CTA kernel, %d launches: cuLaunchKernel %.2f us each, ptxvm_launch %.2f us each "
-	       "(driver layer %+.1f%%; target <= 5 us)\n", N, best_cu / N * 1e6, best_c / N * 1e6,
-	       (best_cu / best_c - 1) * 100);
 	if (argc < 3)
 		return 0;
 	/* a vector add, from the PTX nvcc made of the runtime program */
