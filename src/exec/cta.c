@@ -269,8 +269,8 @@ out:
 typedef struct Worker {
 	Launch *L;
 	unsigned idx;
-	pthread_t th;
 	int ok;
+	struct Worker *next;    /* in the pool's queue */
 } Worker;
 
 /* A CTA's host memory, for CTA after CTA; false without it. */
@@ -424,6 +424,75 @@ static void watch(Launch *L)
 	pthread_mutex_unlock(&L->lock);
 }
 
+/* ---- the pool of worker threads ----------------------------------------
+ * A launch's workers beyond the launching thread run on threads that stay
+ * for the next launch: creating and joining threads was most of the time
+ * of a launch of a small grid.  A thread idle for POOL_IDLE seconds ends;
+ * at most POOL_MAX wait at once (any more end at once). */
+#define POOL_IDLE 10
+#define POOL_MAX 256
+
+static struct {
+	pthread_mutex_t lock;
+	pthread_cond_t work;
+	Worker *queue;          /* workers waiting for a thread */
+	unsigned idle;          /* threads waiting for a worker */
+	unsigned queued;
+} pool = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, 0, 0 };
+
+static void *pool_thread(void *arg)
+{
+	Worker *wk = arg;
+	while (wk) {
+		worker(wk);     /* wk and its launch are not touched after this */
+		pthread_mutex_lock(&pool.lock);
+		if (pool.idle >= POOL_MAX) {
+			pthread_mutex_unlock(&pool.lock);
+			break;
+		}
+		pool.idle++;
+		struct timespec dl;
+		clock_gettime(CLOCK_REALTIME, &dl);
+		dl.tv_sec += POOL_IDLE;
+		while (!pool.queue && pthread_cond_timedwait(&pool.work, &pool.lock, &dl) != ETIMEDOUT)
+			;
+		wk = pool.queue;
+		if (wk) {
+			pool.queue = wk->next;
+			pool.queued--;
+		}
+		pool.idle--;
+		pthread_mutex_unlock(&pool.lock);
+	}
+	return NULL;
+}
+
+/* Runs wk on a thread of the pool, or a new one; false if none can start. */
+static bool pool_run(Worker *wk)
+{
+	pthread_mutex_lock(&pool.lock);
+	if (pool.idle > pool.queued) {
+		wk->next = NULL;
+		Worker **q = &pool.queue;
+		while (*q)
+			q = &(*q)->next;
+		*q = wk;
+		pool.queued++;
+		pthread_cond_signal(&pool.work);
+		pthread_mutex_unlock(&pool.lock);
+		return true;
+	}
+	pthread_mutex_unlock(&pool.lock);
+	pthread_attr_t a;
+	pthread_t th;
+	if (pthread_attr_init(&a))
+		return false;
+	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+	bool ok = pthread_create(&th, &a, pool_thread, wk) == 0;
+	pthread_attr_destroy(&a);
+	return ok;
+}
+
 /* Longer limits than this (some 30 years) are no limit. */
 #define MAX_TIMEOUT 1e9
 
@@ -542,7 +611,7 @@ int launch_run(Launch *L)
 	for (unsigned i = 0; i < n; i++) {
 		wk[i].L = L;
 		wk[i].idx = i;
-		wk[i].ok = (!watchdog && i == 0) || pthread_create(&wk[i].th, NULL, worker, &wk[i]) == 0;
+		wk[i].ok = (!watchdog && i == 0) || pool_run(&wk[i]);
 		started += wk[i].ok;
 	}
 	pthread_mutex_lock(&L->lock);
@@ -554,13 +623,15 @@ int launch_run(Launch *L)
 		launch_fail(L, PTXVM_ERROR_LAUNCH_OUT_OF_RESOURCES, "no worker thread could be started");
 		goto out;
 	}
-	if (watchdog)
+	if (watchdog) {
 		watch(L);
-	else
+	} else {
 		worker(&wk[0]);
-	for (unsigned i = watchdog ? 0 : 1; i < n; i++)
-		if (wk[i].ok)
-			pthread_join(wk[i].th, NULL);
+		pthread_mutex_lock(&L->lock);   /* the pool's workers: each ends by counting itself out */
+		while (L->active)
+			pthread_cond_wait(&L->idle, &L->lock);
+		pthread_mutex_unlock(&L->lock);
+	}
 	if (atomic_load(&L->expired) && !L->code) {
 		/* stopped between CTAs: no warp to name */
 		char why[96];
