@@ -753,6 +753,15 @@ printf 'abc' >"$T/abc"
 printf '.version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n\tret;\n}\n' >"$T/nop.ptx"
 expect 2 "run: a shorter in= file is an error" -- "$X" run "$T/nop.ptx" --grid 1 --block 1 --arg buf:8:in="$T/abc"
 grep_in "$T/err" "'$T/abc' has 3 bytes; the argument has 8 (add :pad to make the rest zero)" "run: a shorter in= file is named"
+# PTX ISA 9.2 (CUDA 13.2's nvcc): run takes it as the driver does, check keeps to ptxas 13.0's 9.0
+printf '.version 9.2\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n\t.reg .b64 %%rd<2>;\n\tld.param.u64 %%rd1, [p];\n\tst.global.u32 [%%rd1], 92;\n\tret;\n}\n' >"$T/v92.ptx"
+expect 0 "run: PTX ISA 9.2" -- "$X" run "$T/v92.ptx" --grid 1 --block 1 --arg buf:4:out="$T/v92.out"
+if [ "$(od -An -tu4 "$T/v92.out" | tr -d ' \n')" = 92 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL cli: the 9.2 kernel wrote $(od -An -tu4 "$T/v92.out")"; fi
+expect 1 "check: PTX ISA 9.2 is ptxas 13.0's error" -- "$X" check "$T/v92.ptx"
+grep_in "$T/err" "unsupported PTX ISA .version 9.2 (the newest is 9.0)" "check: 9.2 is named"
+sed 's/version 9.2/version 9.3/' "$T/v92.ptx" >"$T/v93.ptx"
+expect 1 "run: PTX ISA 9.3 is refused" -- "$X" run "$T/v93.ptx" --grid 1 --block 1 --arg buf:4
+grep_in "$T/err" "unsupported PTX ISA .version 9.3 (the newest is 9.2)" "run: 9.3 is named"
 expect 0 "run: a shorter in= file with :pad" -- "$X" run "$T/nop.ptx" --grid 1 --block 1 --arg buf:8:in="$T/abc":pad:out="$T/abc.out"
 if [ "$(od -An -tx1 "$T/abc.out" | tr -d ' \n')" = "6162630000000000" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL cli: a shorter in= file gives $(od -An -tx1 "$T/abc.out")"; fi
 expect 0 "run: a raw surface from /dev/zero" -- "$X" run examples/box_blur.ptx --grid 1 --block 4,4 \

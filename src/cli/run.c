@@ -1122,7 +1122,8 @@ int cmd_run(int argc, char **argv)
 			USAGE("%s%s needs --grid and --block", nl > 1 ? "each launch" : "the launch",
 			      nl > 1 ? " (between --launch options)" : "");
 
-	ptxvm_check_opts co = { .arch = arch, .compile_only = rdc };
+	/* PTX ISA 9.1 and 9.2 too, as the CUDA driver takes them (newer nvcc's) */
+	ptxvm_check_opts co = { .arch = arch, .compile_only = rdc, .newer_versions = 1 };
 	int st = 0;
 	ptxvm_module *m = load(file, &co, &st);
 	if (st == 1)
