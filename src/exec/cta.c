@@ -19,6 +19,7 @@
  */
 #include "warp.h"
 #include "san.h"
+#include "pool.h"
 #include "../../include/ptxvm.h"
 
 #include <errno.h>
@@ -270,7 +271,7 @@ typedef struct Worker {
 	Launch *L;
 	unsigned idx;
 	int ok;
-	struct Worker *next;    /* in the pool's queue */
+	PoolJob job;            /* a thread of the pool runs it (pool.h) */
 } Worker;
 
 /* A CTA's host memory, for CTA after CTA; false without it. */
@@ -424,75 +425,6 @@ static void watch(Launch *L)
 	pthread_mutex_unlock(&L->lock);
 }
 
-/* ---- the pool of worker threads ----------------------------------------
- * A launch's workers beyond the launching thread run on threads that stay
- * for the next launch: creating and joining threads was most of the time
- * of a launch of a small grid.  A thread idle for POOL_IDLE seconds ends;
- * at most POOL_MAX wait at once (any more end at once). */
-#define POOL_IDLE 10
-#define POOL_MAX 256
-
-static struct {
-	pthread_mutex_t lock;
-	pthread_cond_t work;
-	Worker *queue;          /* workers waiting for a thread */
-	unsigned idle;          /* threads waiting for a worker */
-	unsigned queued;
-} pool = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, 0, 0 };
-
-static void *pool_thread(void *arg)
-{
-	Worker *wk = arg;
-	while (wk) {
-		worker(wk);     /* wk and its launch are not touched after this */
-		pthread_mutex_lock(&pool.lock);
-		if (pool.idle >= POOL_MAX) {
-			pthread_mutex_unlock(&pool.lock);
-			break;
-		}
-		pool.idle++;
-		struct timespec dl;
-		clock_gettime(CLOCK_REALTIME, &dl);
-		dl.tv_sec += POOL_IDLE;
-		while (!pool.queue && pthread_cond_timedwait(&pool.work, &pool.lock, &dl) != ETIMEDOUT)
-			;
-		wk = pool.queue;
-		if (wk) {
-			pool.queue = wk->next;
-			pool.queued--;
-		}
-		pool.idle--;
-		pthread_mutex_unlock(&pool.lock);
-	}
-	return NULL;
-}
-
-/* Runs wk on a thread of the pool, or a new one; false if none can start. */
-static bool pool_run(Worker *wk)
-{
-	pthread_mutex_lock(&pool.lock);
-	if (pool.idle > pool.queued) {
-		wk->next = NULL;
-		Worker **q = &pool.queue;
-		while (*q)
-			q = &(*q)->next;
-		*q = wk;
-		pool.queued++;
-		pthread_cond_signal(&pool.work);
-		pthread_mutex_unlock(&pool.lock);
-		return true;
-	}
-	pthread_mutex_unlock(&pool.lock);
-	pthread_attr_t a;
-	pthread_t th;
-	if (pthread_attr_init(&a))
-		return false;
-	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
-	bool ok = pthread_create(&th, &a, pool_thread, wk) == 0;
-	pthread_attr_destroy(&a);
-	return ok;
-}
-
 /* Longer limits than this (some 30 years) are no limit. */
 #define MAX_TIMEOUT 1e9
 
@@ -611,7 +543,8 @@ int launch_run(Launch *L)
 	for (unsigned i = 0; i < n; i++) {
 		wk[i].L = L;
 		wk[i].idx = i;
-		wk[i].ok = (!watchdog && i == 0) || pool_run(&wk[i]);
+		wk[i].job = (PoolJob){ .fn = worker, .arg = &wk[i] };
+		wk[i].ok = (!watchdog && i == 0) || pool_run(&wk[i].job);
 		started += wk[i].ok;
 	}
 	pthread_mutex_lock(&L->lock);

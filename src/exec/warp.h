@@ -95,7 +95,6 @@ typedef struct Cta {
 	unsigned worker;
 	uint8_t *shared;        /* L->shared_bytes */
 	uint8_t *local;         /* nthreads * L->local_bytes (mapped: cta.c) */
-	size_t local_map;       /* the bytes mapped; 0: allocated (cta.c) */
 	Warp *w;
 	uint32_t nwarps;
 	Barrier bar[NBARRIERS];
@@ -107,6 +106,7 @@ typedef struct Cta {
 	struct SanCta *chk;     /* the checks' shadow of shared memory; NULL: no check is on */
 	uint32_t shared_lim;    /* the shared bytes xlate's fast path admits: all, or 0 with
 				   checks (their accesses take the slow path, san.h) */
+	size_t local_map;       /* local's bytes mapped; 0: allocated (cta.c) */
 } Cta;
 
 /* Runs warp w until it blocks, yields, finishes or faults. */
