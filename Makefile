@@ -81,15 +81,17 @@ $(B)/libptxvm.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
+# -z nodelete: the launch workers' threads (src/exec/pool.c) wait in the
+# library's code for the next launch, so a dlclose must not unmap it.
 $(B)/libptxvm.so: $(LIB_OBJ)
-	$(CC) -shared -o $@ $^ $(LDFLAGS) $(LDLIBS)
+	$(CC) -shared -Wl,-z,nodelete -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
 $(B)/obj/src/cli/%.o: CFLAGS += $(CLI_CFLAGS)
 
 # Only the cu* entry points are exported (src/cuda/exports.map).
 $(B)/lib/libcuda.so.1: $(CUDA_OBJ) $(LIB_OBJ) src/cuda/exports.map
 	@mkdir -p $(dir $@)
-	$(CC) -shared -Wl,-soname,libcuda.so.1 -Wl,--version-script=src/cuda/exports.map -o $@ \
+	$(CC) -shared -Wl,-soname,libcuda.so.1 -Wl,-z,nodelete -Wl,--version-script=src/cuda/exports.map -o $@ \
 		$(CUDA_OBJ) $(LIB_OBJ) $(LDFLAGS) $(FATBIN_LIBS) $(LDLIBS)
 
 $(B)/lib/libcuda.so: $(B)/lib/libcuda.so.1

@@ -1,6 +1,8 @@
 /* pool.c: the pool of threads (pool.h).  A thread that has run its job
  * waits for the next; one idle for POOL_IDLE seconds ends, and at most
- * POOL_MAX wait at once (any more end at once). */
+ * POOL_MAX wait at once (any more end at once).  The shared libraries are
+ * linked -z nodelete (Makefile): a dlclose leaves the code the waiting
+ * threads are in. */
 #include "pool.h"
 
 #include <errno.h>

@@ -20,6 +20,12 @@ if cmp -s "$tmp/want" "$tmp/have"; then ok; else
 	bad "exports differ from src/cuda/api.def:"; diff "$tmp/want" "$tmp/have" | head -20
 fi
 
+# A dlclose must not unmap the library: the launch workers' threads wait in
+# its code for the next launch (src/exec/pool.c; the Makefile's -z nodelete).
+if readelf -d "$B/lib/libcuda.so.1" 2>/dev/null | grep -q 'Flags:.*NODELETE'; then ok; else
+	bad "libcuda.so.1 is not marked NODELETE (-Wl,-z,nodelete): a dlclose would unmap the code its pooled threads wait in"
+fi
+
 # docs/CUDA.md lists every entry point with its status, as the objects have it
 tests/cuda-driver/status.sh "$B" >"$tmp/status"
 sed -n '/^<!-- status begin/,/^<!-- status end/p' docs/CUDA.md >"$tmp/documented"
