@@ -274,16 +274,16 @@ typedef struct Worker {
 	PoolJob job;            /* a thread of the pool runs it (pool.h) */
 } Worker;
 
-/* A CTA's host memory, for CTA after CTA; false without it. */
 /* Local memory from this many bytes a CTA is mapped, not allocated. */
 #define LOCAL_MAP_MIN (256u << 10)
 
+/* A CTA's host memory, for CTA after CTA; false without it. */
 static bool cta_alloc(Cta *c, Launch *L, Cluster *cl, unsigned worker, uint32_t rank)
 {
 	*c = (Cta){ .L = L, .cl = cl, .rank = rank, .worker = worker, .nwarps = L->nwarps };
 	c->shared = calloc(L->shared_bytes + 1, 1);
 	/* each thread's local memory, the call stack included (16 KiB each by
-	 * default), zeroed.  Beyond LOCAL_MAP_MIN, pages of zeros the system
+	 * default), zeroed.  From LOCAL_MAP_MIN on, pages of zeros the system
 	 * maps as they are first touched: most kernels touch little or none
 	 * of it, and zeroing it all was most of a small grid's launch (a
 	 * 128-thread CTA's 2 MiB); below, the heap's, which costs less than
