@@ -13,8 +13,8 @@
  *
  *   isa [GROUP]        every group, or one (f32 f16 bf16 f64 cvt fp8 tf32
  *                      oob int atom misc surf surfx mma mma.sp wmma wgmma mmax wmmax
- *                      wgmmax; mad1x only when named, until a GPU has
- *                      recorded it); isa --groups: their
+ *                      wgmmax; mad1x and wmmaalign only when named, until
+ *                      a GPU has recorded them); isa --groups: their
  *                      names (run.sh runs each group in its own process, so
  *                      that an error that spoils the context spoils one group)
  *
@@ -1505,6 +1505,67 @@ static void g_mad1x(void)
 	mad1x_run("sm_20", ".version 3.0\n.target sm_20\n");
 }
 
+/* ---- wmmaalign: the alignment a wmma load takes ---------------------------------
+ * CUDA documents a 256-bit aligned matrix for load_matrix_sync; NVIDIA's
+ * immaTensorCoreGemm loads 8-bit tiles 16 bytes into a row of shared
+ * memory, and ptxvm takes 16 (docs/EXECUTION.md, to confirm on hardware).
+ * One warp fills a shared tile with a pattern and loads an .u8 A fragment
+ * (m16n16k16, row, 16 bytes a row) at each offset; every lane's two
+ * registers are printed, or the error.  A fault spoils the context, so the
+ * program starts itself anew after one (exec), skipping the offsets done
+ * (ISA_WMMA_FROM). */
+static void g_wmmaalign(void)
+{
+	static const unsigned off[] = { 0, 16, 32, 48, 8, 4, 1 };
+	static const char ptx[] =
+		".version 8.0\n.target sm_90\n.address_size 64\n"
+		".visible .entry k(.param .u64 out, .param .u32 off)\n{\n"
+		".reg .b32 %r<16>;\n.reg .b64 %rd<4>;\n.shared .align 128 .b8 tile[1024];\n"
+		"mov.u32 %r1, %tid.x;\nmov.u32 %r2, tile;\nshl.b32 %r3, %r1, 5;\nadd.u32 %r4, %r2, %r3;\n"
+		"shl.b32 %r5, %r1, 3;\nmul.lo.u32 %r6, %r5, -1640531535;\n"          /* word i: i * 0x9e3779b1 */
+		"add.u32 %r7, %r6, -1640531535;\nadd.u32 %r8, %r7, -1640531535;\nadd.u32 %r9, %r8, -1640531535;\n"
+		"st.shared.v4.u32 [%r4], {%r6, %r7, %r8, %r9};\n"
+		"add.u32 %r6, %r9, -1640531535;\nadd.u32 %r7, %r6, -1640531535;\nadd.u32 %r8, %r7, -1640531535;\n"
+		"add.u32 %r9, %r8, -1640531535;\nst.shared.v4.u32 [%r4+16], {%r6, %r7, %r8, %r9};\n"
+		"bar.sync 0;\nld.param.u32 %r10, [off];\nadd.u32 %r11, %r2, %r10;\n"
+		"wmma.load.a.sync.aligned.row.m16n16k16.shared.u8 {%r12, %r13}, [%r11], 16;\n"
+		"ld.param.u64 %rd1, [out];\nmul.wide.u32 %rd2, %r1, 8;\nadd.s64 %rd3, %rd1, %rd2;\n"
+		"st.global.v2.u32 [%rd3], {%r12, %r13};\nret;\n}\n";
+	const char *from = getenv("ISA_WMMA_FROM");
+	for (int i = from ? atoi(from) : 0; i < N(off); i++) {
+		char cs[32];
+		snprintf(cs, sizeof cs, "u8.row+%u", off[i]);
+		uint32_t out[64] = { 0 };
+		CUmodule m;
+		CUfunction f;
+		CUdeviceptr d = 0;
+		CUresult r = load(&m, ptx, "wmmaalign", cs);
+		if (!r) {
+			unsigned o = off[i];
+			void *args[] = { &d, &o };
+			if (!(r = cuModuleGetFunction(&f, m, "k")) && !(r = cuMemAlloc(&d, sizeof out)) &&
+			    !(r = cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, args, NULL)) && !(r = cuCtxSynchronize()))
+				r = cuMemcpyDtoH(out, d, sizeof out);
+		}
+		printf("wmmaalign %s :", cs);
+		if (r) {
+			printf(" error %s\n", errname(r));
+			char next[16];
+			snprintf(next, sizeof next, "%d", i + 1);
+			fflush(stdout);
+			setenv("ISA_WMMA_FROM", next, 1);
+			execv("/proc/self/exe", self_argv);
+			printf("error isa: cannot start anew after a fault\n");
+			exit(1);
+		}
+		for (int k = 0; k < 64; k++)
+			printf(" %08x", out[k]);
+		printf("\n");
+		cuMemFree(d);
+		cuModuleUnload(m);
+	}
+}
+
 static const struct {
 	const char *name;
 	void (*run)(void);
@@ -1540,6 +1601,8 @@ int main(int argc, char **argv)
 	 * until a GPU has recorded it */
 	if (only && !strcmp(only, "mad1x"))
 		g_mad1x();
+	if (only && !strcmp(only, "wmmaalign"))
+		g_wmmaalign();
 	cuDevicePrimaryCtxRelease(dev);
 	return 0;
 }
