@@ -11,7 +11,9 @@
 #   - LOGDIR/python.log: the Python clients' cases on the GPU (the two that
 #     assert ptxvm's device name fail there by design);
 #   - tests/hw/golden/NAME.native.txt, to be committed: the verdicts of
-#     those runs (summaries and FAIL lines), what the logs come to.
+#     those runs (summaries and FAIL lines), what the logs come to;
+#   - tests/hw/golden/NAME.isa-named.txt: tests/hw/isa.c's groups that run
+#     only when named (mad1x, wmmaalign), to fold into NAME.isa.txt.
 # LOGDIR defaults to build/hw-NAME.  Needs nvcc, cc and the NVIDIA driver.
 NAME=$1
 [ -n "$NAME" ] || { echo "usage: tests/hw/record.sh NAME [LOGDIR]" >&2; exit 2; }
@@ -32,6 +34,15 @@ cc -std=gnu11 -I"${CUDA_HOME:-/usr/local/cuda}/include" -o "$LOG/cuda-driver" te
 	"$LOG/cuda-driver" graph_memory >"$LOG/cuda-driver.log" 2>&1
 tail -n 1 "$LOG/cuda-driver.log"
 rm -f "$LOG/cuda-driver"
+# the isa groups run only when named until a GPU has recorded them
+# (tests/hw/isa.c): their output, to fold into NAME.isa.txt and the groups
+if cc -std=gnu11 -O2 -I"${CUDA_HOME:-/usr/local/cuda}/include" -o "$LOG/isa" tests/hw/isa.c -lcuda -lm; then
+	for g in mad1x wmmaalign; do
+		"$LOG/isa" "$g"
+	done >"tests/hw/golden/$NAME.isa-named.txt" 2>"$LOG/isa-named.log"
+	echo "hw: recorded tests/hw/golden/$NAME.isa-named.txt ($(wc -l <"tests/hw/golden/$NAME.isa-named.txt") lines)"
+	rm -f "$LOG/isa"
+fi
 {
 	for t in tests/pyclients/cuda_bindings.py tests/pyclients/cupy_kernels.py tests/numba/kernels.py; do
 		echo "== $t"
