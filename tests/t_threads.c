@@ -13,6 +13,10 @@
  *   churn       programs, arrays, surfaces, textures, samplers and memory
  *               made and freed, and the device's limits read and set,
  *               from 4 threads while launches run
+ *   fork        a child of fork, whose parent's launches left their worker
+ *               threads waiting (src/exec/pool.c), launches on two workers
+ *               (not under ThreadSanitizer, which cannot start threads
+ *               after a fork of a process with threads)
  *
  * Kernels that must overlap a host thread's call wait on flags in device
  * memory that other launches set (atomics on both sides), never on the
@@ -26,9 +30,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define HDR ".version 8.0\n.target sm_90\n.address_size 64\n"
 #define NT 4
+
+#if defined(__SANITIZE_THREAD__)
+#define UNDER_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define UNDER_TSAN 1
+#endif
+#endif
 
 /* fill: out[i] = v + i.  oob: a store outside every allocation.
  * wait: spins until *flag != 0.  set: *flag = 1.
@@ -459,6 +473,73 @@ static void *churn(void *arg)
 	return NULL;
 }
 
+/* 64 CTAs of fill on a 2-worker device: whether every thread wrote. */
+static bool fill64(ptxvm_device *d, ptxvm_program *p, char *why, size_t n)
+{
+	enum { CTAS = 64, T = 32 };
+	uint64_t out = dalloc(d, CTAS * T * 4);
+	uint32_t v = 7, got[CTAS * T];
+	void *args[] = { &out, &v };
+	ptxvm_result r = out ? run1(d, p, "fill", CTAS, T, args) : PTXVM_ERROR_OUT_OF_MEMORY;
+	if (!r)
+		r = ptxvm_memcpy_dtoh(d, got, out, sizeof got);
+	if (r) {
+		snprintf(why, n, "%s: %s", ptxvm_result_name(r), ptxvm_device_message(d));
+		return false;
+	}
+	ptxvm_mem_free(d, out);
+	for (uint32_t i = 0; i < CTAS * T; i++)
+		if (got[i] != 7 + i) {
+			snprintf(why, n, "out[%u] = %u, want %u", i, got[i], 7 + i);
+			return false;
+		}
+	return true;
+}
+
+/* fork: the parent's launch leaves a worker thread waiting for the next;
+ * the child has no such thread, and its launches must not wait for one. */
+static void fork_child(void)
+{
+#ifdef UNDER_TSAN
+	printf("threads fork: skipped under ThreadSanitizer, which cannot start threads after a fork of a process "
+	       "with threads\n");
+	passed++;
+#else
+	char why[1024];
+	ptxvm_device_opts o = { .workers = 2 };
+	ptxvm_device *d = ptxvm_device_create(&o);
+	ptxvm_program *p = d ? load_ptx(d, "main.ptx", k_main, why, sizeof why) : NULL;
+	if (!p || !fill64(d, p, why, sizeof why)) {
+		fail("threads fork: the parent's launch: %s", p ? why : "no device or program");
+		ptxvm_device_destroy(d);
+		return;
+	}
+	ptxvm_device_destroy(d);
+	usleep(200000);         /* for the parent's worker thread to be back waiting */
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		alarm(20);      /* a launch waiting for a worker that is not there ends here */
+		ptxvm_device *dc = ptxvm_device_create(&o);
+		ptxvm_program *pc = dc ? load_ptx(dc, "main.ptx", k_main, why, sizeof why) : NULL;
+		bool ok = pc && fill64(dc, pc, why, sizeof why);
+		if (!ok)
+			fprintf(stderr, "threads fork: the child's launch: %s\n", pc ? why : "no device or program");
+		_exit(ok ? 0 : 1);
+	}
+	int st = 0;
+	if (pid < 0 || waitpid(pid, &st, 0) != pid)
+		fail("threads fork: no child");
+	else if (WIFSIGNALED(st))
+		fail("threads fork: the child's launch did not end (signal %d): it waited for the parent's workers",
+		     WTERMSIG(st));
+	else if (WEXITSTATUS(st))
+		fail("threads fork: the child's launch failed (its message above)");
+	else
+		passed++;
+#endif
+}
+
 void test_threads(const char *root)
 {
 	(void)root;
@@ -489,6 +570,7 @@ void test_threads(const char *root)
 	in_threads("churn: programs, images, limits and memory while launches run", NT, churn, ctx);
 	ptxvm_program_unload(p);
 	ptxvm_device_destroy(d);
+	fork_child();
 
 	/* destroy waits: the held launch never gets its go and ends by the
 	 * watchdog, writing its printf output (the last thing a launch does

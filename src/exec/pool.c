@@ -49,8 +49,24 @@ static void *pool_thread(void *arg)
 	return NULL;
 }
 
+/* A child of fork has none of the parent's threads: it starts with an
+ * empty pool, else its launches would queue for threads that are not
+ * there and wait for ever. */
+static void pool_prepare(void) { pthread_mutex_lock(&pool.lock); }
+static void pool_parent(void) { pthread_mutex_unlock(&pool.lock); }
+static void pool_child(void)
+{
+	pool.queue = NULL;
+	pool.idle = pool.queued = 0;
+	pthread_mutex_init(&pool.lock, NULL);
+	pthread_cond_init(&pool.work, NULL);
+}
+static void pool_once(void) { pthread_atfork(pool_prepare, pool_parent, pool_child); }
+
 bool pool_run(PoolJob *job)
 {
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, pool_once);
 	pthread_mutex_lock(&pool.lock);
 	if (pool.idle > pool.queued) {
 		job->next = NULL;
