@@ -13,6 +13,8 @@
  *   churn       programs, arrays, surfaces, textures, samplers and memory
  *               made and freed, and the device's limits read and set,
  *               from 4 threads while launches run
+ *   tear        a memory-model vector store and load on two workers: no
+ *               load sees half of a store
  *   fork        a child of fork, whose parent's launches left their worker
  *               threads waiting (src/exec/pool.c), launches on two workers
  *               (not under ThreadSanitizer, which cannot start threads
@@ -473,6 +475,82 @@ static void *churn(void *arg)
 	return NULL;
 }
 
+/* tear: CTA 0 stores the pairs {i, i} (v2.u32 and v2.u64, .relaxed.gpu)
+ * for i up to 20000 while CTA 1, on the other worker, loads them and
+ * counts the pairs whose halves differ: a memory-model vector access is
+ * one access, as CUB's decoupled look-back needs (its tile status and
+ * value, one ld.relaxed.v2).  Before, each element was its own access:
+ * about a thousand torn pairs a run. */
+static const char *const k_tear =
+	".version 8.0\n"
+	".target sm_90\n"
+	".address_size 64\n"
+	".visible .entry tear(.param .u64 pair, .param .u64 pair16, .param .u64 flag, .param .u64 torn)\n"
+	"{\n"
+	"\t.reg .b32 %r<8>;\n"
+	"\t.reg .b64 %rd<8>;\n"
+	"\t.reg .pred %p<4>;\n"
+	"\tld.param.u64 %rd1, [pair];\n"
+	"\tld.param.u64 %rd2, [pair16];\n"
+	"\tld.param.u64 %rd3, [flag];\n"
+	"\tld.param.u64 %rd4, [torn];\n"
+	"\tmov.u32 %r1, %ctaid.x;\n"
+	"\tsetp.ne.u32 %p1, %r1, 0;\n"
+	"\t@%p1 bra READ;\n"
+	"W0:\n"
+	"\tatom.global.add.u32 %r2, [%rd3], 0;\n"
+	"\tsetp.eq.u32 %p2, %r2, 0;\n"
+	"\t@%p2 bra W0;\n"
+	"\tmov.u32 %r3, 1;\n"
+	"W1:\n"
+	"\tst.relaxed.gpu.global.v2.u32 [%rd1], {%r3, %r3};\n"
+	"\tcvt.u64.u32 %rd5, %r3;\n"
+	"\tst.relaxed.gpu.global.v2.u64 [%rd2], {%rd5, %rd5};\n"
+	"\tadd.u32 %r3, %r3, 1;\n"
+	"\tsetp.le.u32 %p2, %r3, 20000;\n"
+	"\t@%p2 bra W1;\n"
+	"\tret;\n"
+	"READ:\n"
+	"\tatom.global.exch.b32 %r2, [%rd3], 1;\n"
+	"\tmov.u32 %r4, 0;\n"
+	"R1:\n"
+	"\tld.relaxed.gpu.global.v2.u32 {%r5, %r6}, [%rd1];\n"
+	"\tsetp.ne.u32 %p2, %r5, %r6;\n"
+	"\tselp.u32 %r7, 1, 0, %p2;\n"
+	"\tadd.u32 %r4, %r4, %r7;\n"
+	"\tld.relaxed.gpu.global.v2.u64 {%rd6, %rd7}, [%rd2];\n"
+	"\tsetp.ne.u64 %p3, %rd6, %rd7;\n"
+	"\tselp.u32 %r7, 1, 0, %p3;\n"
+	"\tadd.u32 %r4, %r4, %r7;\n"
+	"\tsetp.lt.u32 %p2, %r5, 20000;\n"
+	"\t@%p2 bra R1;\n"
+	"\tst.global.u32 [%rd4], %r4;\n"
+	"\tret;\n"
+	"}\n";
+
+static void tear(void)
+{
+	char why[1024];
+	ptxvm_device_opts o = { .workers = 2, .timeout = 60 };
+	ptxvm_device *d = ptxvm_device_create(&o);
+	ptxvm_program *p = d ? load_ptx(d, "tear.ptx", k_tear, why, sizeof why) : NULL;
+	uint64_t pair = p ? dalloc(d, 8) : 0, pair16 = p ? dalloc(d, 16) : 0, flag = p ? dalloc(d, 4) : 0,
+		 torn = p ? dalloc(d, 4) : 0;
+	uint32_t n = ~0u;
+	void *args[] = { &pair, &pair16, &flag, &torn };
+	ptxvm_result r = !p ? PTXVM_ERROR_INVALID_PTX : !pair || !pair16 || !flag || !torn ? PTXVM_ERROR_OUT_OF_MEMORY
+		       : run1(d, p, "tear", 2, 1, args);
+	if (!r)
+		r = ptxvm_memcpy_dtoh(d, &n, torn, 4);
+	if (r)
+		fail("threads tear: %s: %s", ptxvm_result_name(r), p ? ptxvm_device_message(d) : why);
+	else if (n)
+		fail("threads tear: %u vector loads saw one half of a vector store and not the other", n);
+	else
+		passed++;
+	ptxvm_device_destroy(d);
+}
+
 /* 64 CTAs of fill on a 2-worker device: whether every thread wrote. */
 static bool fill64(ptxvm_device *d, ptxvm_program *p, char *why, size_t n)
 {
@@ -571,6 +649,7 @@ void test_threads(const char *root)
 	ptxvm_program_unload(p);
 	ptxvm_device_destroy(d);
 	fork_child();
+	tear();
 
 	/* destroy waits: the held launch never gets its go and ends by the
 	 * watchdog, writing its printf output (the last thing a launch does

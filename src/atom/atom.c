@@ -259,6 +259,22 @@ int atom_apply(int op, unsigned ty, unsigned flags, void *p, AtomVal b, AtomVal 
 	return ATOM_EBADOP;
 }
 
+void atom_load128(const void *p, uint64_t v[2])
+{
+	pthread_mutex_t *lk = &stripes[((uintptr_t)p >> 4) & 63];
+	pthread_mutex_lock(lk);
+	memcpy(v, p, 16);
+	pthread_mutex_unlock(lk);
+}
+
+void atom_store128(void *p, const uint64_t v[2])
+{
+	pthread_mutex_t *lk = &stripes[((uintptr_t)p >> 4) & 63];
+	pthread_mutex_lock(lk);
+	memcpy(p, v, 16);
+	pthread_mutex_unlock(lk);
+}
+
 int atom_rmw(int op, unsigned ty, void *p, AtomVal b, AtomVal c, bool global, AtomVal *old)
 {
 	if (op == AT_SAFEADD)   /* PTX has no such operation */

@@ -46,6 +46,11 @@ int atom_rmw(int op, unsigned ty, void *p, AtomVal b, AtomVal c, bool global, At
  * shared memory of a cluster would, must use atom_rmw.) */
 int atom_rmw_private(int op, unsigned ty, void *p, AtomVal b, AtomVal c, AtomVal *old);
 const char *atom_error(int err);
+/* A single-copy atomic 16-byte load and store (the memory-model qualifiers'
+ * ld/st.v2.b64, .v4.b32), under the lock the unit's 128-bit operations take,
+ * so that they are atomic with respect to each other and to those. */
+void atom_load128(const void *p, uint64_t v[2]);
+void atom_store128(void *p, const uint64_t v[2]);
 /* atom_rmw (or, priv, atom_rmw_private) of one integer op for the lanes of
  * a warp, in lane order: lane l of act at host address a[l] + delta (each
  * aligned, in global memory unless priv) with operand b[l]; its prior value
