@@ -13,6 +13,8 @@
  *   churn       programs, arrays, surfaces, textures, samplers and memory
  *               made and freed, and the device's limits read and set,
  *               from 4 threads while launches run
+ *   turns       a kernel whose CTAs cannot wait for each other has them
+ *               dealt to the workers in turns
  *   tear        a memory-model vector store and load on two workers: no
  *               load sees half of a store
  *   fork        a child of fork, whose parent's launches left their worker
@@ -551,6 +553,42 @@ static void tear(void)
 	ptxvm_device_destroy(d);
 }
 
+/* turns: a kernel whose CTAs cannot wait for each other (no atom, red,
+ * memory-model access or call) has them dealt in turns: with 2 workers and
+ * 1024 CTAs, 8 at a turn (1024 / (2 * 64)), so each aligned run of 8
+ * CTAs ran on one worker (%smid), whichever it was. */
+static void turns(void)
+{
+	static const char k_smid[] = HDR ".visible .entry smid(.param .u64 out)\n{\n"
+				     "\t.reg .b64 %rd<4>;\n\t.reg .b32 %r<3>;\n"
+				     "\tld.param.u64 %rd1, [out];\n\tmov.u32 %r1, %smid;\n\tmov.u32 %r2, %ctaid.x;\n"
+				     "\tmul.wide.u32 %rd2, %r2, 4;\n\tadd.u64 %rd3, %rd1, %rd2;\n"
+				     "\tst.global.u32 [%rd3], %r1;\n\tret;\n}\n";
+	enum { CTAS = 1024, TURN = 8 };
+	char why[1024];
+	ptxvm_device_opts o = { .workers = 2, .timeout = 60 };
+	ptxvm_device *d = ptxvm_device_create(&o);
+	ptxvm_program *p = d ? load_ptx(d, "smid.ptx", k_smid, why, sizeof why) : NULL;
+	uint64_t out = p ? dalloc(d, CTAS * 4) : 0;
+	uint32_t got[CTAS];
+	void *args[] = { &out };
+	ptxvm_result r = !p ? PTXVM_ERROR_INVALID_PTX : !out ? PTXVM_ERROR_OUT_OF_MEMORY : run1(d, p, "smid", CTAS, 32, args);
+	if (!r)
+		r = ptxvm_memcpy_dtoh(d, got, out, sizeof got);
+	int split = -1;
+	for (int c = 0; !r && c < CTAS && split < 0; c++)
+		if (got[c] != got[c / TURN * TURN])
+			split = c;
+	if (r)
+		fail("threads turns: %s: %s", ptxvm_result_name(r), p ? ptxvm_device_message(d) : why);
+	else if (split >= 0)
+		fail("threads turns: CTA %d ran on worker %u, the first of its turn of %d on worker %u", split, got[split],
+		     TURN, got[split / TURN * TURN]);
+	else
+		passed++;
+	ptxvm_device_destroy(d);
+}
+
 /* 64 CTAs of fill on a 2-worker device: whether every thread wrote. */
 static bool fill64(ptxvm_device *d, ptxvm_program *p, char *why, size_t n)
 {
@@ -650,6 +688,7 @@ void test_threads(const char *root)
 	ptxvm_device_destroy(d);
 	fork_child();
 	tear();
+	turns();
 
 	/* destroy waits: the held launch never gets its go and ends by the
 	 * watchdog, writing its printf output (the last thing a launch does

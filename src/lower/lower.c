@@ -1851,6 +1851,13 @@ static void lower_func(Lw *w, XFunc *xf, const Func *f)
 	compute_rpc(xf);
 	compute_zero(xf);
 	compute_shape(w->p, xf);
+	xf->alone = 1;
+	for (uint32_t i = 0; i < xf->ncode; i++) {
+		const XIns *x = &xf->code[i];
+		if (x->op == OPC_atom || x->op == OPC_red || x->op == OPC_sured || x->op == OPC_call ||
+		    ((x->op == OPC_ld || x->op == OPC_ldu || x->op == OPC_st) && (x->flags & XF_MMATOMIC)))
+			xf->alone = 0;
+	}
 	xf->lowered = 1;
 }
 

@@ -185,6 +185,9 @@ typedef struct XFunc {
 	uint32_t ntargets;
 	XLoc *loc;              /* per instruction when the PTX carries line info, else NULL */
 	uint8_t lowered;        /* its code has been lowered */
+	uint8_t alone;          /* none of its instructions lets a CTA wait for another: no
+				   atom, red, sured, memory-model ld or st, or call (cta.c
+				   deals such a kernel's CTAs in turns) */
 	char *why;              /* why it cannot be lowered ("file:line:col: error: ..."),
 				   malloc'd; NULL when it was */
 } XFunc;
