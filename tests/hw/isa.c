@@ -66,6 +66,34 @@ static CUresult load(CUmodule *m, const char *ptx, const char *group, const char
 	return r;
 }
 
+/* One CTA of `threads` runs the kernel k(.param .u64 in, .param .u64 out)
+ * of ptx: in's nin bytes copied to the device first, out's nout bytes
+ * back after.  A failure prints "GROUP CASE : error NAME" and is returned. */
+static CUresult run_k(const char *group, const char *cs, const char *ptx, const void *in, size_t nin, void *out,
+		      size_t nout, unsigned threads)
+{
+	CUmodule mod;
+	CUfunction f;
+	CUdeviceptr din = 0, dout = 0;
+	CUresult r = load(&mod, ptx, group, cs);
+	if (!r) {
+		if (!(r = cuModuleGetFunction(&f, mod, "k")) && !(r = cuMemAlloc(&din, nin)) &&
+		    !(r = cuMemAlloc(&dout, nout)) && !(r = cuMemcpyHtoD(din, in, nin))) {
+			void *args[] = { &din, &dout };
+			if (!(r = cuLaunchKernel(f, 1, 1, 1, threads, 1, 1, 0, NULL, args, NULL)) && !(r = cuCtxSynchronize()))
+				r = cuMemcpyDtoH(out, dout, nout);
+		}
+		if (din)
+			cuMemFree(din);
+		if (dout)
+			cuMemFree(dout);
+		cuModuleUnload(mod);
+	}
+	if (r)
+		printf("%s %s : error %s\n", group, cs, errname(r));
+	return r;
+}
+
 /* ---- one instruction over a list of inputs ----------------------------------
  * A thread reads three 64-bit inputs a, b, c, which the kernel also gives
  * as 16-bit (%ha ..), 32-bit (%ia .., %fa ..) and 64-bit (%da ..)
@@ -823,28 +851,9 @@ static void mma_launch(const char *group, const char *cs, const char *ins, uint3
 		 "%s\n"
 		 "DONE:\nret;\n}\n",
 		 strstr(ins, "e4m3") ? "8.4" : "7.8", ins);
-	CUmodule mod;
-	CUfunction f;
-	CUdeviceptr din = 0, dout = 0;
-	CUresult r = load(&mod, ptx, group, cs);
-	if (!r) {
-		size_t nin = sizeof(uint32_t[32][16]);
-		if (!(r = cuModuleGetFunction(&f, mod, "k")) && !(r = cuMemAlloc(&din, nin)) &&
-		    !(r = cuMemAlloc(&dout, sizeof out)) && !(r = cuMemcpyHtoD(din, in, nin))) {
-			void *args[] = { &din, &dout };
-			if (!(r = cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, args, NULL)) && !(r = cuCtxSynchronize()))
-				r = cuMemcpyDtoH(out, dout, sizeof out);
-		}
-		if (din)
-			cuMemFree(din);
-		if (dout)
-			cuMemFree(dout);
-		cuModuleUnload(mod);
-	}
-	if (r) {
-		printf("%s %s : error %s\n", group, cs, errname(r));
+	size_t nin = sizeof(uint32_t[32][16]);
+	if (run_k(group, cs, ptx, in, nin, out, sizeof out, 32))
 		return;
-	}
 	for (int l = 0; l < 32; l++)
 		printf("%s %s lane %02d : %08x %08x %08x %08x\n", group, cs, l, out[l][0], out[l][1], out[l][2], out[l][3]);
 }
@@ -1075,27 +1084,8 @@ static void mma_sp_run(const char *cs, const uint32_t meta[4], int sel)
 		 "st.global.v4.f32 [%%rd6], {%%f1, %%f2, %%f3, %%f4};\n"
 		 "ret;\n}\n",
 		 sel);
-	CUmodule mod;
-	CUfunction f;
-	CUdeviceptr din = 0, dout = 0;
-	CUresult r = load(&mod, ptx, "mma", cs);
-	if (!r) {
-		if (!(r = cuModuleGetFunction(&f, mod, "k")) && !(r = cuMemAlloc(&din, sizeof in)) &&
-		    !(r = cuMemAlloc(&dout, sizeof out)) && !(r = cuMemcpyHtoD(din, in, sizeof in))) {
-			void *args[] = { &din, &dout };
-			if (!(r = cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, args, NULL)) && !(r = cuCtxSynchronize()))
-				r = cuMemcpyDtoH(out, dout, sizeof out);
-		}
-		if (din)
-			cuMemFree(din);
-		if (dout)
-			cuMemFree(dout);
-		cuModuleUnload(mod);
-	}
-	if (r) {
-		printf("mma %s : error %s\n", cs, errname(r));
+	if (run_k("mma", cs, ptx, in, sizeof in, out, sizeof out, 32))
 		return;
-	}
 	for (int l = 0; l < 32; l++)
 		printf("mma %s lane %02d : %08x %08x %08x %08x\n", cs, l, out[l][0], out[l][1], out[l][2], out[l][3]);
 }
@@ -1150,27 +1140,8 @@ static void wmma_run(const char *cs, const char *ins)
 		 "st.global.v4.b32 [%%rd4], {%%r0, %%r1, %%r2, %%r3}; st.global.v4.b32 [%%rd4+16], {%%r4, %%r5, %%r6, %%r7};\n"
 		 "ret;\n}\n",
 		 ins);
-	CUmodule mod;
-	CUfunction f;
-	CUdeviceptr din = 0, dout = 0;
-	CUresult r = load(&mod, ptx, "wmma", cs);
-	if (!r) {
-		if (!(r = cuModuleGetFunction(&f, mod, "k")) && !(r = cuMemAlloc(&din, sizeof mat)) &&
-		    !(r = cuMemAlloc(&dout, sizeof out)) && !(r = cuMemcpyHtoD(din, half ? (void *)h : (void *)mat, half ? sizeof h : sizeof mat))) {
-			void *args[] = { &din, &dout };
-			if (!(r = cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, args, NULL)) && !(r = cuCtxSynchronize()))
-				r = cuMemcpyDtoH(out, dout, sizeof out);
-		}
-		if (din)
-			cuMemFree(din);
-		if (dout)
-			cuMemFree(dout);
-		cuModuleUnload(mod);
-	}
-	if (r) {
-		printf("wmma %s : error %s\n", cs, errname(r));
+	if (run_k("wmma", cs, ptx, half ? (void *)h : (void *)mat, half ? sizeof h : sizeof mat, out, sizeof out, 32))
 		return;
-	}
 	for (int l = 0; l < 32; l++) {
 		printf("wmma %s lane %02d :", cs, l);
 		for (int i = 0; i < 8; i++)
@@ -1232,27 +1203,8 @@ static void wmmax_run(const char *cs, const char *ins, int kind, int nreg, int l
 		 "%s"
 		 "ret;\n}\n",
 		 ins, regs, ld, st);
-	CUmodule mod;
-	CUfunction f;
-	CUdeviceptr din = 0, dout = 0;
-	CUresult r = load(&mod, ptx, "wmmax", cs);
-	if (!r) {
-		if (!(r = cuModuleGetFunction(&f, mod, "k")) && !(r = cuMemAlloc(&din, nbytes)) &&
-		    !(r = cuMemAlloc(&dout, sizeof out)) && !(r = cuMemcpyHtoD(din, mat, nbytes))) {
-			void *args[] = { &din, &dout };
-			if (!(r = cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, args, NULL)) && !(r = cuCtxSynchronize()))
-				r = cuMemcpyDtoH(kind == F64 ? (void *)out64 : (void *)out, dout, sizeof out);
-		}
-		if (din)
-			cuMemFree(din);
-		if (dout)
-			cuMemFree(dout);
-		cuModuleUnload(mod);
-	}
-	if (r) {
-		printf("wmmax %s : error %s\n", cs, errname(r));
+	if (run_k("wmmax", cs, ptx, mat, nbytes, kind == F64 ? (void *)out64 : (void *)out, sizeof out, 32))
 		return;
-	}
 	for (int l = 0; l < 32; l++) {
 		printf("wmmax %s lane %02d :", cs, l);
 		for (int i = 0; i < nreg; i++)
@@ -1473,27 +1425,8 @@ static void mad1x_run(const char *cs, const char *header)
 		for (int b = 0; b < NA; b++)
 			for (int c = 0; c < NC; c++, i++)
 				in[3 * i] = (uint32_t)AB[a], in[3 * i + 1] = (uint32_t)AB[b], in[3 * i + 2] = (uint32_t)C[c];
-	CUmodule m;
-	CUfunction f;
-	CUdeviceptr din = 0, dout = 0;
-	CUresult r = load(&m, ptx, "mad1x", cs);
-	if (!r) {
-		if (!(r = cuModuleGetFunction(&f, m, "k")) && !(r = cuMemAlloc(&din, sizeof in)) &&
-		    !(r = cuMemAlloc(&dout, sizeof out)) && !(r = cuMemcpyHtoD(din, in, sizeof in))) {
-			void *args[] = { &din, &dout };
-			if (!(r = cuLaunchKernel(f, 1, 1, 1, NT, 1, 1, 0, NULL, args, NULL)) && !(r = cuCtxSynchronize()))
-				r = cuMemcpyDtoH(out, dout, sizeof out);
-		}
-		if (din)
-			cuMemFree(din);
-		if (dout)
-			cuMemFree(dout);
-		cuModuleUnload(m);
-	}
-	if (r) {
-		printf("mad1x %s : error %s\n", cs, errname(r));
+	if (run_k("mad1x", cs, ptx, in, sizeof in, out, sizeof out, NT))
 		return;
-	}
 	for (i = 0; i < NT; i++)
 		printf("mad1x %s %08x %08x %08x : %08x %08x\n", cs, in[3 * i], in[3 * i + 1], in[3 * i + 2], out[2 * i],
 		       out[2 * i + 1]);
@@ -1519,7 +1452,7 @@ static void g_wmmaalign(void)
 	static const unsigned off[] = { 0, 16, 32, 48, 8, 4, 1 };
 	static const char ptx[] =
 		".version 8.0\n.target sm_90\n.address_size 64\n"
-		".visible .entry k(.param .u64 out, .param .u32 off)\n{\n"
+		".visible .entry k(.param .u64 in, .param .u64 out)\n{\n"
 		".reg .b32 %r<16>;\n.reg .b64 %rd<4>;\n.shared .align 128 .b8 tile[1024];\n"
 		"mov.u32 %r1, %tid.x;\nmov.u32 %r2, tile;\nshl.b32 %r3, %r1, 5;\nadd.u32 %r4, %r2, %r3;\n"
 		"shl.b32 %r5, %r1, 3;\nmul.lo.u32 %r6, %r5, -1640531535;\n"          /* word i: i * 0x9e3779b1 */
@@ -1527,7 +1460,7 @@ static void g_wmmaalign(void)
 		"st.shared.v4.u32 [%r4], {%r6, %r7, %r8, %r9};\n"
 		"add.u32 %r6, %r9, -1640531535;\nadd.u32 %r7, %r6, -1640531535;\nadd.u32 %r8, %r7, -1640531535;\n"
 		"add.u32 %r9, %r8, -1640531535;\nst.shared.v4.u32 [%r4+16], {%r6, %r7, %r8, %r9};\n"
-		"bar.sync 0;\nld.param.u32 %r10, [off];\nadd.u32 %r11, %r2, %r10;\n"
+		"bar.sync 0;\nld.param.u64 %rd1, [in];\nld.global.u32 %r10, [%rd1];\nadd.u32 %r11, %r2, %r10;\n"
 		"wmma.load.a.sync.aligned.row.m16n16k16.shared.u8 {%r12, %r13}, [%r11], 16;\n"
 		"ld.param.u64 %rd1, [out];\nmul.wide.u32 %rd2, %r1, 8;\nadd.s64 %rd3, %rd1, %rd2;\n"
 		"st.global.v2.u32 [%rd3], {%r12, %r13};\nret;\n}\n";
@@ -1536,20 +1469,7 @@ static void g_wmmaalign(void)
 		char cs[32];
 		snprintf(cs, sizeof cs, "u8.row+%u", off[i]);
 		uint32_t out[64] = { 0 };
-		CUmodule m;
-		CUfunction f;
-		CUdeviceptr d = 0;
-		CUresult r = load(&m, ptx, "wmmaalign", cs);
-		if (!r) {
-			unsigned o = off[i];
-			void *args[] = { &d, &o };
-			if (!(r = cuModuleGetFunction(&f, m, "k")) && !(r = cuMemAlloc(&d, sizeof out)) &&
-			    !(r = cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, args, NULL)) && !(r = cuCtxSynchronize()))
-				r = cuMemcpyDtoH(out, d, sizeof out);
-		}
-		printf("wmmaalign %s :", cs);
-		if (r) {
-			printf(" error %s\n", errname(r));
+		if (run_k("wmmaalign", cs, ptx, &off[i], sizeof off[i], out, sizeof out, 32)) {
 			char next[16];
 			snprintf(next, sizeof next, "%d", i + 1);
 			fflush(stdout);
@@ -1558,11 +1478,10 @@ static void g_wmmaalign(void)
 			printf("error isa: cannot start anew after a fault\n");
 			exit(1);
 		}
+		printf("wmmaalign %s :", cs);
 		for (int k = 0; k < 64; k++)
 			printf(" %08x", out[k]);
 		printf("\n");
-		cuMemFree(d);
-		cuModuleUnload(m);
 	}
 }
 
