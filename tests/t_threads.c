@@ -589,7 +589,9 @@ static void turns(void)
 	ptxvm_device_destroy(d);
 }
 
-/* 64 CTAs of fill on a 2-worker device: whether every thread wrote. */
+#ifndef UNDER_TSAN
+/* 64 CTAs of fill on a 2-worker device: whether every thread wrote.  Only
+ * the fork case uses it, and that case cannot run under ThreadSanitizer. */
 static bool fill64(ptxvm_device *d, ptxvm_program *p, char *why, size_t n)
 {
 	enum { CTAS = 64, T = 32 };
@@ -611,6 +613,7 @@ static bool fill64(ptxvm_device *d, ptxvm_program *p, char *why, size_t n)
 		}
 	return true;
 }
+#endif
 
 /* fork: the parent's launch leaves a worker thread waiting for the next;
  * the child has no such thread, and its launches must not wait for one. */
