@@ -24,7 +24,7 @@ WARN    := -Wall -Wextra -Wshadow -Wno-unused-parameter
 ifneq ($(WERROR),)
 WARN    += -Werror
 endif
-CFLAGS  += -std=gnu11 -D_GNU_SOURCE $(OPT) $(WARN) -fPIC
+CFLAGS  += -std=gnu11 -D_GNU_SOURCE -ffp-contract=off $(OPT) $(WARN) -fPIC
 LDLIBS  += -lpthread -lm -ldl
 
 # Optional: PNG images in `ptxvm run` (libpng-dev); without it they are refused.
