@@ -39,9 +39,10 @@ static FILE *harness_null(void)
 	return f;
 }
 
-/* Runs text; fails (returns -1) only where the library broke its own
- * interface, which the caller treats as a crash. */
-static int harness_run(const char *text, size_t size, HarnessRun *out)
+/* Runs text, its launch limited to timeout seconds; fails (returns -1)
+ * only where the library broke its own interface, which the caller treats
+ * as a crash. */
+static int harness_run(const char *text, size_t size, double timeout, HarnessRun *out)
 {
 	memset(out, 0, sizeof *out);
 	ptxvm_module *m = ptxvm_module_load("fuzz.ptx", text, size, NULL);
@@ -52,7 +53,7 @@ static int harness_run(const char *text, size_t size, HarnessRun *out)
 		return 0;
 	}
 	out->checked = 1;
-	ptxvm_device_opts o = { .workers = 2, .timeout = 0.05, .printf_stream = harness_null(),
+	ptxvm_device_opts o = { .workers = 2, .timeout = timeout, .printf_stream = harness_null(),
 				.printf_fifo_bytes = 4096 };
 	ptxvm_device *d = ptxvm_device_create(&o);
 	if (!d)
