@@ -37,7 +37,10 @@ def rename(text, names, k):
         pattern[key] = re.compile(r"(?<![\w$%.])(" + alt + r")(?![\w$.])")
     return pattern[key].sub(lambda m: m.group(1) + "_c" + k, text)
 
-parts = [".version 9.0", ".target sm_90", ".address_size 64", ""]
+# sm_90a: the .sm_90a fixtures use its instructions; the .rdc fixtures
+# call the device runtime, so the module is checked as relocatable code
+# (ptxvm check -c, ptxas -c)
+parts = [".version 9.0", ".target sm_90a", ".address_size 64", ""]
 seen_ext = set()
 for _, _, ext in bodies:
     for e in ext:

@@ -24,6 +24,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,10 +114,58 @@ static void histogram(const unsigned *in, unsigned *bins, int n)
 		bins[in[i] & 255]++;
 }
 
-/* Texture filtering as docs/TEXTURES.md states it: x - 0.5, its floor and
- * fraction, the fraction rounded to 1/256, clamped edges, the weights
- * nested in double, one rounding to f32. */
+/* Texture filtering as docs/TEXTURES.md states it (what an H200 does):
+ * x - 0.5, its floor and fraction, the fraction rounded to 1/256, clamped
+ * edges; integer weights summing to 256, split x first (half up), then y
+ * (half up in column i+1, half down in column i); each texel of a weight
+ * cut towards zero to 1/16 of the last bit of the largest one's
+ * significand, the products summed exactly, the sum over 256 rounded to
+ * f32 ties away from zero. */
 static int clampi(double v, int n) { return v < 0 ? 0 : v >= n ? n - 1 : (int)v; }
+
+/* s * 2^e rounded to f32, ties away from zero (no subnormal results here). */
+static float f32_away(int64_t s, int e)
+{
+	if (!s)
+		return 0.0f;
+	uint64_t m = s < 0 ? 0 - (uint64_t)s : (uint64_t)s;
+	int bits = 64 - __builtin_clzll(m);
+	if (bits > 24) {
+		int sh = bits - 24;
+		uint64_t rest = m & ((1ull << sh) - 1);
+		m = (m >> sh) + (rest >= 1ull << (sh - 1));
+		e += sh;
+	}
+	float f = ldexpf((float)m, e);
+	return s < 0 ? -f : f;
+}
+
+/* The sum of four finite texels v of weights w (summing to 256): with E
+ * the largest biased exponent among those weighted, a texel of exponent e
+ * and 24-bit significand M is M * 2^(e - E + 4) units of 2^(E - 154), cut
+ * towards zero. */
+static float filter4(const float v[4], const int w[4])
+{
+	uint32_t bits[4];
+	int emax = -1;
+	for (int i = 0; i < 4; i++) {
+		memcpy(&bits[i], &v[i], 4);
+		int e = (int)(bits[i] >> 23 & 0xff);
+		if (w[i] && (bits[i] & 0x7fffffffu) && (e ? e : 1) > emax)
+			emax = e ? e : 1;
+	}
+	if (emax < 0)
+		return 0.0f;
+	int64_t sum = 0;
+	for (int i = 0; i < 4; i++) {
+		int e = (int)(bits[i] >> 23 & 0xff);
+		int64_t m = (int64_t)((bits[i] & 0x7fffff) | (e ? 0x800000u : 0)) << 4;
+		int sh = emax - (e ? e : 1);
+		m = sh < 63 ? m >> sh : 0;
+		sum += (int64_t)w[i] * (bits[i] >> 31 ? -m : m);
+	}
+	return f32_away(sum, emax - 154 - 8);
+}
 
 static void tex_resample(const float *img, int sw, int sh, float *out, int w, int h, float sx, float sy)
 {
@@ -126,10 +175,11 @@ static void tex_resample(const float *img, int sw, int sh, float *out, int w, in
 			double fu = floor(u), fv = floor(v);
 			int a = (int)floor((u - fu) * 256 + 0.5), b = (int)floor((v - fv) * 256 + 0.5);
 			int x0 = clampi(fu, sw), x1 = clampi(fu + 1, sw), y0 = clampi(fv, sh), y1 = clampi(fv + 1, sh);
-			const float *r0 = img + (size_t)y0 * sw, *r1 = img + (size_t)y1 * sw;
-			double t0 = (256 - a) * (double)r0[x0] + a * (double)r0[x1];
-			double t1 = (256 - a) * (double)r1[x0] + a * (double)r1[x1];
-			out[(size_t)y * w + x] = (float)(((256 - b) * t0 + b * t1) / 65536);
+			int w11 = (a * b + 128) >> 8, w01 = ((256 - a) * b + 127) >> 8;
+			const float t[4] = { img[(size_t)y0 * sw + x0], img[(size_t)y0 * sw + x1], img[(size_t)y1 * sw + x0],
+					     img[(size_t)y1 * sw + x1] };
+			const int wt[4] = { 256 - a - w01, a - w11, w01, w11 };
+			out[(size_t)y * w + x] = filter4(t, wt);
 		}
 }
 
