@@ -120,7 +120,10 @@ static void histogram(const unsigned *in, unsigned *bins, int n)
  * (half up in column i+1, half down in column i); each texel of a weight
  * cut towards zero to 1/16 of the last bit of the largest one's
  * significand, the products summed exactly, the sum over 256 rounded to
- * f32 ties away from zero. */
+ * f32 ties away from zero.  Only what an f32 texture clamped and filtered
+ * in 2D needs, as a C programmer would write it for speed: the tests'
+ * reference model (tests/texmodel.c) covers every format and mode, in
+ * doubles, and is no baseline for a time. */
 static int clampi(double v, int n) { return v < 0 ? 0 : v >= n ? n - 1 : (int)v; }
 
 /* s * 2^e rounded to f32, ties away from zero (no subnormal results here). */

@@ -1,14 +1,16 @@
 /* harness.h: how fuzz_exec.c launches a module, shared with the tests that
  * replay its findings (tests/t_hostile.c), so that a finding replays
- * exactly as it was found.
+ * as it was found, but for the launch's time limit, which the caller
+ * chooses: the fuzzer a short one, the replay a long one (no finding is a
+ * timeout, and a sanitizer build on a busy machine is slow).
  *
  * The module is loaded onto a fresh device and its first kernel launched
  * on a small grid: 8-byte parameters get a buffer of HARNESS_BUF bytes
  * (or, for a parameter whose name says "surf" or a .surfref one, a surface
  * object over a small 2D array; "tex" or .texref, a texture object, linear
  * and clamped, over a small f32 array; "samp" or .samplerref, a sampler
- * object), other scalars the value 16, arrays zeros.  A short watchdog and a small printf FIFO keep every run short
- * and bounded.
+ * object), other scalars the value 16, arrays zeros.  The time limit and
+ * a small printf FIFO keep every run bounded.
  */
 #ifndef PTXVM_FUZZ_HARNESS_H
 #define PTXVM_FUZZ_HARNESS_H
