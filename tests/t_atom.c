@@ -662,7 +662,9 @@ static void test_private(void)
 			unsigned bytes = isa_type[ty].bytes;
 			for (unsigned i = 0; i < nv; i++)
 				for (unsigned j = 0; j < nv; j++)
-					for (unsigned off = 0; off < 2; off++) {
+					for (unsigned k = 0; k < 4; k++) {
+						unsigned off = k & 1;
+						bool global = k >> 1;   /* f32 add: subnormals flushed */
 						_Alignas(16) uint8_t m1[32], m2[32];
 						uint64_t init[2] = { vals[i], vals[(i + 3) % nv] };
 						memset(m1, 0, sizeof m1);
@@ -671,16 +673,16 @@ static void test_private(void)
 						size_t at = off * (bytes > 1 ? bytes / 2 : 1);
 						AtomVal b = { vals[j], vals[(j + 5) % nv] }, c = { vals[(i + j) % nv], vals[i] };
 						AtomVal o1 = { 0xdead, 0xbeef }, o2 = { 0xdead, 0xbeef };
-						int r1 = atom_rmw(op, ty, m1 + at, b, c, false, &o1);
-						int r2 = atom_rmw_private(op, ty, m2 + at, b, c, &o2);
+						int r1 = atom_rmw(op, ty, m1 + at, b, c, global, &o1);
+						int r2 = atom_rmw_private(op, ty, m2 + at, b, c, global, &o2);
 						cases++;
 						if (r1 != r2 || memcmp(m1, m2, sizeof m1) ||
 						    (r1 == ATOM_OK && (o1.lo != o2.lo || o1.hi != o2.hi))) {
 							if (!bad++)
 								fail("atom private: op %d type %s old 0x%llx operand 0x%llx "
-								     "offset %zu: %d vs %d", op, isa_type[ty].name,
+								     "offset %zu%s: %d vs %d", op, isa_type[ty].name,
 								     (unsigned long long)vals[i], (unsigned long long)vals[j],
-								     at, r1, r2);
+								     at, global ? " global" : "", r1, r2);
 						}
 					}
 		}

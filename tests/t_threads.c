@@ -17,6 +17,13 @@
  *               dealt to the workers in turns
  *   tear        a memory-model vector store and load on two workers: no
  *               load sees half of a store
+ *   alone       atomics of launches that run alone on one worker, as
+ *               plain reads and writes (src/exec/solo.h), and of others
+ *               started meanwhile on the same counters from 4 threads: no
+ *               update lost; a .sys atomic of a launch alone and the
+ *               host's own atomics on the same word: none lost either;
+ *               nor a copy to a word a launch alone polls with atomics
+ *               (not under ThreadSanitizer, to which that is a race)
  *   fork        a child of fork, whose parent's launches left their worker
  *               threads waiting (src/exec/pool.c), launches on two workers
  *               (not under ThreadSanitizer, which cannot start threads
@@ -553,6 +560,168 @@ static void tear(void)
 	ptxvm_device_destroy(d);
 }
 
+/* ---- alone: atomics of a launch alone on the device's host ---------------
+ * count: every thread adds 1 to ctr[0] (atom) and 3 to the u64 at ctr + 8
+ * (red), k times.  count_sys: waits for flag[0], adds 1 to *ctr k times
+ * with .sys atomics, then 1 to flag[1].  poll: *started = 1 (in host
+ * memory), then atom.or of 0 to *go, until *go is not 0. */
+static const char *const k_alone =
+	HDR
+	".visible .entry count(.param .u64 ctr, .param .u32 k)\n{\n"
+	"\t.reg .b64 %rd<2>;\n\t.reg .b32 %r<4>;\n\t.reg .pred %p;\n"
+	"\tld.param.u64 %rd1, [ctr];\n\tld.param.u32 %r1, [k];\n\tmov.u32 %r2, 0;\n"
+	"L:\n\tatom.global.add.u32 %r3, [%rd1], 1;\n\tred.global.add.u64 [%rd1+8], 3;\n"
+	"\tadd.u32 %r2, %r2, 1;\n\tsetp.lt.u32 %p, %r2, %r1;\n\t@%p bra L;\n\tret;\n}\n"
+	".visible .entry count_sys(.param .u64 ctr, .param .u64 flag, .param .u32 k)\n{\n"
+	"\t.reg .b64 %rd<3>;\n\t.reg .b32 %r<4>;\n\t.reg .pred %p;\n"
+	"\tld.param.u64 %rd1, [ctr];\n\tld.param.u64 %rd2, [flag];\n\tld.param.u32 %r1, [k];\n"
+	"W:\n\tld.volatile.global.u32 %r3, [%rd2];\n\tsetp.eq.u32 %p, %r3, 0;\n\t@%p bra W;\n"
+	"\tmov.u32 %r2, 0;\n"
+	"L:\n\tatom.sys.global.add.u32 %r3, [%rd1], 1;\n"
+	"\tadd.u32 %r2, %r2, 1;\n\tsetp.lt.u32 %p, %r2, %r1;\n\t@%p bra L;\n"
+	"\tred.sys.global.add.u32 [%rd2+4], 1;\n\tret;\n}\n"
+	".visible .entry poll(.param .u64 started, .param .u64 go)\n{\n"
+	"\t.reg .b64 %rd<3>;\n\t.reg .b32 %r<2>;\n\t.reg .pred %p;\n"
+	"\tld.param.u64 %rd1, [started];\n\tld.param.u64 %rd2, [go];\n"
+	"\tatom.global.exch.b32 %r1, [%rd1], 1;\n"
+	"L:\n\tatom.global.or.b32 %r1, [%rd2], 0;\n\tsetp.eq.u32 %p, %r1, 0;\n\t@%p bra L;\n\tret;\n}\n";
+
+enum { ALONE_IT = 12, ALONE_K = 40, ALONE_BLOCK = 64 };
+static uint64_t g_ctr;
+
+/* Thread i: grids of 1 CTA (a launch of one worker) when i is odd, of 3
+ * (two workers) when it is even. */
+static void *count_launches(void *arg)
+{
+	Ctx *c = arg;
+	uint32_t k = ALONE_K;
+	void *args[] = { &g_ctr, &k };
+	for (int it = 0; it < ALONE_IT && !c->err[0]; it++) {
+		ptxvm_result r = run1(c->d, c->p, "count", c->id & 1 ? 1 : 3, ALONE_BLOCK, args);
+		if (r)
+			note(c, "iteration %d: %s: %s", it, ptxvm_result_name(r), ptxvm_device_message(c->d));
+	}
+	return NULL;
+}
+
+/* The counter, the go flag, the kernel's threads done, the launch over:
+ * host memory the device reaches, and host_adds' count. */
+static _Alignas(64) uint32_t g_sys[4];
+static uint32_t g_host_adds;
+
+/* Adds 1 to the counter from the kernel's start to its end. */
+static void *host_adds(void *arg)
+{
+	(void)arg;
+	uint32_t n = 0;
+	__atomic_store_n(&g_sys[1], 1, __ATOMIC_SEQ_CST);
+	while (__atomic_load_n(&g_sys[2], __ATOMIC_SEQ_CST) < 256 && !__atomic_load_n(&g_sys[3], __ATOMIC_SEQ_CST)) {
+		__atomic_fetch_add(&g_sys[0], 1, __ATOMIC_SEQ_CST);
+		n++;
+	}
+	g_host_adds = n;
+	return NULL;
+}
+
+#ifndef UNDER_TSAN
+/* The host's side of poll: once it has started (*started, in host
+ * memory), *go = 1 by a copy. */
+static _Alignas(64) uint32_t g_started;
+static uint64_t g_go;
+
+static void *host_go(void *arg)
+{
+	Ctx *c = arg;
+	uint32_t one = 1;
+	while (!__atomic_load_n(&g_started, __ATOMIC_SEQ_CST))
+		;
+	if (ptxvm_memcpy_htod(c->d, g_go, &one, 4))
+		note(c, "the copy: %s", ptxvm_device_message(c->d));
+	return NULL;
+}
+#endif
+
+static void alone(void)
+{
+	char why[1024];
+	ptxvm_device_opts o = { .workers = 2, .timeout = 10 };
+	ptxvm_device *d = ptxvm_device_create(&o);
+	ptxvm_program *p = d ? load_ptx(d, "alone.ptx", k_alone, why, sizeof why) : NULL;
+	g_ctr = p ? dalloc(d, 16) : 0;
+	if (!g_ctr) {
+		fail("threads alone: setting up: %s", p ? ptxvm_device_message(d) : why);
+		ptxvm_device_destroy(d);
+		return;
+	}
+	Ctx ctx[NT];
+	for (int i = 0; i < NT; i++)
+		ctx[i] = (Ctx){ .d = d, .p = p, .id = i };
+	in_threads("alone: atomics of launches alone and of others started meanwhile", NT, count_launches, ctx);
+	uint64_t got[2] = { 0, 0 }, per = (uint64_t)ALONE_IT * ALONE_K * ALONE_BLOCK,
+		 want = per * (NT / 2) * 1 + per * (NT - NT / 2) * 3;
+	ptxvm_result r = ptxvm_memcpy_dtoh(d, got, g_ctr, 16);
+	if (r || (uint32_t)got[0] != want || got[1] != 3 * want)
+		fail("threads alone: counters %llu and %llu, want %llu and %llu (%s)", (unsigned long long)(uint32_t)got[0],
+		     (unsigned long long)got[1], (unsigned long long)want, (unsigned long long)(3 * want),
+		     ptxvm_result_name(r));
+	else
+		passed++;
+
+	/* .sys on host memory: the launch runs alone (one CTA), yet its
+	 * atomics meet the host's, made all the time the kernel runs */
+	memset(g_sys, 0, sizeof g_sys);
+	uint64_t ctr = (uint64_t)(uintptr_t)&g_sys[0], flag = (uint64_t)(uintptr_t)&g_sys[1];
+	uint32_t k = 2000;
+	void *args[] = { &ctr, &flag, &k };
+	pthread_t th;
+	r = ptxvm_mem_map_host(d, g_sys, sizeof g_sys);
+	if (!r) {
+		pthread_create(&th, NULL, host_adds, NULL);
+		r = run1(d, p, "count_sys", 1, 256, args);
+		__atomic_store_n(&g_sys[3], 1, __ATOMIC_SEQ_CST);
+		pthread_join(th, NULL);
+		ptxvm_mem_unmap_host(d, g_sys);
+	}
+	uint32_t n = __atomic_load_n(&g_sys[0], __ATOMIC_SEQ_CST), want_n = 2000u * 256 + g_host_adds;
+	if (r)
+		fail("threads alone .sys: %s: %s", ptxvm_result_name(r), ptxvm_device_message(d));
+	else if (n != want_n)
+		fail("threads alone .sys: the counter is %u, want %u (%u of them the host's): updates lost", n, want_n,
+		     g_host_adds);
+	else
+		passed++;
+
+	/* the host's copy meets a launch alone that polls with atomics: a
+	 * race by ThreadSanitizer's rules (a plain write and atomics), which
+	 * the gate orders but does not make atomic */
+#ifdef UNDER_TSAN
+	printf("threads alone copy: skipped under ThreadSanitizer, to which a host copy into a word a kernel "
+	       "polls with atomics is a race\n");
+#else
+	g_go = dalloc(d, 4);
+	uint64_t started = (uint64_t)(uintptr_t)&g_started;
+	r = !g_go ? PTXVM_ERROR_OUT_OF_MEMORY : ptxvm_mem_map_host(d, &g_started, sizeof g_started);
+	int it = 0;
+	for (; !r && it < 40 && !ctx[0].err[0]; it++) {
+		void *a2[] = { &started, &g_go };
+		__atomic_store_n(&g_started, 0, __ATOMIC_SEQ_CST);
+		if ((r = ptxvm_memset_d8(d, g_go, 0, 4)))
+			break;
+		pthread_create(&th, NULL, host_go, &ctx[0]);
+		r = run1(d, p, "poll", 1, 256, a2);
+		__atomic_store_n(&g_started, 1, __ATOMIC_SEQ_CST);     /* host_go's wait ends */
+		pthread_join(th, NULL);
+	}
+	if (r || ctx[0].err[0])
+		fail("threads alone copy: round %d: %s: %s %s", it, ptxvm_result_name(r), ptxvm_device_message(d),
+		     ctx[0].err);
+	else
+		passed++;
+	ptxvm_mem_unmap_host(d, &g_started);
+#endif
+	ptxvm_device_destroy(d);
+}
+
 /* turns: a kernel whose CTAs cannot wait for each other (no atom, red,
  * memory-model access or call) has them dealt in turns: with 2 workers and
  * 1024 CTAs, 8 at a turn (1024 / (2 * 64)), so each aligned run of 8
@@ -691,6 +860,7 @@ void test_threads(const char *root)
 	fork_child();
 	tear();
 	turns();
+	alone();
 
 	/* destroy waits: the held launch never gets its go and ends by the
 	 * watchdog, writing its printf output (the last thing a launch does

@@ -282,8 +282,9 @@ int atom_rmw(int op, unsigned ty, void *p, AtomVal b, AtomVal c, bool global, At
 	return atom_apply(op, ty, global && ty == TY_f32 ? ATF_FTZ : 0, p, b, c, old);
 }
 
-int atom_rmw_private(int op, unsigned ty, void *p, AtomVal b, AtomVal c, AtomVal *old)
+int atom_rmw_private(int op, unsigned ty, void *p, AtomVal b, AtomVal c, bool global, AtomVal *old)
 {
+	unsigned fl = global && ty == TY_f32 ? ATF_FTZ : 0;
 	if (op == AT_SAFEADD || ty >= TY__COUNT || !atom_has(op, ty))
 		return ATOM_EBADOP;
 	unsigned bytes = isa_type[ty].bytes;
@@ -294,7 +295,7 @@ int atom_rmw_private(int op, unsigned ty, void *p, AtomVal b, AtomVal c, AtomVal
 	case 2: {
 		uint16_t m;
 		memcpy(&m, p, 2);
-		uint16_t v = (uint16_t)atom_combine(op, ty, 0, m, (uint16_t)b.lo, (uint16_t)c.lo);
+		uint16_t v = (uint16_t)atom_combine(op, ty, fl, m, (uint16_t)b.lo, (uint16_t)c.lo);
 		memcpy(p, &v, 2);
 		old->lo = m;
 		return ATOM_OK;
@@ -302,7 +303,7 @@ int atom_rmw_private(int op, unsigned ty, void *p, AtomVal b, AtomVal c, AtomVal
 	case 4: {
 		uint32_t m;
 		memcpy(&m, p, 4);
-		uint32_t v = (uint32_t)atom_combine(op, ty, 0, m, (uint32_t)b.lo, (uint32_t)c.lo);
+		uint32_t v = (uint32_t)atom_combine(op, ty, fl, m, (uint32_t)b.lo, (uint32_t)c.lo);
 		memcpy(p, &v, 4);
 		old->lo = m;
 		return ATOM_OK;
@@ -310,13 +311,13 @@ int atom_rmw_private(int op, unsigned ty, void *p, AtomVal b, AtomVal c, AtomVal
 	case 8: {
 		uint64_t m;
 		memcpy(&m, p, 8);
-		uint64_t v = atom_combine(op, ty, 0, m, b.lo, c.lo);
+		uint64_t v = atom_combine(op, ty, fl, m, b.lo, c.lo);
 		memcpy(p, &v, 8);
 		old->lo = m;
 		return ATOM_OK;
 	}
 	}
-	return atom_rmw(op, ty, p, b, c, false, old);   /* 128 bits: the unit's own way */
+	return atom_rmw(op, ty, p, b, c, global, old);   /* 128 bits: the unit's own way */
 }
 
 /* The lanes of act, in lane order. */

@@ -38,13 +38,14 @@ enum { ATOM_OK, ATOM_EBADOP, ATOM_EALIGN };
  * ATOM_OK and the prior value in *old, or an error for a combination the
  * unit does not have. */
 int atom_rmw(int op, unsigned ty, void *p, AtomVal b, AtomVal c, bool global, AtomVal *old);
-/* atom_rmw (not global) for memory only the calling thread reaches while
- * the operation runs: a CTA's shared memory, which the one worker running
- * the CTA owns.  The same operations through atom_combine, as a plain read
- * and write, without a locked instruction; results are those of atom_rmw.
- * (A CTA whose shared memory other workers could reach, as distributed
- * shared memory of a cluster would, must use atom_rmw.) */
-int atom_rmw_private(int op, unsigned ty, void *p, AtomVal b, AtomVal c, AtomVal *old);
+/* atom_rmw for memory only the calling thread reaches while the operation
+ * runs: a CTA's shared memory, which the one worker running the CTA owns,
+ * or global memory while a launch runs alone (exec/solo.h).  The same
+ * operations through atom_combine, as a plain read and write, without a
+ * locked instruction; results are those of atom_rmw.  (A CTA whose shared
+ * memory other workers could reach, as distributed shared memory of a
+ * cluster would, must use atom_rmw.) */
+int atom_rmw_private(int op, unsigned ty, void *p, AtomVal b, AtomVal c, bool global, AtomVal *old);
 const char *atom_error(int err);
 /* A single-copy atomic 16-byte load and store (the memory-model qualifiers'
  * ld/st.v2.b64, .v4.b32), under the lock the unit's 128-bit operations take,
@@ -53,9 +54,10 @@ void atom_load128(const void *p, uint64_t v[2]);
 void atom_store128(void *p, const uint64_t v[2]);
 /* atom_rmw (or, priv, atom_rmw_private) of one integer op for the lanes of
  * a warp, in lane order: lane l of act at host address a[l] + delta (each
- * aligned, in global memory unless priv) with operand b[l]; its prior value
- * (zero-extended) to old[l] unless old is NULL.  The loop chosen once for
- * the warp: add, and, or, xor and exch of 32- and 64-bit integer types.
+ * aligned, in global memory unless priv: as atom_rmw_private) with operand
+ * b[l]; its prior value (zero-extended) to old[l] unless old is NULL.  The
+ * loop chosen once for the warp: add, and, or, xor and exch of 32- and
+ * 64-bit integer types.
  * false (nothing done) for any other op or type. */
 bool atom_rmw_lanes(int op, unsigned ty, bool priv, uint32_t act, const uint64_t *a, uintptr_t delta,
 		    const uint64_t *b, uint64_t *old);

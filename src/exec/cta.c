@@ -20,6 +20,7 @@
 #include "warp.h"
 #include "san.h"
 #include "pool.h"
+#include "solo.h"
 #include "../../include/ptxvm.h"
 
 #include <errno.h>
@@ -242,6 +243,7 @@ static void run_cluster(Cluster *cl)
 					   "the cluster's warps are deadlocked");
 			break;
 		}
+		solo_poll(L);
 		if (atomic_load_explicit(&L->stop, memory_order_relaxed)) {
 			const Warp *w = NULL;
 			Cta *c = &cl->cta[0];
@@ -551,6 +553,7 @@ int launch_run(Launch *L)
 		n = (unsigned)(L->ncta / L->ncl);
 	if (n < 1)
 		n = 1;
+	solo_begin(L, n == 1);
 	Worker *wk = calloc(n, sizeof *wk);
 	if (!wk) {
 		launch_fail(L, PTXVM_ERROR_OUT_OF_MEMORY, "no host memory to start the launch");
@@ -591,6 +594,7 @@ int launch_run(Launch *L)
 		launch_fail(L, PTXVM_ERROR_LAUNCH_TIMEOUT, why);
 	}
 out:
+	solo_end(L);
 	free(wk);
 	/* device printf: the kept records, CTA by CTA */
 	if (L->fifo)

@@ -260,6 +260,15 @@ static inline const Alloc *alloc_cached(const Cta *c, uint64_t a, uint64_t n)
 	return NULL;
 }
 
+/* Whether global memory at a, n bytes, is the device's alone: not host
+ * memory the host reaches itself (mapped, managed: ALLOC_BORROWED).  For
+ * an access xlate_warp or xlate_span has just admitted, so cached. */
+static inline bool device_only(const Cta *c, uint64_t a, uint64_t n)
+{
+	const Alloc *al = alloc_cached(c, a, n);
+	return al && !(al->flags & ALLOC_BORROWED);
+}
+
 /* Makes al the most recent of c->last. */
 static void alloc_remember(Cta *c, const Alloc *al)
 {

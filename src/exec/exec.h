@@ -149,6 +149,9 @@ typedef struct Launch {
 	   on a cache line of its own, and next_cta, which they take turns to
 	   write, on another, so that neither is lost to the other's writes */
 	_Alignas(64) atomic_int stop;   /* a fault or the watchdog ended the launch */
+	atomic_int solo_give;           /* another launch asks this one to stop running alone */
+	bool solo;                      /* running alone: global atomics plain (solo.h);
+					   read and cleared by its one worker */
 	atomic_int expired;             /* the watchdog ended it */
 	_Alignas(64) atomic_uint_fast64_t next_cta;
 	_Alignas(64) atomic_uint_fast64_t thread_ins, warp_ins;

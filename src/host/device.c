@@ -21,6 +21,7 @@
 #include "../lower/prog.h"
 #include "../exec/exec.h"
 #include "../exec/san.h"
+#include "../exec/solo.h"
 #include "../jit/jit.h"
 #include "../surf/surf.h"
 
@@ -422,6 +423,8 @@ static ptxvm_result copy(ptxvm_device *d, const char *what, uint64_t a, uint64_t
 	const Alloc *pa = mem_find(v, a, n), *qa = dir == 2 && pa ? mem_find(v, b, n) : NULL;
 	uint8_t *p = pa ? pa->host + (a - pa->base) : NULL, *q = qa ? qa->host + (b - qa->base) : NULL;
 	ptxvm_result r = PTXVM_SUCCESS;
+	if (dir != 1)           /* no launch does its atomics as plain writes meanwhile */
+		solo_host_begin();
 	if (!p || (dir == 2 && !q)) {
 		r = say(d, PTXVM_ERROR_INVALID_VALUE, "%s%s: [0x%llx, +%zu) is not inside one device allocation",
 			what, dir == 2 ? (p ? " destination" : " source") : "", (unsigned long long)(p ? b : a), n);
@@ -439,6 +442,8 @@ static ptxvm_result copy(ptxvm_device *d, const char *what, uint64_t a, uint64_t
 		else if (dir != 1)
 			mem_mark_init(pa, a - pa->base, n);
 	}
+	if (dir != 1)
+		solo_host_end();
 	mem_unpin(&d->mem, v);
 	return r ? r : say(d, PTXVM_SUCCESS, NULL);
 }
