@@ -21,8 +21,10 @@
  *               plain reads and writes (src/exec/solo.h), and of others
  *               started meanwhile on the same counters from 4 threads: no
  *               update lost; a .sys atomic of a launch alone and the
- *               host's own atomics on the same word: none lost either;
- *               nor a copy to a word a launch alone polls with atomics
+ *               host's own atomics on the same word, in mapped memory
+ *               and in a __managed__ variable: none lost either; nor a
+ *               copy (and a 3D copy) to a word a launch alone polls with
+ *               atomics
  *               (not under ThreadSanitizer, to which that is a race)
  *   fork        a child of fork, whose parent's launches left their worker
  *               threads waiting (src/exec/pool.c), launches on two workers
@@ -562,8 +564,10 @@ static void tear(void)
 
 /* ---- alone: atomics of a launch alone on the device's host ---------------
  * count: every thread adds 1 to ctr[0] (atom) and 3 to the u64 at ctr + 8
- * (red), k times.  count_sys: waits for flag[0], adds 1 to *ctr k times
- * with .sys atomics, then 1 to flag[1].  poll: *started = 1 (in host
+ * (red), k times.  count_sys: waits for flag[0], adds 1.0 to the f32
+ * ctr[lane] k times with .sys atomics (float: each lane's add is a call
+ * of the atomic unit, long enough for the host's adds to fall inside a
+ * plain one), then 1 to flag[1].  poll: *started = 1 (in host
  * memory), then atom.or of 0 to *go, until *go is not 0. */
 static const char *const k_alone =
 	HDR
@@ -572,12 +576,14 @@ static const char *const k_alone =
 	"\tld.param.u64 %rd1, [ctr];\n\tld.param.u32 %r1, [k];\n\tmov.u32 %r2, 0;\n"
 	"L:\n\tatom.global.add.u32 %r3, [%rd1], 1;\n\tred.global.add.u64 [%rd1+8], 3;\n"
 	"\tadd.u32 %r2, %r2, 1;\n\tsetp.lt.u32 %p, %r2, %r1;\n\t@%p bra L;\n\tret;\n}\n"
+	".visible .global .attribute(.managed) .align 4 .u32 mctr[32];\n"
 	".visible .entry count_sys(.param .u64 ctr, .param .u64 flag, .param .u32 k)\n{\n"
-	"\t.reg .b64 %rd<3>;\n\t.reg .b32 %r<4>;\n\t.reg .pred %p;\n"
+	"\t.reg .b64 %rd<4>;\n\t.reg .b32 %r<4>;\n\t.reg .f32 %f1;\n\t.reg .pred %p;\n"
 	"\tld.param.u64 %rd1, [ctr];\n\tld.param.u64 %rd2, [flag];\n\tld.param.u32 %r1, [k];\n"
+	"\tmov.u32 %r2, %laneid;\n\tmul.wide.u32 %rd3, %r2, 4;\n\tadd.u64 %rd1, %rd1, %rd3;\n"
 	"W:\n\tld.volatile.global.u32 %r3, [%rd2];\n\tsetp.eq.u32 %p, %r3, 0;\n\t@%p bra W;\n"
 	"\tmov.u32 %r2, 0;\n"
-	"L:\n\tatom.sys.global.add.u32 %r3, [%rd1], 1;\n"
+	"L:\n\tatom.sys.global.add.f32 %f1, [%rd1], 0f3F800000;\n"
 	"\tadd.u32 %r2, %r2, 1;\n\tsetp.lt.u32 %p, %r2, %r1;\n\t@%p bra L;\n"
 	"\tred.sys.global.add.u32 [%rd2+4], 1;\n\tret;\n}\n"
 	".visible .entry poll(.param .u64 started, .param .u64 go)\n{\n"
@@ -604,19 +610,26 @@ static void *count_launches(void *arg)
 	return NULL;
 }
 
-/* The counter, the go flag, the kernel's threads done, the launch over:
+/* 32 counters, the go flag, the kernel's threads done, the launch over:
  * host memory the device reaches, and host_adds' count. */
-static _Alignas(64) uint32_t g_sys[4];
-static uint32_t g_host_adds;
+enum { SYS_GO = 32, SYS_DONE, SYS_OVER };
+static _Alignas(64) uint32_t g_sys[36];
+static uint32_t g_host_adds, *g_ctr_host;       /* where the host adds */
 
 /* Adds 1 to the counter from the kernel's start to its end. */
 static void *host_adds(void *arg)
 {
 	(void)arg;
 	uint32_t n = 0;
-	__atomic_store_n(&g_sys[1], 1, __ATOMIC_SEQ_CST);
-	while (__atomic_load_n(&g_sys[2], __ATOMIC_SEQ_CST) < 256 && !__atomic_load_n(&g_sys[3], __ATOMIC_SEQ_CST)) {
-		__atomic_fetch_add(&g_sys[0], 1, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&g_sys[SYS_GO], 1, __ATOMIC_SEQ_CST);
+	while (__atomic_load_n(&g_sys[SYS_DONE], __ATOMIC_SEQ_CST) < 256 && !__atomic_load_n(&g_sys[SYS_OVER], __ATOMIC_SEQ_CST)) {
+		uint32_t *w = &g_ctr_host[n & 31], old = __atomic_load_n(w, __ATOMIC_SEQ_CST), new;
+		do {            /* += 1.0f */
+			float f;
+			memcpy(&f, &old, 4);
+			f += 1.0f;
+			memcpy(&new, &f, 4);
+		} while (!__atomic_compare_exchange_n(w, &old, new, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST));
 		n++;
 	}
 	g_host_adds = n;
@@ -628,6 +641,7 @@ static void *host_adds(void *arg)
  * memory), *go = 1 by a copy. */
 static _Alignas(64) uint32_t g_started;
 static uint64_t g_go;
+static int g_round;     /* odd: the copy is ptxvm_memcpy3d's */
 
 static void *host_go(void *arg)
 {
@@ -635,7 +649,10 @@ static void *host_go(void *arg)
 	uint32_t one = 1;
 	while (!__atomic_load_n(&g_started, __ATOMIC_SEQ_CST))
 		;
-	if (ptxvm_memcpy_htod(c->d, g_go, &one, 4))
+	ptxvm_copy3d k = { .src_type = PTXVM_MEMORY_HOST, .src_host = &one, .src_pitch = 4,
+			   .dst_type = PTXVM_MEMORY_DEVICE, .dst_device = g_go, .dst_pitch = 4,
+			   .width_bytes = 4, .height = 1, .depth = 1 };
+	if (g_round & 1 ? ptxvm_memcpy3d(c->d, &k) : ptxvm_memcpy_htod(c->d, g_go, &one, 4))
 		note(c, "the copy: %s", ptxvm_device_message(c->d));
 	return NULL;
 }
@@ -667,29 +684,48 @@ static void alone(void)
 	else
 		passed++;
 
-	/* .sys on host memory: the launch runs alone (one CTA), yet its
-	 * atomics meet the host's, made all the time the kernel runs */
-	memset(g_sys, 0, sizeof g_sys);
-	uint64_t ctr = (uint64_t)(uintptr_t)&g_sys[0], flag = (uint64_t)(uintptr_t)&g_sys[1];
-	uint32_t k = 2000;
-	void *args[] = { &ctr, &flag, &k };
-	pthread_t th;
+	/* .sys on memory the host reaches: the launch runs alone (one CTA),
+	 * yet its atomics meet the host's, made all the time the kernel runs;
+	 * in mapped host memory, then in a __managed__ variable */
+	uint64_t mdev = 0;
+	uint32_t *mhost = NULL;
+	size_t mbytes = 0;
 	r = ptxvm_mem_map_host(d, g_sys, sizeof g_sys);
-	if (!r) {
+	if (!r)
+		r = ptxvm_program_global(p, "mctr", &mdev, &mbytes);
+	if (!r)
+		r = ptxvm_program_managed(p, "mctr", (void **)&mhost, &mbytes);
+	for (int m = 0; m < 2 && !r; m++) {
+		memset(g_sys, 0, sizeof g_sys);
+		g_ctr_host = m ? mhost : &g_sys[0];
+		memset(g_ctr_host, 0, 32 * 4);
+		uint64_t ctr = m ? mdev : (uint64_t)(uintptr_t)&g_sys[0], flag = (uint64_t)(uintptr_t)&g_sys[SYS_GO];
+		uint32_t k = 2000;
+		void *args[] = { &ctr, &flag, &k };
+		pthread_t th;
 		pthread_create(&th, NULL, host_adds, NULL);
 		r = run1(d, p, "count_sys", 1, 256, args);
-		__atomic_store_n(&g_sys[3], 1, __ATOMIC_SEQ_CST);
+		__atomic_store_n(&g_sys[SYS_OVER], 1, __ATOMIC_SEQ_CST);
 		pthread_join(th, NULL);
-		ptxvm_mem_unmap_host(d, g_sys);
+		uint32_t n = 0, want_n = 2000u * 256 + g_host_adds;
+		for (int i = 0; i < 32; i++) {   /* each under 2^24: exact */
+			uint32_t b = __atomic_load_n(&g_ctr_host[i], __ATOMIC_SEQ_CST);
+			float f;
+			memcpy(&f, &b, 4);
+			n += (uint32_t)f;
+		}
+		const char *where = m ? "a __managed__ variable" : "mapped host memory";
+		if (r)
+			fail("threads alone .sys, %s: %s: %s", where, ptxvm_result_name(r), ptxvm_device_message(d));
+		else if (n != want_n)
+			fail("threads alone .sys, %s: the counter is %u, want %u (%u of them the host's): updates lost",
+			     where, n, want_n, g_host_adds);
+		else
+			passed++;
 	}
-	uint32_t n = __atomic_load_n(&g_sys[0], __ATOMIC_SEQ_CST), want_n = 2000u * 256 + g_host_adds;
-	if (r)
-		fail("threads alone .sys: %s: %s", ptxvm_result_name(r), ptxvm_device_message(d));
-	else if (n != want_n)
-		fail("threads alone .sys: the counter is %u, want %u (%u of them the host's): updates lost", n, want_n,
-		     g_host_adds);
-	else
-		passed++;
+	if (r && !mhost)
+		fail("threads alone .sys: setting up: %s: %s", ptxvm_result_name(r), ptxvm_device_message(d));
+	ptxvm_mem_unmap_host(d, g_sys);
 
 	/* the host's copy meets a launch alone that polls with atomics: a
 	 * race by ThreadSanitizer's rules (a plain write and atomics), which
@@ -698,6 +734,7 @@ static void alone(void)
 	printf("threads alone copy: skipped under ThreadSanitizer, to which a host copy into a word a kernel "
 	       "polls with atomics is a race\n");
 #else
+	pthread_t th;
 	g_go = dalloc(d, 4);
 	uint64_t started = (uint64_t)(uintptr_t)&g_started;
 	r = !g_go ? PTXVM_ERROR_OUT_OF_MEMORY : ptxvm_mem_map_host(d, &g_started, sizeof g_started);
@@ -707,6 +744,7 @@ static void alone(void)
 		__atomic_store_n(&g_started, 0, __ATOMIC_SEQ_CST);
 		if ((r = ptxvm_memset_d8(d, g_go, 0, 4)))
 			break;
+		g_round = it;
 		pthread_create(&th, NULL, host_go, &ctx[0]);
 		r = run1(d, p, "poll", 1, 256, a2);
 		__atomic_store_n(&g_started, 1, __ATOMIC_SEQ_CST);     /* host_go's wait ends */

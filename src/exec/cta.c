@@ -352,6 +352,7 @@ static void *worker(void *arg)
 {
 	Worker *wk = arg;
 	Launch *L = wk->L;
+	solo_worker(L);
 	Cluster cl = { .n = L->ncl };
 	cl.cta = calloc(L->ncl, sizeof *cl.cta);
 	bool ok = cl.cta != NULL;
@@ -414,6 +415,7 @@ done:
 		for (uint32_t r = 0; r < L->ncl; r++)
 			cta_free(&cl.cta[r]);
 	free(cl.cta);
+	solo_worker(NULL);
 	pthread_mutex_lock(&L->lock);
 	if (!--L->active)
 		pthread_cond_signal(&L->idle);

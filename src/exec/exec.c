@@ -260,13 +260,14 @@ static inline const Alloc *alloc_cached(const Cta *c, uint64_t a, uint64_t n)
 	return NULL;
 }
 
-/* Whether global memory at a, n bytes, is the device's alone: not host
- * memory the host reaches itself (mapped, managed: ALLOC_BORROWED).  For
- * an access xlate_warp or xlate_span has just admitted, so cached. */
+/* Whether global memory at a, n bytes, is the device's alone: not memory
+ * the host reaches itself (mapped host memory, managed memory:
+ * ALLOC_BORROWED; a __managed__ variable: ALLOC_HOST).  For an access
+ * xlate_warp or xlate_span has just admitted, so cached. */
 static inline bool device_only(const Cta *c, uint64_t a, uint64_t n)
 {
 	const Alloc *al = alloc_cached(c, a, n);
-	return al && !(al->flags & ALLOC_BORROWED);
+	return al && !(al->flags & (ALLOC_BORROWED | ALLOC_HOST));
 }
 
 /* Makes al the most recent of c->last. */

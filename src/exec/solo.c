@@ -22,12 +22,28 @@ static void gate_child(void)
 }
 static void gate_once(void) { pthread_atfork(gate_prepare, gate_parent, gate_child); }
 
-/* Counts a user of device memory in, once no launch runs alone. */
+/* The launch this thread is a worker of, if any. */
+static _Thread_local const Launch *mine;
+
+void solo_worker(const Launch *L)
+{
+	mine = L;
+}
+
+/* Ends L's running alone, if it does (gate.lock held). */
+static void release(Launch *L);
+
+/* Counts a user of device memory in, once no launch runs alone.  The
+ * alone launch's own worker (a graph callback of the embedder, run inside
+ * an instruction, that copies) ends it at once: waiting would be for
+ * itself. */
 static void enter(void)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	pthread_once(&once, gate_once);
 	pthread_mutex_lock(&gate.lock);
+	if (gate.owner && gate.owner == mine)
+		release(gate.owner);
 	while (gate.owner) {
 		atomic_store_explicit(&gate.owner->solo_give, 1, memory_order_relaxed);
 		pthread_cond_wait(&gate.given, &gate.lock);

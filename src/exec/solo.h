@@ -23,6 +23,8 @@ void solo_begin(Launch *L, bool one);
 void solo_give(Launch *L);
 /* Counts L out. */
 void solo_end(Launch *L);
+/* This thread is a worker of L from now on (NULL: of none). */
+void solo_worker(const Launch *L);
 /* Around the host's writes of device memory (a copy, a set): a launch
  * running alone gives that up first, and none starts to until the end,
  * so that no plain read and write of an atomic undoes the host's write. */

@@ -1278,11 +1278,9 @@ static int run_child(ptxvm_device *d, const Program *prog, Launch *P, const Chil
 /* A copy or fill that a thread of P queued (cudaMemcpy{,2D,3D}Async,
  * cudaMemset{,2D,3D}Async): in device memory, row by row, when its turn
  * comes; each row lies inside one allocation. */
-static int run_copy(Launch *P, const Child *ch)
+static int run_rows(Launch *P, const Child *ch)
 {
 	const char *what = ch->fill ? "cudaMemsetAsync" : "cudaMemcpyAsync";
-	if (!ch->bytes || !ch->rows || !ch->planes)
-		return 0;
 	/* rows move forward (pitches at least the width, planes apart): the
 	 * first row outside the allocation, or past 2^64, ends the run */
 	for (uint64_t z = 0; z < ch->planes; z++)
@@ -1312,6 +1310,17 @@ static int run_copy(Launch *P, const Child *ch)
 			}
 		}
 	return 0;
+}
+
+/* run_rows, in the gate's turn (solo.h). */
+static int run_copy(Launch *P, const Child *ch)
+{
+	if (!ch->bytes || !ch->rows || !ch->planes)
+		return 0;
+	solo_host_begin();      /* no launch does its atomics as plain writes meanwhile */
+	int r = run_rows(P, ch);
+	solo_host_end();
+	return r;
 }
 
 static int run_children(ptxvm_device *d, const Program *prog, Launch *P)

@@ -6,6 +6,7 @@
  */
 #include "host.h"
 #include "../front/parse.h"
+#include "../exec/solo.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,6 +107,7 @@ ptxvm_result ptxvm_memcpy3d(ptxvm_device *d, const ptxvm_copy3d *c)
 	const SurfView *sv = surf_pin(h.surf);
 	const MemView *mv = mem_pin(h.mem);
 	Side s, t;
+	solo_host_begin();      /* no launch does its atomics as plain writes meanwhile */
 	ptxvm_result r = copy_side(d, sv, mv, c, false, &s);
 	if (!r)
 		r = copy_side(d, sv, mv, c, true, &t);
@@ -127,6 +129,7 @@ ptxvm_result ptxvm_memcpy3d(ptxvm_device *d, const ptxvm_copy3d *c)
 			copy_rows(t, s, W, H, D);
 		}
 	}
+	solo_host_end();
 	mem_unpin(h.mem, mv);
 	surf_unpin(h.surf, sv);
 	return r ? r : SAY(d, PTXVM_SUCCESS, NULL);

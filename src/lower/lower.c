@@ -616,7 +616,7 @@ static void place_vars(Lw *w)
 		if (!d || d->space != SP_GLOBAL || d->linkage & L_EXTERN)
 			continue;
 		uint64_t addr, n = decl_bytes(d);
-		if (!mem_alloc(w->mem, n, ALLOC_GLOBAL, 0, &addr)) {
+		if (!mem_alloc(w->mem, n, ALLOC_GLOBAL, d->managed ? ALLOC_HOST : 0, &addr)) {
 			w->oom = true;
 			lw_err(w, d->pos, "no memory for '%.*s' (%llu bytes)", (int)d->name.n,
 			       d->name.p, (unsigned long long)n);

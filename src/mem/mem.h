@@ -51,6 +51,7 @@ enum { ALLOC_GLOBAL, ALLOC_CONST };     /* what kernels may do: read-write, read
 enum {
 	ALLOC_USER = 1,         /* made by the host (ptxvm_mem_alloc): the host may free it */
 	ALLOC_BORROWED = 2,     /* host memory the allocation does not own (mem_map) */
+	ALLOC_HOST = 4,         /* the host reaches its bytes directly (a __managed__ variable) */
 };
 
 typedef struct Alloc {
@@ -58,7 +59,7 @@ typedef struct Alloc {
 	uint64_t base, size;
 	uint8_t *host;
 	uint8_t kind;           /* ALLOC_GLOBAL, ALLOC_CONST */
-	uint8_t flags;          /* ALLOC_USER, ALLOC_BORROWED */
+	uint8_t flags;          /* ALLOC_USER, ALLOC_BORROWED, ALLOC_HOST */
 	uint8_t *init;          /* initcheck: a bit per byte, set once written; NULL: not tracked */
 } Alloc;
 
