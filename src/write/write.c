@@ -128,10 +128,9 @@ static void put_sym_init(Buf *b, const Init *it)
 	} else {
 		put_str(b, it->name);
 	}
-	if (it->off > 0)
+	/* "+-4", as written: ptxas (and the parser) have no "-" here */
+	if (it->off)
 		buf_printf(b, "+%lld", (long long)it->off);
-	else if (it->off < 0)
-		buf_printf(b, "-%llu", (unsigned long long)-(uint64_t)it->off);
 }
 
 static void put_init(Buf *b, const Init *it)
