@@ -146,6 +146,13 @@ static ptxvm_result run1(ptxvm_device *d, ptxvm_program *p, const char *k, unsig
 	return ptxvm_launch(d, ptxvm_kernel_find(p, k), &cfg, args, NULL);
 }
 
+/* The contexts of NT threads on d and p. */
+static void ctx_fill(Ctx *ctx, ptxvm_device *d, ptxvm_program *p)
+{
+	for (int i = 0; i < NT; i++)
+		ctx[i] = (Ctx){ .d = d, .p = p, .id = i };
+}
+
 /* Runs fn on n threads and reports the scenario. */
 static void in_threads(const char *what, int n, void *(*fn)(void *), Ctx *ctx)
 {
@@ -671,8 +678,7 @@ static void alone(void)
 		return;
 	}
 	Ctx ctx[NT];
-	for (int i = 0; i < NT; i++)
-		ctx[i] = (Ctx){ .d = d, .p = p, .id = i };
+	ctx_fill(ctx, d, p);
 	in_threads("alone: atomics of launches alone and of others started meanwhile", NT, count_launches, ctx);
 	uint64_t got[2] = { 0, 0 }, per = (uint64_t)ALONE_IT * ALONE_K * ALONE_BLOCK,
 		 want = per * (NT / 2) * 1 + per * (NT - NT / 2) * 3;
@@ -878,8 +884,7 @@ void test_threads(const char *root)
 		return;
 	}
 	Ctx ctx[NT];
-	for (int i = 0; i < NT; i++)
-		ctx[i] = (Ctx){ .d = d, .p = p, .id = i };
+	ctx_fill(ctx, d, p);
 	in_threads("work: launches, copies and frees from 4 threads", NT, work, ctx);
 	in_threads("messages: each thread's own", NT, messages, ctx);
 

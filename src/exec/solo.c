@@ -31,7 +31,14 @@ void solo_worker(const Launch *L)
 }
 
 /* Ends L's running alone, if it does (gate.lock held). */
-static void release(Launch *L);
+static void release(Launch *L)
+{
+	L->solo = false;
+	if (gate.owner == L) {
+		gate.owner = NULL;
+		pthread_cond_broadcast(&gate.given);
+	}
+}
 
 /* Counts a user of device memory in, once no launch runs alone.  The
  * alone launch's own worker (a graph callback of the embedder, run inside
@@ -49,16 +56,6 @@ static void enter(void)
 		pthread_cond_wait(&gate.given, &gate.lock);
 	}
 	gate.running++;
-}
-
-/* Ends L's running alone, if it does (gate.lock held). */
-static void release(Launch *L)
-{
-	L->solo = false;
-	if (gate.owner == L) {
-		gate.owner = NULL;
-		pthread_cond_broadcast(&gate.given);
-	}
 }
 
 void solo_begin(Launch *L, bool one)
