@@ -7,6 +7,7 @@
  * undocumented choices named and kept in docs/EXECUTION.md.
  */
 #include "warp.h"
+#include "lane.h"
 #include "../lower/shape.h"
 #include "fp.h"
 #include "mma.h"
@@ -57,49 +58,6 @@
 #endif
 #define LANES_EW(m, ...) LANES_HINTED(m, LANES_IVDEP LANES_UNROLL, __VA_ARGS__)
 
-/* Width and kind of each type, from types.def as isa_type has them, but
- * constants of this file: the interpreter asks for them at every
- * instruction, and isa_type is reached through the global offset table. */
-static const uint8_t ty_bits[TY__COUNT] = {
-#define T(name, bytes, kind) [TY_##name] = (bytes) * 8,
-#include "../isa/types.def"
-#undef T
-};
-static const char ty_kind[TY__COUNT] = {
-#define T(name, bytes, kind) [TY_##name] = TK_##kind,
-#include "../isa/types.def"
-#undef T
-};
-static inline unsigned tbits(unsigned ty) { return ty < TY__COUNT ? ty_bits[ty] : 64u; }
-static inline bool tsigned(unsigned ty) { return ty < TY__COUNT && ty_kind[ty] == TK_S; }
-static inline bool tfloat(unsigned ty) { return ty < TY__COUNT && ty_kind[ty] == TK_F; }
-
-/* The value of the low `bits` of v, extended to 64 bits. */
-static inline __attribute__((always_inline)) uint64_t zx(uint64_t v, unsigned bits) { return bits >= 64 ? v : v & ((1ull << bits) - 1); }
-/* The usual widths as casts, which the vectoriser takes: a 64-bit
- * arithmetic shift has no SSE2 instruction, so a lane loop that had one
- * (a signed comparison) stayed scalar. */
-static inline __attribute__((always_inline)) int64_t sx(uint64_t v, unsigned bits)
-{
-	if (bits == 32)
-		return (int32_t)v;
-	if (bits == 16)
-		return (int16_t)v;
-	if (bits == 8)
-		return (int8_t)v;
-	return bits >= 64 ? (int64_t)v : (int64_t)(v << (64 - bits)) >> (64 - bits);
-}
-static inline __attribute__((always_inline)) uint64_t ext(uint64_t v, unsigned ty)
-{
-	return tsigned(ty) ? (uint64_t)sx(v, tbits(ty)) : zx(v, tbits(ty));
-}
-/* ext with the type's width and signedness known (exec_one's bits, sg):
- * for lane loops, which then look nothing up per lane. */
-static inline __attribute__((always_inline)) uint64_t extb(uint64_t v, unsigned bits, bool sg)
-{
-	return sg ? (uint64_t)sx(v, bits) : zx(v, bits);
-}
-
 /* D[l] = extb(expr, bits, sg) for the lanes of act, with the usual widths
  * as loops of their own (no variable shift per lane). */
 #define EXT_LANES(act, D, bits, sg, expr) do { \
@@ -113,8 +71,16 @@ static inline __attribute__((always_inline)) uint64_t extb(uint64_t v, unsigned 
 		LANES_EW(act, D[l] = extb(expr, bits, sg)); \
 } while (0)
 
-static inline float f32(uint64_t v) { float f; uint32_t b = (uint32_t)v; memcpy(&f, &b, 4); return f; }
-static inline uint64_t bf32(float f) { uint32_t b; memcpy(&b, &f, 4); return b; }
+/* D[l] = lane_value(f, xk, a, b, c, k) for the lanes of act (lane.h), a,
+ * b and c expressions of the lane l, f a constant: the extension's loop
+ * chosen once, as EXT_LANES chooses it. */
+#define FORM_LANES(act, f, D, a, b, c, k) do { \
+	unsigned eb_; \
+	bool es_; \
+	lane_ext(f, xk, &eb_, &es_); \
+	EXT_LANES(act, D, eb_, es_, lane_raw(f, xk, a, b, c, k)); \
+} while (0)
+
 static inline double f64(uint64_t v) { double d; memcpy(&d, &v, 8); return d; }
 static inline uint64_t bf64(double d) { uint64_t b; memcpy(&b, &d, 8); return b; }
 
@@ -629,8 +595,7 @@ bool warp_init(Cta *c, Warp *w, uint32_t idx)
 			if (r == SREG_ctaid || r == SREG_clusterid) {
 				uint64_t v = sreg_value(c, r, p->sregs[i].comp ? p->sregs[i].comp - 1u : 0, idx), *s;
 				s = w->sreg + (size_t)i * 32;
-				for (unsigned l = 0; l < 32; l++)
-					s[l] = v;
+				LANES_EW(FULL, s[l] = v);       /* vectorised: the loop was half of warp_init */
 			}
 		}
 		w->sreg_set = true;
@@ -851,25 +816,6 @@ static uint32_t lop3(uint32_t a, uint32_t b, uint32_t c, uint32_t lut)
 	return r;
 }
 
-static bool icmp(uint16_t cmp, uint64_t a, uint64_t b, unsigned bits, bool sg)
-{
-	int64_t x = sx(a, bits), y = sx(b, bits);
-	uint64_t u = zx(a, bits), v = zx(b, bits);
-	switch (cmp) {
-	case MOD_eq: return u == v;
-	case MOD_ne: return u != v;
-	case MOD_lt: return sg ? x < y : u < v;
-	case MOD_le: return sg ? x <= y : u <= v;
-	case MOD_gt: return sg ? x > y : u > v;
-	case MOD_ge: return sg ? x >= y : u >= v;
-	case MOD_lo: return u < v;
-	case MOD_ls: return u <= v;
-	case MOD_hi: return u > v;
-	case MOD_hs: return u >= v;
-	}
-	return false;
-}
-
 static int fcmp_code(uint16_t cmp)
 {
 	switch (cmp) {
@@ -934,20 +880,37 @@ static inline __attribute__((always_inline)) uint32_t icmp_lanes_w(uint16_t cmp,
 			   uint32_t act)
 {
 	uint32_t r = 0;
-	uint8_t t[32];
 	/* all 32 lanes into bytes, then packed: a loop without a carried
-	 * dependency (the comparison reads no state, inactive lanes drop out) */
+	 * dependency (the comparison reads no state, inactive lanes drop out).
+	 * Built for AVX2 (the compiling tier), each lane's bit shifted into
+	 * place and or-ed instead, which the vectoriser does with fewer
+	 * shuffles: a fifth faster; without AVX2 three times slower. */
+#if defined(__AVX2__)
+#define ICMP_FULL(expr) do { \
+		for (unsigned l = 0; l < 32; l++) { \
+			uint64_t u = zx(A[l], bits), v = zx(B[l], bits); \
+			int64_t x = sx(A[l], bits), y = sx(B[l], bits); \
+			(void)u, (void)v, (void)x, (void)y; \
+			r |= (uint32_t)(expr) << l; \
+		} \
+	} while (0)
+#else
+#define ICMP_FULL(expr) do { \
+		uint8_t t[32]; \
+		LANES_UNROLL \
+		for (unsigned l = 0; l < 32; l++) { \
+			uint64_t u = zx(A[l], bits), v = zx(B[l], bits); \
+			int64_t x = sx(A[l], bits), y = sx(B[l], bits); \
+			(void)u, (void)v, (void)x, (void)y; \
+			t[l] = (uint8_t)(expr); \
+		} \
+		r = pack_lanes(t); \
+	} while (0)
+#endif
 #define ICMP_LOOP(expr) do { \
-		if (act == FULL) { \
-			LANES_UNROLL \
-			for (unsigned l = 0; l < 32; l++) { \
-				uint64_t u = zx(A[l], bits), v = zx(B[l], bits); \
-				int64_t x = sx(A[l], bits), y = sx(B[l], bits); \
-				(void)u, (void)v, (void)x, (void)y; \
-				t[l] = (uint8_t)(expr); \
-			} \
-			r = pack_lanes(t); \
-		} else \
+		if (act == FULL) \
+			ICMP_FULL(expr); \
+		else \
 			LANES(act, { \
 				uint64_t u = zx(A[l], bits), v = zx(B[l], bits); \
 				int64_t x = sx(A[l], bits), y = sx(B[l], bits); \
@@ -968,6 +931,7 @@ static inline __attribute__((always_inline)) uint32_t icmp_lanes_w(uint16_t cmp,
 	case MOD_hs: ICMP_LOOP(u >= v); break;
 	}
 #undef ICMP_LOOP
+#undef ICMP_FULL
 	return r;
 }
 
@@ -2016,6 +1980,15 @@ static uint64_t read_sreg(Launch *L, unsigned which, bool hi)
 	case X_SR_GTIMER_HI: return read_sreg(L, X_SR_GTIMER, false) >> 32;
 	}
 	return 0;
+}
+
+/* LF_CVTA's k: what cvta.space adds to a space's address to make it
+ * generic (cvta.to.space: subtracts), modulo 2^64. */
+static inline uint64_t cvta_off(const Ctx *X, const XIns *xk)
+{
+	uint64_t base = xk->sub2 == XS_SHARED ? MEM_SHARED_BASE : xk->sub2 == XS_LOCAL ? MEM_LOCAL_BASE
+			: xk->sub2 == XS_KPARAM ? MEM_PARAM_BASE : xk->sub2 == XS_CONST ? X->c->L->p->const_base : 0;
+	return xk->sub ? 0 - base : base;
 }
 
 #include "ops.inc"
