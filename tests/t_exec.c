@@ -13,6 +13,8 @@
  *                match, activemask, redux, elect
  *   sregs        3D ids, lanes and warps, lane masks, dynamic shared memory,
  *                %clock64
+ *   lanes        stretches of lane-local instructions (src/exec/lane.h), which
+ *                the compiling tier runs as one loop over the lanes
  *   memory       initialised module variables, .const, .local, generic
  *                addressing, vectors, ptxvm_program_global
  *   stack        alloca across a call, stacksave/stackrestore, overflow
@@ -734,6 +736,70 @@ static void test_sregs(ptxvm_device *d)
 		run_out32(&s, d, p, "s_clock", CFG(1, 64), w, 128);
 		done(&s);
 	}
+}
+
+/* ---- lane-local stretches ------------------------------------------------ */
+static uint32_t bits_f32(float f)
+{
+	uint32_t u;
+	memcpy(&u, &f, 4);
+	return u;
+}
+
+static void test_lanes(ptxvm_device *d)
+{
+	Sc s = { .name = "lanes: stretches of lane-local instructions, full and partial masks, a loop (lanes.ptx)" };
+	ptxvm_program *p = load_file(&s, d, "lanes.ptx", NULL);
+	enum { NCTA = 2, NT = 96, N = NCTA * NT, W = 25 };
+	uint32_t iters = 40;
+	uint64_t *got = calloc((size_t)N * W, 8), *want = calloc((size_t)N * W, 8);
+	uint64_t out = p ? dbuf(&s, d, (size_t)N * W * 8, want) : 0;
+	void *args[] = { &out, &iters };
+	if (out && run(&s, d, p, "lanes", CFG(NCTA, NT), args) && get(&s, d, got, out, (size_t)N * W * 8)) {
+		for (uint32_t t = 0; t < N; t++) {
+			uint64_t *o = &want[(size_t)t * W];
+			int32_t a = -6 * (int32_t)t - 1000;
+			uint32_t ua = (uint32_t)a;
+			o[0] = t >= 32 ? 0 : (uint32_t)(ua << t);
+			o[1] = (uint32_t)(a >> (t >= 32 ? 31 : t));
+			o[2] = t >= 32 ? 0 : ua >> t;
+			o[3] = (uint64_t)((int64_t)a * 100003);
+			o[4] = (uint64_t)ua * 100003;
+			o[5] = (uint32_t)(int32_t)(int16_t)(ua & 0xffff);
+			o[6] = (uint64_t)(int64_t)a * o[3] + o[4];
+			o[7] = (ua & 0xff00ffu) | t;
+			uint64_t x8 = o[6] ^ o[3];
+			o[8] = t >= 64 ? 0 : x8 >> t;
+			o[9] = (uint64_t)((int64_t)o[6] >> (t >= 64 ? 63 : t));
+			o[10] = t >= 64 ? 0 : (uint64_t)(int64_t)a << t;
+			o[11] = a < -700 ? o[7] : o[2];
+			o[12] = ua > 4294966000u ? o[7] : o[2];
+			o[13] = (uint32_t)(o[5] * o[11] + o[12]);
+			o[14] = (uint32_t)x8;
+			o[15] = (ua & 0xffff) * 40000u;
+			uint32_t q = t & 3;
+			o[16] = q == 0 ? 0 : q == 2 ? 77 : (((ua ^ t) + q) << 3);
+			uint32_t x = t, acc = 0;
+			for (uint32_t i = 0; i < iters + (t & 7); i++) {
+				x = x * 1103515245u + 12345u;
+				acc ^= x >> 16;
+			}
+			o[17] = acc;
+			float fa = (float)a, f2 = fa * 1.1f, f3 = f2 + fa;
+			o[18] = bits_f32(f2);
+			o[19] = bits_f32(f3);
+			o[20] = 0x7fffffffu;    /* -inf + inf: the canonical NaN */
+			o[21] = bits_f32(fa * 0x3p-149f);
+			o[22] = (uint64_t)(int64_t)a;
+			o[23] = (t % 32) ^ t;
+			bool p5 = (t & 5) == 1, p7 = (p5 || a < -900) != (ua > 4294966000u), p6 = p7 && !p5;
+			o[24] = (uint32_t)p7 + 2 * (uint32_t)p6;
+		}
+		cmp64(&s, "25 words per thread", got, want, (size_t)N * W);
+	}
+	free(got);
+	free(want);
+	done(&s);
 }
 
 /* ---- memory ------------------------------------------------------------- */
@@ -1742,6 +1808,7 @@ void test_exec(const char *root)
 	test_barriers(d);
 	test_warp(d);
 	test_sregs(d);
+	test_lanes(d);
 	test_memory(d);
 	test_stack(d);
 	test_bulk(d);

@@ -11,8 +11,10 @@
  * what is left of it is that instruction's semantics with its type,
  * widths and operand slots known; then the dispatch, a switch over
  * (function, pc) whose cases run on into the next instruction as
- * warp_loop would go on to it.  Nothing of an opcode's meaning is written
- * here.
+ * warp_loop would go on to it, where two or more lane-local instructions
+ * in a row are also one loop over the lanes (emit_group) of their forms'
+ * one-lane functions (exec/lane.h).  Nothing of an opcode's meaning is
+ * written here.
  */
 #include "jit.h"
 #include "split.h"
@@ -129,6 +131,133 @@ static void emit_one(Buf *b, const Split *sp, const int *key, unsigned k)
 
 /* The longest run of instructions one function holds (see generate). */
 #define JIT_RUN_MAX 48
+
+/* Whether instruction x can run in a group (emit_group): unguarded, of a
+ * lane-local form (lane.h), its operands registers, constants or special
+ * registers, and predicates where the form has them (setp's destination,
+ * selp's last source, every operand of and, or, xor .pred). */
+static bool fusable(const XIns *x)
+{
+	unsigned f = lane_form(x);
+	if (x->guard >= 0 || f == LF_NONE || x->n < 2 || x->n > 4 || (f == LF_SELP && x->n != 4))
+		return false;
+	for (unsigned k = 0; k < x->n; k++) {
+		bool pred = x->ty == TY_pred || (k == 0 && f == LF_SETP) || (k == 3 && f == LF_SELP);
+		unsigned kind = x->o[k].kind;
+		if (pred ? kind != XK_PRED || (k == 0 && x->o[k].neg)
+			 : kind != XK_REG && (k == 0 || (kind != XK_CONST && kind != XK_SREG)))
+			return false;
+	}
+	return true;
+}
+
+/* A register slot of a group (emit_group), and whether the group has read
+ * it from memory or written it. */
+typedef struct GSlot {
+	uint8_t kind;
+	uint32_t idx;
+	bool read, written;
+} GSlot;
+
+/* The index of operand o's slot among the n of sl, added if new. */
+static unsigned gslot(GSlot *sl, unsigned *n, const XOpd *o)
+{
+	unsigned t = 0;
+	while (t < *n && !(sl[t].kind == o->kind && sl[t].idx == o->idx))
+		t++;
+	if (t == *n)
+		sl[(*n)++] = (GSlot){ o->kind, o->idx, false, false };
+	return t;
+}
+
+/* Instructions g0..g1 of function f, each fusable, as one loop over the
+ * lanes: each lane's values in locals from one instruction to the next,
+ * the slots read where the group first needs them and written once, at
+ * the end of the lane; a predicate the group writes a lane's bit, its
+ * mask written after the loop, one it reads first the mask before the
+ * group.  Each instruction's result is lane_value (lane_raw for a
+ * predicate), the semantics exec_one gives its form.  The group runs
+ * where its run took the budget at once (!each, see generate): it is
+ * counted as its instructions are, and then goes on at g1 + 1 (or
+ * returns, g1 the run's last); else each instruction runs as its own case
+ * below it. */
+static void emit_group(Buf *b, const XFunc *fn, uint32_t f, uint32_t g0, uint32_t g1, bool last)
+{
+	enum { NS = 4 * JIT_RUN_MAX };
+	GSlot sl[NS];
+	struct { uint32_t idx, by; } pw[NS];    /* each predicate written, by the q of instruction by */
+	unsigned ns = 0, np = 0;
+	Buf pre = { 0 }, body = { 0 }, post = { 0 };
+	for (uint32_t i = g0; i <= g1; i++) {
+		const XIns *x = &fn->code[i];
+		unsigned form = lane_form(x);
+		buf_printf(&pre, "\t\t\t(void)exec_guard(X, m, &jc_%u[%u], nthr, nwarp);\n", f, i);
+		char a[3][32] = { "0", "0", "0" }, k[16] = "0";
+		for (unsigned o = 1; o < x->n; o++) {
+			const XOpd *op = &x->o[o];
+			if (op->kind == XK_PRED) {
+				unsigned t = 0;
+				while (t < np && pw[t].idx != op->idx)
+					t++;
+				if (t < np)
+					snprintf(a[o - 1], sizeof a[o - 1], "%sq%u", op->neg ? "!" : "", pw[t].by);
+				else {
+					buf_printf(&pre, "\t\t\tconst uint32_t m%u_%u = pred_read(X, &jc_%u[%u].o[%u]);\n",
+						   i, o, f, i, o);
+					snprintf(a[o - 1], sizeof a[o - 1], "(m%u_%u >> l & 1)", i, o);
+				}
+				continue;
+			}
+			unsigned t = gslot(sl, &ns, op);
+			if (!sl[t].read && !sl[t].written) {
+				buf_printf(&body, "\t\t\t\tuint64_t v%u = s%u[l];\n", t, t);
+				sl[t].read = true;
+			}
+			snprintf(a[o - 1], sizeof a[o - 1], "v%u", t);
+		}
+		if (form == LF_CVTA) {
+			buf_printf(&pre, "\t\t\tconst uint64_t k%u = cvta_off(X, &jc_%u[%u]);\n", i, f, i);
+			snprintf(k, sizeof k, "k%u", i);
+		}
+		const XOpd *d = &x->o[0];
+		if (d->kind == XK_PRED) {
+			buf_printf(&pre, "\t\t\tuint32_t p%u = 0;\n", i);
+			buf_printf(&body, "\t\t\t\tuint32_t q%u = (uint32_t)lane_raw(%u, &jc_%u[%u], %s, %s, %s, 0);\n"
+				   "\t\t\t\tp%u |= q%u << l;\n", i, form, f, i, a[0], a[1], a[2], i, i);
+			buf_printf(&post, "\t\t\tpred_write(X, &jc_%u[%u].o[0], m, p%u);\n", f, i, i);
+			unsigned t = 0;
+			while (t < np && pw[t].idx != d->idx)
+				t++;
+			if (t == np)
+				pw[np++].idx = d->idx;
+			pw[t].by = i;
+			continue;
+		}
+		unsigned t = gslot(sl, &ns, d);
+		buf_printf(&body, "\t\t\t\t%sv%u = lane_value(%u, &jc_%u[%u], %s, %s, %s, %s);\n",
+			   sl[t].read || sl[t].written ? "" : "uint64_t ", t, form, f, i, a[0], a[1], a[2], k);
+		sl[t].written = true;
+	}
+	buf_puts(b, "\t\tif (!each) {\n");
+	buf_put(b, pre.p, pre.len);
+	for (unsigned t = 0; t < ns; t++) {
+		buf_printf(b, "\t\t\tuint64_t *const s%u = X->base[%u] + %uu * 32;\n", t, sl[t].kind, sl[t].idx);
+		if (sl[t].written)
+			buf_printf(&body, "\t\t\t\ts%u[l] = v%u;\n", t, t);
+	}
+	buf_puts(b, "\t\t\tLANES_EW(m, {\n");
+	buf_put(b, body.p, body.len);
+	buf_puts(b, "\t\t\t});\n");
+	buf_put(b, post.p, post.len);
+	buf_free(&pre);
+	buf_free(&body);
+	buf_free(&post);
+	buf_printf(b, "\t\t\te->pc = %u;\n", g1 + 1);
+	if (last)
+		buf_puts(b, "\t\t\treturn RUN_GO;\n\t\t}\n");
+	else
+		buf_printf(b, "\t\t\tgoto jl_%u_%u;\n\t\t}\n", f, g1 + 1);
+}
 
 /* false: out of host memory */
 static bool generate(const Prog *p, const XFunc *k, const Split *sp, Jit *j, Buf *b)
@@ -274,7 +403,16 @@ static bool generate(const Prog *p, const XFunc *k, const Split *sp, Jit *j, Buf
 	 * compiler keeps what the instructions share (the frame, the mask)
 	 * across them, while its work (time and memory) grows with the
 	 * program's length and only with the square of a run's, which
-	 * JIT_RUN_MAX bounds; per function, a switch on the pc finds the run. */
+	 * JIT_RUN_MAX bounds; per function, a switch on the pc finds the run.
+	 * Where the budget covers the rest of the run and the launch goes
+	 * on, the run takes that much of the budget when it starts and does
+	 * not test it, nor the stop flag, between its instructions (which
+	 * warp_loop tests after the run): the budget it took is exact if the
+	 * run ends at its last instruction, and no longer counts if it ends
+	 * early, since warp_loop then returns.  A stop another worker asks
+	 * for is seen up to JIT_RUN_MAX instructions later than warp_loop
+	 * would see it, as a stop that comes during the run of one of
+	 * warp_loop's instructions is seen after it. */
 	buf_puts(b, "static __attribute__((noinline, cold)) int jit_lost(Ctx *X, Entry *e)\n{\n"
 		 "\texec_fault(X->c, X->w, NULL, -1, PTXVM_ERROR_ILLEGAL_INSTRUCTION,\n"
 		 "\t\t   \"the compiled code has no instruction %u of '%s'\", e->pc, X->f->fn->name);\n"
@@ -291,10 +429,11 @@ static bool generate(const Prog *p, const XFunc *k, const Split *sp, Jit *j, Buf
 			free(kof);
 			return false;
 		}
-		/* where an entry may end: the meeting points the control flow
-		 * gives its entries (fn->rpc of its instructions: lowering gives
-		 * every instruction one), the instruction after a call (lanes
-		 * calling different functions wait there), and the exit */
+		/* meet bit 1, where an entry may end: the meeting points the
+		 * control flow gives its entries (fn->rpc of its instructions:
+		 * lowering gives every instruction one), the instruction after a
+		 * call (lanes calling different functions wait there), and the
+		 * exit */
 		for (uint32_t i = 0; i < fn->ncode; i++)
 			if (!split_straight(sp, fn->code[i].op)) {
 				if (fn->rpc && fn->rpc[i] <= fn->ncode)
@@ -302,23 +441,59 @@ static bool generate(const Prog *p, const XFunc *k, const Split *sp, Jit *j, Buf
 				meet[i + 1] = 1;
 			}
 		meet[fn->ncode] = 1;
+		/* bit 2, where a branch enters a run: a group starts there or
+		 * not before (a loop's head in the middle of one would leave the
+		 * loop to the instructions' own cases) */
+		for (uint32_t i = 0; i < fn->ncode; i++) {
+			const XIns *x = &fn->code[i];
+			if (x->op == OPC_bra && x->target < fn->ncode)
+				meet[x->target] |= 2;
+			if (x->op == OPC_brx)
+				for (int64_t q = 0; q < x->imm; q++)
+					if (fn->targets[x->target + q] < fn->ncode)
+						meet[fn->targets[x->target + q]] |= 2;
+		}
 		Buf d = { 0 };         /* jf_: the run of each pc */
 		buf_printf(&d, "static __attribute__((noinline)) int jf_%u(Ctx *X, Entry *e, uint32_t m, uint64_t *nthr, "
 			   "uint64_t *nwarp, uint64_t *budget)\n{\n\tswitch (e->pc) {\n", f);
 		for (uint32_t r = 0, i; r < fn->ncode; r = i) {
-			buf_printf(b, "static __attribute__((noinline)) int jr_%u_%u(Ctx *X, Entry *e, uint32_t m, "
-				   "uint64_t *nthr, uint64_t *nwarp, uint64_t *budget)\n{\n\tint s;\n\t(void)s, (void)budget;\n"
-				   "\tswitch (e->pc) {\n", f, r);
-			for (i = r;; i++) {
-				buf_printf(b, "\tcase %u:\n", i);
-				if (split_straight(sp, fn->code[i].op) && !meet[i + 1] && i + 1 - r < JIT_RUN_MAX) {
-					buf_printf(b, "\t\ts = ji_%u_%u(X, e, m, nthr, nwarp);\n"
-						   "\t\tif (s != RUN_GO || !jit_on(X, budget))\n\t\t\treturn s;\n", f, i);
-				} else {
-					buf_printf(b, "\t\treturn ji_%u_%u(X, e, m, nthr, nwarp);\n", f, i);
-					break;
+			uint32_t last = r;      /* the run is r..last */
+			while (split_straight(sp, fn->code[last].op) && !(meet[last + 1] & 1) && last + 1 - r < JIT_RUN_MAX)
+				last++;
+			Buf rb = { 0 };         /* the run's cases */
+			/* a group (emit_group) from i to g > i, where the run has
+			 * two or more fusable instructions in a row, each also a
+			 * case of its own (the run may be entered at any of them) */
+			uint32_t next = r;      /* where the next group may start */
+			for (i = r; i <= last; i++) {
+				buf_printf(&rb, "\tcase %u:\n", i);
+				if (i == next && i > r && fusable(&fn->code[i - 1]))
+					buf_printf(&rb, "\tjl_%u_%u:\n", f, i);     /* after a group */
+				uint32_t g = i;
+				if (i >= next && fusable(&fn->code[i]))
+					while (g < last && fusable(&fn->code[g + 1]) && !(meet[g + 1] & 2))
+						g++;
+				if (g > i) {
+					emit_group(&rb, fn, f, i, g, g == last);
+					next = g + 1;
 				}
+				if (i == last)
+					buf_printf(&rb, "\t\treturn ji_%u_%u(X, e, m, nthr, nwarp);\n", f, i);
+				else
+					buf_printf(&rb, "\t\ts = ji_%u_%u(X, e, m, nthr, nwarp);\n"
+						   "\t\tif (s != RUN_GO || (each && !jit_on(X, budget)))\n\t\t\treturn s;\n",
+						   f, i);
 			}
+			i = last;
+			buf_printf(b, "static __attribute__((noinline)) int jr_%u_%u(Ctx *X, Entry *e, uint32_t m, "
+				   "uint64_t *nthr, uint64_t *nwarp, uint64_t *budget)\n{\n\tint s;\n\t(void)s;\n"
+				   "\tuint64_t left = %uu - e->pc;\n"
+				   "\tbool each = left && (*budget < left || "
+				   "atomic_load_explicit(&X->c->L->stop, memory_order_relaxed));\n"
+				   "\tif (!each)\n\t\t*budget -= left;\n"
+				   "\tswitch (e->pc) {\n", f, r, i);
+			buf_put(b, rb.p, rb.len);
+			buf_free(&rb);
 			i++;
 			buf_puts(b, "\t}\n\treturn jit_lost(X, e);\n}\n");
 			buf_printf(&d, "\tcase %u ... %u:\n\t\treturn jr_%u_%u(X, e, m, nthr, nwarp, budget);\n", r, i - 1, f,
