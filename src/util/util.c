@@ -127,7 +127,8 @@ void *vec_grow(void *p, size_t *cap, size_t need, size_t item)
 void buf_put(Buf *b, const char *s, size_t n)
 {
 	b->p = vec_grow(b->p, &b->cap, b->len + n + 1, 1);
-	memcpy(b->p + b->len, s, n);
+	if (n)          /* s may be an empty Buf's NULL */
+		memcpy(b->p + b->len, s, n);
 	b->len += n;
 	b->p[b->len] = 0;
 }
