@@ -105,6 +105,10 @@ grep_in "$T/fmt1.ptx" "add.s32 %r2, %r1, 16;" "fmt canonical operands"
 expect 0 "fmt of fmt" -- "$X" fmt "$T/fmt1.ptx"
 if cmp -s "$T/out" "$T/fmt1.ptx"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL cli: fmt is not a fixed point"; fi
 expect 1 "fmt of an invalid module" -- "$X" fmt "$T/bad.ptx"
+# a decimal literal is read whole: past 64 digits, a 1 decides a tie in rounding
+grep -v 'error:' tests/check/float_literals.ptx >"$T/floats.ptx"
+expect 0 "fmt of long float literals" -- "$X" fmt "$T/floats.ptx"
+grep_in "$T/out" "long = 1.0000000000000002;" "a float literal read to its last digit"
 expect 2 "fmt of two files" -- "$X" fmt "$T/ok.ptx" "$T/ok.ptx"
 printf '\000\377garbage {{{ [[ ;;' >"$T/junk.ptx"
 expect 1 "binary junk" -- "$X" check "$T/junk.ptx"

@@ -80,6 +80,32 @@ static int hexval(int c)
 	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
+/* A decimal float literal s..q: its double, read from the whole text (a
+ * literal may carry any number of digits).  ptxas rejects one whose value
+ * overflows a double or underflows to a subnormal or zero ("Constant
+ * overflow"): exactly the cases where strtod reports ERANGE. */
+static void lex_decimal(Lexer *lx, Token *t, const char *s, const char *q)
+{
+	char small[128];
+	size_t n = (size_t)(q - s);
+	char *buf = n < sizeof small ? small : xmalloc(n + 1);
+	memcpy(buf, s, n);
+	buf[n] = 0;
+	t->kind = T_FLOAT;
+	t->fkind = 0;
+	errno = 0;
+	t->fval = strtod(buf, NULL);
+	if (errno == ERANGE) {
+		diag_add(lx->diags, DIAG_ERROR, t->pos,
+			 "constant overflow: '%.*s%s' is outside the normal range of a double",
+			 (int)(n < 40 ? n : 40), s, n < 40 ? "" : "...");
+		t->kind = T_BAD;
+	}
+	if (buf != small)
+		free(buf);
+	lx->cur = q;
+}
+
 static void lex_number(Lexer *lx, Token *t)
 {
 	const char *s = lx->cur, *e = lx->end;
@@ -113,7 +139,6 @@ static void lex_number(Lexer *lx, Token *t)
 		p++;
 	bool hexlike = s[0] == '0' && s + 1 < e && ((s[1] | 0x20) == 'x' || (s[1] | 0x20) == 'b');
 	if (!hexlike && p < e && (*p == '.' || *p == 'e' || *p == 'E')) {
-		char buf[128];
 		const char *q = p;
 		if (*q == '.') {
 			q++;
@@ -130,15 +155,7 @@ static void lex_number(Lexer *lx, Token *t)
 					q++;
 			}
 		}
-		size_t n = (size_t)(q - s);
-		if (n >= sizeof buf)
-			n = sizeof buf - 1;
-		memcpy(buf, s, n);
-		buf[n] = 0;
-		t->kind = T_FLOAT;
-		t->fkind = 0;
-		t->fval = strtod(buf, NULL);
-		lx->cur = q;
+		lex_decimal(lx, t, s, q);
 		return;
 	}
 	/* integers */
@@ -225,7 +242,6 @@ Token lex_next(Lexer *lx)
 		lx->cur++;
 		t.kind = T_IDENT;       /* the sink "_" */
 	} else if (c == '.' && s + 1 < lx->end && isdigit((unsigned char)s[1]) && dot_number(s, lx->end)) {
-		char buf[64];
 		const char *q = s + 1;
 		while (q < lx->end && isdigit((unsigned char)*q))
 			q++;
@@ -236,12 +252,7 @@ Token lex_next(Lexer *lx)
 			while (q < lx->end && isdigit((unsigned char)*q))
 				q++;
 		}
-		size_t n = (size_t)(q - s) < sizeof buf - 1 ? (size_t)(q - s) : sizeof buf - 1;
-		memcpy(buf, s, n);
-		buf[n] = 0;
-		t.kind = T_FLOAT;
-		t.fval = strtod(buf, NULL);
-		lx->cur = q;
+		lex_decimal(lx, &t, s, q);
 	} else if (c == '.' && s + 1 < lx->end && (isalnum((unsigned char)s[1]) || s[1] == '_')) {
 		lx->cur++;
 		for (;;) {

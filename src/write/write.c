@@ -26,7 +26,8 @@ static void put_int(Buf *b, uint64_t v, bool is_unsigned)
 		buf_printf(b, "%lld", (long long)v);
 }
 
-/* The shortest decimal that reads back as the same double. */
+/* The shortest decimal that reads back as the same double (finite: the
+ * lexer refuses a literal outside the range of a double). */
 static void put_double(Buf *b, double v)
 {
 	char tmp[64];
