@@ -32,6 +32,7 @@
  */
 #include "test.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -750,7 +751,7 @@ static void test_lanes(ptxvm_device *d)
 {
 	Sc s = { .name = "lanes: stretches of lane-local instructions, full and partial masks, a loop (lanes.ptx)" };
 	ptxvm_program *p = load_file(&s, d, "lanes.ptx", NULL);
-	enum { NCTA = 2, NT = 96, N = NCTA * NT, W = 25 };
+	enum { NCTA = 2, NT = 96, N = NCTA * NT, W = 28 };
 	uint32_t iters = 40;
 	uint64_t *got = calloc((size_t)N * W, 8), *want = calloc((size_t)N * W, 8);
 	uint64_t out = p ? dbuf(&s, d, (size_t)N * W * 8, want) : 0;
@@ -794,8 +795,11 @@ static void test_lanes(ptxvm_device *d)
 			o[23] = (t % 32) ^ t;
 			bool p5 = (t & 5) == 1, p7 = (p5 || a < -900) != (ua > 4294966000u), p6 = p7 && !p5;
 			o[24] = (uint32_t)p7 + 2 * (uint32_t)p6;
+			o[25] = bits_f32(fmaf(fa, 1.1f, -f2));  /* rounded once: not 0 */
+			o[26] = 0x7fffffffu;
+			o[27] = bits_f32(fmaf(fa, 0x3p-149f, 0x1p-149f));
 		}
-		cmp64(&s, "25 words per thread", got, want, (size_t)N * W);
+		cmp64(&s, "28 words per thread", got, want, (size_t)N * W);
 	}
 	free(got);
 	free(want);

@@ -18,6 +18,7 @@
 #include "../isa/isa.h"
 #include "../lower/prog.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -106,6 +107,7 @@ enum {
 	LF_FADD,        /* add, sub, mul .f32: to nearest, without .ftz or .sat */
 	LF_FSUB,
 	LF_FMUL,
+	LF_FFMA,        /* fma.rn.f32 without .ftz or .sat: one rounding */
 };
 
 /* The lane-local form of instruction xk, or LF_NONE. */
@@ -144,6 +146,9 @@ static inline __attribute__((always_inline)) unsigned lane_form(const XIns *xk)
 	case OPC_cvt:
 		return !(xk->flags & XF_SAT) && tint(ty) && tint(xk->ty2) && xk->n == 2 && xk->sub != MOD_pack
 		       ? LF_CVT : LF_NONE;
+	case OPC_fma:
+		return ty == TY_f32 && xk->rnd == FP_RN && !(xk->flags & (XF_FTZ | XF_SAT)) && xk->n == 4 ? LF_FFMA
+														 : LF_NONE;
 	case OPC_cvta:
 		return LF_CVTA;
 	case OPC_setp:
@@ -191,9 +196,13 @@ static inline __attribute__((always_inline)) uint64_t lane_raw(unsigned f, const
 	case LF_SELP: return c ? a : b;
 	case LF_FADD:
 	case LF_FSUB:
-	case LF_FMUL: {
-		/* the host's rounding to nearest; a NaN canonical, as the GPU's */
-		float r = f == LF_FADD ? f32(a) + f32(b) : f == LF_FSUB ? f32(a) - f32(b) : f32(a) * f32(b);
+	case LF_FMUL:
+	case LF_FFMA: {
+		/* the host's rounding to nearest (fmaf: once, of the exact a*b+c,
+		 * one instruction where the host has FMA); a NaN canonical, as
+		 * the GPU's */
+		float r = f == LF_FADD ? f32(a) + f32(b) : f == LF_FSUB ? f32(a) - f32(b)
+		        : f == LF_FMUL ? f32(a) * f32(b) : fmaf(f32(a), f32(b), f32(c));
 		uint32_t v = (uint32_t)bf32(r);
 		return (v & 0x7fffffffu) > 0x7f800000u ? FP_F32_CNAN : v;
 	}
@@ -213,6 +222,7 @@ static inline __attribute__((always_inline)) void lane_ext(unsigned f, const XIn
 	case LF_FADD:
 	case LF_FSUB:
 	case LF_FMUL:
+	case LF_FFMA:
 		*eb = 64, *es = false;   /* as it is */
 		break;
 	case LF_MUL:

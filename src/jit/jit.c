@@ -617,16 +617,19 @@ static const char *jit_cc(void)
 /* -O2, and on an x86-64 host with AVX2 -mavx2, as the interpreter's
  * shaped copies are built (exec.c's SHAPE_CLONES): the lane loops on 64-bit
  * slots need it to go four lanes at a time (sign extension, 64-bit
- * comparisons, the coalescing test of a warp's addresses).  Not -mfma (the
- * compiler would fuse products and sums, which rounds differently), nor
- * -march=native, whose tuning on some hosts turns lane loops into slow
- * gathers. */
+ * comparisons, the coalescing test of a warp's addresses).  With FMA too,
+ * -mfma: fmaf is then one instruction, and a group's fma.rn.f32 stays in
+ * its loop over the lanes; products and sums are not fused, as compile's
+ * -ffp-contract=off forbids it.  Not -march=native, whose tuning on some
+ * hosts turns lane loops into slow gathers. */
 static const char *jit_cflags(void)
 {
 	const char *f = getenv("PTXVM_JIT_CFLAGS");
 	if (f && *f)
 		return f;
 #if defined(__x86_64__)
+	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+		return "-O2 -mavx2 -mfma";
 	if (__builtin_cpu_supports("avx2"))
 		return "-O2 -mavx2";
 #endif
