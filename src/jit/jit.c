@@ -241,7 +241,7 @@ static void emit_group(Buf *b, const XFunc *fn, uint32_t f, uint32_t g0, uint32_
 	buf_puts(b, "\t\tif (!each) {\n");
 	buf_put(b, pre.p, pre.len);
 	for (unsigned t = 0; t < ns; t++) {
-		buf_printf(b, "\t\t\tuint64_t *const s%u = X->base[%u] + %uu * 32;\n", t, sl[t].kind, sl[t].idx);
+		buf_printf(b, "\t\t\tuint64_t *const s%u = X->base[%u] + (size_t)%uu * 32;\n", t, sl[t].kind, sl[t].idx);
 		if (sl[t].written)
 			buf_printf(&body, "\t\t\t\ts%u[l] = v%u;\n", t, t);
 	}
