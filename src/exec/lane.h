@@ -71,7 +71,8 @@ static inline float f32(uint64_t v) { float f; uint32_t b = (uint32_t)v; memcpy(
 static inline uint64_t bf32(float f) { uint32_t b; memcpy(&b, &f, 4); return b; }
 
 /* Integer comparison cmp (MOD_eq ...) of a and b, `bits` wide. */
-static inline bool icmp(uint16_t cmp, uint64_t a, uint64_t b, unsigned bits, bool sg)
+static inline __attribute__((always_inline)) bool icmp(uint16_t cmp, uint64_t a, uint64_t b, unsigned bits,
+							 bool sg)
 {
 	int64_t x = sx(a, bits), y = sx(b, bits);
 	uint64_t u = zx(a, bits), v = zx(b, bits);
