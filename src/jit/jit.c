@@ -132,12 +132,26 @@ static void emit_one(Buf *b, const Split *sp, const int *key, unsigned k)
 /* The longest run of instructions one function holds (see generate). */
 #define JIT_RUN_MAX 48
 
-/* Whether instruction x can run in a group (emit_group): unguarded, of a
- * lane-local form (lane.h), its operands registers, constants or special
- * registers, and predicates where the form has them (setp's destination,
- * selp's last source, every operand of and, or, xor .pred). */
+/* Whether x is a load a group can take: ld.param of one element of at
+ * most 64 bits, unguarded and plain, at an address every lane shares (a
+ * parameter's name plus an offset), read once before the group's loop
+ * (param_at). */
+static bool ldp(const XIns *x)
+{
+	return x->op == OPC_ld && x->sp == XS_KPARAM && x->vec == 1 && x->bits <= 64 && !(x->flags & XF_MMATOMIC) &&
+	       x->guard < 0 && x->n == 2 && x->o[0].kind == XK_REG &&
+	       (x->o[1].kind == XK_NONE || x->o[1].kind == XK_CONST);
+}
+
+/* Whether instruction x can run in a group (emit_group): a parameter's
+ * load (ldp), or unguarded, of a lane-local form (lane.h), its operands
+ * registers, constants or special registers, and predicates where the
+ * form has them (setp's destination, selp's last source, every operand of
+ * and, or, xor .pred). */
 static bool fusable(const XIns *x)
 {
+	if (ldp(x))
+		return true;
 	unsigned f = lane_form(x);
 	if (x->guard >= 0 || f == LF_NONE || x->n < 2 || x->n > 4 || (f == LF_SELP && x->n != 4))
 		return false;
@@ -176,22 +190,34 @@ static unsigned gslot(GSlot *sl, unsigned *n, const XOpd *o)
  * the end of the lane; a predicate the group writes a lane's bit, its
  * mask written after the loop, one it reads first the mask before the
  * group.  Each instruction's result is lane_value (lane_raw for a
- * predicate), the semantics exec_one gives its form.  The group runs
- * where its run took the budget at once (!each, see generate): it is
- * counted as its instructions are, and then goes on at g1 + 1 (or
- * returns, g1 the run's last); else each instruction runs as its own case
- * below it. */
-static void emit_group(Buf *b, const XFunc *fn, uint32_t f, uint32_t g0, uint32_t g1, bool last)
+ * predicate), the semantics exec_one gives its form; a parameter (ldp) is
+ * read once before the loop, where param_at admits it, as ld's own case
+ * reads it; where it does not, the group leaves all to the instructions'
+ * own cases before it has done anything.  The group runs where its run
+ * took the budget at once (!each, see generate): it is counted as its
+ * instructions are, and then goes on at g1 + 1 (or returns, g1 the run's
+ * last, rlast); else each instruction runs as its own case below it. */
+static void emit_group(Buf *b, const XFunc *fn, uint32_t f, uint32_t g0, uint32_t g1, uint32_t rlast)
 {
 	enum { NS = 4 * JIT_RUN_MAX };
 	GSlot sl[NS];
 	struct { uint32_t idx, by; } pw[NS];    /* each predicate written, by the q of instruction by */
 	unsigned ns = 0, np = 0;
-	Buf pre = { 0 }, body = { 0 }, post = { 0 };
+	Buf par = { 0 }, pre = { 0 }, body = { 0 }, post = { 0 };
 	for (uint32_t i = g0; i <= g1; i++) {
 		const XIns *x = &fn->code[i];
 		unsigned form = lane_form(x);
 		buf_printf(&pre, "\t\t\t(void)exec_guard(X, m, &jc_%u[%u], nthr, nwarp);\n", f, i);
+		if (ldp(x)) {
+			buf_printf(&par, "\t\t\tconst uint8_t *const pp%u = param_at(X->c->L, addr_at(X, &jc_%u[%u], 1, 0), %uu);\n",
+				   i, f, i, x->bits / 8);
+			buf_printf(&pre, "\t\t\tconst uint64_t u%u = ext(load_le(pp%u, %uu), jc_%u[%u].ty);\n", i, i,
+				   x->bits / 8, f, i);
+			unsigned t = gslot(sl, &ns, &x->o[0]);
+			buf_printf(&body, "\t\t\t\t%sv%u = u%u;\n", sl[t].read || sl[t].written ? "" : "uint64_t ", t, i);
+			sl[t].written = true;
+			continue;
+		}
 		char a[3][32] = { "0", "0", "0" }, k[16] = "0";
 		for (unsigned o = 1; o < x->n; o++) {
 			const XOpd *op = &x->o[o];
@@ -239,6 +265,17 @@ static void emit_group(Buf *b, const XFunc *fn, uint32_t f, uint32_t g0, uint32_
 		sl[t].written = true;
 	}
 	buf_puts(b, "\t\tif (!each) {\n");
+	if (par.len) {
+		/* a parameter xlate is to decide on: the instructions' own cases,
+		 * from g0, with the budget the group took */
+		buf_put(b, par.p, par.len);
+		buf_puts(b, "\t\t\tif (");
+		for (uint32_t i = g0, n = 0; i <= g1; i++)
+			if (ldp(&fn->code[i]))
+				buf_printf(b, "%s!pp%u", n++ ? " || " : "", i);
+		buf_printf(b, ") {\n\t\t\t\t*budget += %uu;\n\t\t\t\teach = true;\n\t\t\t\tgoto jb_%u_%u;\n\t\t\t}\n",
+			   rlast - g0, f, g0);
+	}
 	buf_put(b, pre.p, pre.len);
 	for (unsigned t = 0; t < ns; t++) {
 		buf_printf(b, "\t\t\tuint64_t *const s%u = X->base[%u] + (size_t)%uu * 32;\n", t, sl[t].kind, sl[t].idx);
@@ -253,10 +290,13 @@ static void emit_group(Buf *b, const XFunc *fn, uint32_t f, uint32_t g0, uint32_
 	buf_free(&body);
 	buf_free(&post);
 	buf_printf(b, "\t\t\te->pc = %u;\n", g1 + 1);
-	if (last)
+	if (g1 == rlast)
 		buf_puts(b, "\t\t\treturn RUN_GO;\n\t\t}\n");
 	else
 		buf_printf(b, "\t\t\tgoto jl_%u_%u;\n\t\t}\n", f, g1 + 1);
+	if (par.len)
+		buf_printf(b, "\tjb_%u_%u:\n", f, g0);
+	buf_free(&par);
 }
 
 /* false: out of host memory */
@@ -474,7 +514,7 @@ static bool generate(const Prog *p, const XFunc *k, const Split *sp, Jit *j, Buf
 					while (g < last && fusable(&fn->code[g + 1]) && !(meet[g + 1] & 2))
 						g++;
 				if (g > i) {
-					emit_group(&rb, fn, f, i, g, g == last);
+					emit_group(&rb, fn, f, i, g, last);
 					next = g + 1;
 				}
 				if (i == last)
