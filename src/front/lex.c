@@ -81,9 +81,13 @@ static int hexval(int c)
 }
 
 /* A decimal float literal s..q: its double, read from the whole text (a
- * literal may carry any number of digits).  ptxas rejects one whose value
- * overflows a double or underflows to a subnormal or zero ("Constant
- * overflow"): exactly the cases where strtod reports ERANGE. */
+ * literal may carry any number of digits).  ptxas 13.0 rejects one whose
+ * value overflows a double or falls below its normal range, to a
+ * subnormal or zero ("Constant overflow": 1.8e308, 1e-310, 4.9e-324,
+ * 2.4e-324; tests/check/float_literals.ptx, which ptxas-verify.py puts to
+ * ptxas); glibc's strtod reports those as ERANGE.  (It does not for a
+ * subnormal written out exactly, some 750 digits, which is accepted: to
+ * confirm on ptxas.) */
 static void lex_decimal(Lexer *lx, Token *t, const char *s, const char *q)
 {
 	char small[128];
