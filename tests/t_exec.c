@@ -1130,7 +1130,7 @@ static void test_faults(ptxvm_device *d)
 		{ "misaligned u32 load", "f_misaligned", "f_misaligned",
 		  PTXVM_ERROR_MISALIGNED_ADDRESS, 2, 64, "CTA (1,0,0)", "thread (5,0,0)", false, true },
 		{ "parameter read past the parameters", "f_param", "f_param",
-		  PTXVM_ERROR_ILLEGAL_ADDRESS, 2, 64, "CTA (0,0,0)", "thread (0,0,0)", true, true },
+		  PTXVM_ERROR_ILLEGAL_ADDRESS, 2, 64, "CTA (1,0,0)", "thread (5,0,0)", true, true },
 		{ "shared load out of bounds", "f_shared", "f_shared",
 		  PTXVM_ERROR_ILLEGAL_ADDRESS, 2, 64, "CTA (1,0,0)", "thread (5,0,0)", false, true },
 		{ "trap", "f_trap", "f_trap",
