@@ -443,7 +443,7 @@ static bool generate(const Prog *p, const XFunc *k, const Split *sp, Jit *j, Buf
 	 * compiler keeps what the instructions share (the frame, the mask)
 	 * across them, while its work (time and memory) grows with the
 	 * program's length and only with the square of a run's, which
-	 * JIT_RUN_MAX bounds; per function, a switch on the pc finds the run.
+	 * JIT_RUN_MAX bounds; per function, a table of the pc finds the run.
 	 * Where the budget covers the rest of the run and the launch goes
 	 * on, the run takes that much of the budget when it starts and does
 	 * not test it, nor the stop flag, between its instructions (which
@@ -493,9 +493,9 @@ static bool generate(const Prog *p, const XFunc *k, const Split *sp, Jit *j, Buf
 					if (fn->targets[x->target + q] < fn->ncode)
 						meet[fn->targets[x->target + q]] |= 2;
 		}
-		Buf d = { 0 };         /* jf_: the run of each pc */
-		buf_printf(&d, "static __attribute__((noinline)) int jf_%u(Ctx *X, Entry *e, uint32_t m, uint64_t *nthr, "
-			   "uint64_t *nwarp, uint64_t *budget)\n{\n\tswitch (e->pc) {\n", f);
+		Buf d = { 0 };         /* jt_: the run of each pc */
+		buf_printf(&d, "static int (*const jt_%u[%u])(Ctx *, Entry *, uint32_t, uint64_t *, uint64_t *, "
+			   "uint64_t *) = {\n", f, fn->ncode ? fn->ncode : 1);
 		for (uint32_t r = 0, i; r < fn->ncode; r = i) {
 			uint32_t last = r;      /* the run is r..last */
 			while (split_straight(sp, fn->code[last].op) && !(meet[last + 1] & 1) && last + 1 - r < JIT_RUN_MAX)
@@ -536,23 +536,34 @@ static bool generate(const Prog *p, const XFunc *k, const Split *sp, Jit *j, Buf
 			buf_free(&rb);
 			i++;
 			buf_puts(b, "\t}\n\treturn jit_lost(X, e);\n}\n");
-			buf_printf(&d, "\tcase %u ... %u:\n\t\treturn jr_%u_%u(X, e, m, nthr, nwarp, budget);\n", r, i - 1, f,
-				   r);
+			buf_printf(&d, "\t[%u ... %u] = jr_%u_%u,\n", r, i - 1, f, r);
 		}
-		buf_puts(&d, "\t}\n\treturn jit_lost(X, e);\n}\n");
+		buf_printf(&d, "};\nstatic inline __attribute__((always_inline)) int jf_%u(Ctx *X, Entry *e, uint32_t m, "
+			   "uint64_t *nthr, uint64_t *nwarp, uint64_t *budget)\n{\n"
+			   "\treturn e->pc < %uu ? jt_%u[e->pc](X, e, m, nthr, nwarp, budget) : jit_lost(X, e);\n}\n",
+			   f, fn->ncode, f);
 		buf_put(b, d.p, d.len);
 		buf_free(&d);
 		free(meet);
 	}
 	free(kof);
+	/* the function's runs: where the tier compiles kernel k alone (it
+	 * calls nothing), every frame is k's */
 	buf_puts(b, "static inline __attribute__((always_inline)) int jit_step(Ctx *X, Entry *e, uint32_t m, "
-		 "uint64_t *nthr, uint64_t *nwarp, uint64_t *budget)\n{\n"
-		 "\tswitch (X->f->fn - X->c->L->p->fn) {\n");
+		 "uint64_t *nthr, uint64_t *nwarp, uint64_t *budget)\n{\n");
+	unsigned nok = 0;
 	for (uint32_t f = 0; f < p->nfn; f++)
-		if (j->ok[f])
-			buf_printf(b, "\tcase %u: return jf_%u(X, e, m, nthr, nwarp, budget);\n", f, f);
-	buf_puts(b, "\t}\n\treturn jit_lost(X, e);\n}\n"
-		 "__attribute__((visibility(\"default\"))) int ptxvm_jit_run(Cta *c, Warp *w, uint64_t budget)\n{\n"
+		nok += j->ok[f];
+	if (nok == 1 && j->ok[kf])
+		buf_printf(b, "\treturn jf_%u(X, e, m, nthr, nwarp, budget);\n}\n", kf);
+	else {
+		buf_puts(b, "\tswitch (X->f->fn - X->c->L->p->fn) {\n");
+		for (uint32_t f = 0; f < p->nfn; f++)
+			if (j->ok[f])
+				buf_printf(b, "\tcase %u: return jf_%u(X, e, m, nthr, nwarp, budget);\n", f, f);
+		buf_puts(b, "\t}\n\treturn jit_lost(X, e);\n}\n");
+	}
+	buf_puts(b, "__attribute__((visibility(\"default\"))) int ptxvm_jit_run(Cta *c, Warp *w, uint64_t budget)\n{\n"
 		 "\treturn warp_loop(c, w, budget);\n}\n");
 	return true;
 }
