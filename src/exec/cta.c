@@ -53,6 +53,7 @@ void cta_arrive(Cta *c, Warp *w, bool wait)
 	uint32_t live = w->valid & ~w->exited;
 	b->arrived += live == FULL_MASK ? 32u : (uint32_t)__builtin_popcount(live);
 	b->warps++;
+	c->bar_busy |= 1u << w->bar_id;
 	if (w->bar_count)
 		b->expected = w->bar_count;
 	if (w->bar_ins) {
@@ -68,10 +69,9 @@ void cta_arrive(Cta *c, Warp *w, bool wait)
 static bool release(Cta *c, uint32_t live)
 {
 	bool any = false;
-	for (unsigned id = 0; id < NBARRIERS; id++) {
+	for (uint32_t busy = c->bar_busy; busy; busy &= busy - 1) {
+		unsigned id = (unsigned)__builtin_ctz(busy);
 		Barrier *b = &c->bar[id];
-		if (!b->warps)
-			continue;
 		bool done = b->expected ? b->arrived >= b->expected : b->warps >= live;
 		if (!done)
 			continue;
@@ -84,6 +84,7 @@ static bool release(Cta *c, uint32_t live)
 			}
 		}
 		memset(b, 0, sizeof *b);
+		c->bar_busy &= ~(1u << id);
 		if (c->chk)
 			san_barrier(c->chk, id);
 		any = true;
@@ -197,6 +198,7 @@ static void run_cluster(Cluster *cl)
 		for (ready = 0; ready < c->nwarps && warp_init(c, &c->w[ready], ready); ready++)
 			c->w[ready].cl_phase = 0;
 		memset(c->bar, 0, sizeof c->bar);
+		c->bar_busy = 0;
 		if (ready < c->nwarps) {
 			ready++;        /* the one that failed frees what it took too */
 			started++;

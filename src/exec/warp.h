@@ -98,6 +98,7 @@ typedef struct Cta {
 	Warp *w;
 	uint32_t nwarps;
 	Barrier bar[NBARRIERS];
+	uint32_t bar_busy;      /* the barriers a warp has arrived at (bit per id) */
 	FifoCta pf;             /* device printf records */
 	Buf rec;                /* one printf call's text */
 	const Alloc *last[4];   /* the allocations the last global accesses hit (a kernel's
