@@ -525,7 +525,7 @@ static void pop_frame(Warp *w)
 
 /* The value of special register sreg (component comp) in warp idx, for
  * those that are the same in every lane (warp_init sets the others). */
-static uint64_t sreg_value(const Cta *c, unsigned sreg, unsigned comp, uint32_t idx)
+static inline __attribute__((always_inline)) uint64_t sreg_value(const Cta *c, unsigned sreg, unsigned comp, uint32_t idx)
 {
 	const Launch *L = c->L;
 	switch (sreg) {
