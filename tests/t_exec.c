@@ -16,7 +16,8 @@
  *   lanes        stretches of lane-local instructions (src/exec/lane.h), which
  *                the compiling tier runs as one loop over the lanes
  *   memory       initialised module variables, .const, .local, generic
- *                addressing, vectors, ptxvm_program_global
+ *                addressing, vectors, accesses almost one block,
+ *                ptxvm_program_global
  *   stack        alloca across a call, stacksave/stackrestore, overflow
  *   bulk         cp.async.bulk in every direction, the mbarrier transaction
  *                count in both orders, arrive_drop, faults
@@ -879,6 +880,21 @@ static void test_memory(ptxvm_device *d)
 				bad(&s, "counters after: 0x%llx 0x%llx, want 0x%llx 0x%llx", (unsigned long long)c1[0],
 				    (unsigned long long)c1[1], (unsigned long long)r32, (unsigned long long)r64);
 		}
+		done(&s);
+	}
+	{
+		/* a warp's load or store whose addresses are the warp's elements
+		 * out of lane order, or all but one lane's in order, goes lane by
+		 * lane, not as one block */
+		Sc s = { .name = "memory: loads and stores almost one block (m_order)" };
+		uint32_t w[96];
+		for (uint32_t t = 0; t < 32; t++) {
+			uint32_t i = t == 5 ? 6 : t == 6 ? 5 : t, j = t == 9 ? 10 : t == 10 ? 9 : t;
+			w[t] = 3 * t + 1;
+			w[32 + j] = 3 * i + 1;
+			w[64 + t] = t == 31 ? 1 : 3 * t + 1;
+		}
+		run_out32(&s, d, p, "m_order", CFG(1, 32), w, 96);
 		done(&s);
 	}
 	{
