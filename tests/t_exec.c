@@ -378,6 +378,21 @@ static void test_divergence(ptxvm_device *d)
 		run_out32(&s, d, p, "d_brx", CFG(1, 64), w, 64);
 		done(&s);
 	}
+	{
+		Sc s = { .name = "divergence: registers read across a back edge, on one side, by another lane (d_live)" };
+		for (uint32_t t = 0; t < 64; t++) {
+			uint32_t acc = 0, v = 7;
+			for (uint32_t i = 0; i < 5; i++) {
+				acc += v;
+				v = (t + i) * 3 ^ i;
+			}
+			uint32_t src = (t & 32) | ((t + 1) & 31);
+			w[t] = acc;
+			w[64 + t] = ((t & 3) == 0 ? t * 11 + 5 : 900) + t + 1000 + src * 5;
+		}
+		run_out32(&s, d, p, "d_live", CFG(1, 64), w, 128);
+		done(&s);
+	}
 }
 
 /* ---- barriers ----------------------------------------------------------- */

@@ -590,13 +590,12 @@ bool warp_init(Cta *c, Warp *w, uint32_t idx)
 	w->fr[0].depth = 0;
 	w->state = W_RUN;
 	if (sreg_set) {
-		for (uint32_t i = 0; i < p->nsregs; i++) {
+		for (uint32_t k = 0; k < p->ncta_sregs; k++) {
+			uint32_t i = p->cta_sregs[k];
 			unsigned r = p->sregs[i].sreg;
-			if (r == SREG_ctaid || r == SREG_clusterid) {
-				uint64_t v = sreg_value(c, r, p->sregs[i].comp ? p->sregs[i].comp - 1u : 0, idx), *s;
-				s = w->sreg + (size_t)i * 32;
-				LANES_EW(FULL, s[l] = v);       /* vectorised: the loop was half of warp_init */
-			}
+			uint64_t v = sreg_value(c, r, p->sregs[i].comp ? p->sregs[i].comp - 1u : 0, idx), *s;
+			s = w->sreg + (size_t)i * 32;
+			LANES_EW(FULL, s[l] = v);       /* vectorised: the loop was half of warp_init */
 		}
 		w->sreg_set = true;
 		return w->nst == 1;

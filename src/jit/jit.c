@@ -187,7 +187,9 @@ static unsigned gslot(GSlot *sl, unsigned *n, const XOpd *o)
 /* Instructions g0..g1 of function f, each fusable, as one loop over the
  * lanes: each lane's values in locals from one instruction to the next,
  * the slots read where the group first needs them and written once, at
- * the end of the lane; a predicate the group writes a lane's bit, its
+ * the end of the lane, where live after it (live: prog_live's row of
+ * g1 + 1, NULL for all; a dead one no path reads before it is written
+ * again, in whichever tier); a predicate the group writes a lane's bit, its
  * mask written after the loop, one it reads first the mask before the
  * group.  Each instruction's result is lane_value (lane_raw for a
  * predicate), the semantics exec_one gives its form; a parameter (ldp) is
@@ -197,7 +199,8 @@ static unsigned gslot(GSlot *sl, unsigned *n, const XOpd *o)
  * took the budget at once (!each, see generate): it is counted as its
  * instructions are, and then goes on at g1 + 1 (or returns, g1 the run's
  * last, rlast); else each instruction runs as its own case below it. */
-static void emit_group(Buf *b, const XFunc *fn, uint32_t f, uint32_t g0, uint32_t g1, uint32_t rlast)
+static void emit_group(Buf *b, const XFunc *fn, uint32_t f, uint32_t g0, uint32_t g1, uint32_t rlast,
+		       const uint64_t *live)
 {
 	enum { NS = 4 * JIT_RUN_MAX };
 	GSlot sl[NS];
@@ -279,7 +282,7 @@ static void emit_group(Buf *b, const XFunc *fn, uint32_t f, uint32_t g0, uint32_
 	buf_put(b, pre.p, pre.len);
 	for (unsigned t = 0; t < ns; t++) {
 		buf_printf(b, "\t\t\tuint64_t *const s%u = X->base[%u] + (size_t)%uu * 32;\n", t, sl[t].kind, sl[t].idx);
-		if (sl[t].written)
+		if (sl[t].written && (!live || sl[t].kind != XK_REG || live[sl[t].idx / 64] >> (sl[t].idx % 64) & 1))
 			buf_printf(&body, "\t\t\t\ts%u[l] = v%u;\n", t, t);
 	}
 	buf_puts(b, "\t\t\tLANES_EW(m, {\n");
@@ -465,7 +468,10 @@ static bool generate(const Prog *p, const XFunc *k, const Split *sp, Jit *j, Buf
 		if (!j->ok[f])
 			continue;
 		uint8_t *meet = calloc(fn->ncode + 1, 1);
+		uint32_t words;
+		uint64_t *live = prog_live(fn, &words);     /* NULL: every slot live */
 		if (!meet) {
+			free(live);
 			free(kof);
 			return false;
 		}
@@ -514,7 +520,7 @@ static bool generate(const Prog *p, const XFunc *k, const Split *sp, Jit *j, Buf
 					while (g < last && fusable(&fn->code[g + 1]) && !(meet[g + 1] & 2))
 						g++;
 				if (g > i) {
-					emit_group(&rb, fn, f, i, g, last);
+					emit_group(&rb, fn, f, i, g, last, live ? live + (size_t)(g + 1) * words : NULL);
 					next = g + 1;
 				}
 				if (i == last)
@@ -545,6 +551,7 @@ static bool generate(const Prog *p, const XFunc *k, const Split *sp, Jit *j, Buf
 		buf_put(b, d.p, d.len);
 		buf_free(&d);
 		free(meet);
+		free(live);
 	}
 	free(kof);
 	/* the function's runs: where the tier compiles kernel k alone (it

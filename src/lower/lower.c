@@ -226,6 +226,10 @@ static uint32_t sreg_slot(Lw *w, unsigned sreg, unsigned comp)
 			return i;
 	p->sregs = xrealloc(p->sregs, (p->nsregs + 1) * sizeof *p->sregs);
 	p->sregs[p->nsregs] = (XSreg){ (uint16_t)sreg, (uint8_t)comp };
+	if (sreg == SREG_ctaid || sreg == SREG_clusterid) {
+		p->cta_sregs = xrealloc(p->cta_sregs, (p->ncta_sregs + 1) * sizeof *p->cta_sregs);
+		p->cta_sregs[p->ncta_sregs++] = p->nsregs;
+	}
 	return p->nsregs++;
 }
 
@@ -1669,15 +1673,6 @@ static void opd_slots(const XIns *x, const XOpd *o, uint32_t *first, uint32_t *n
 	*n = o->bytes > 8 || type_bytes(x->ty) > 8 || type_bytes(x->ty2) > 8 || type_bytes(x->ty3) > 8 ? 2 : 1;
 }
 
-/* f->zero: the slots live at the entry of a kernel, by backward liveness
- * over the instructions (compute_rpc's successors): each lane follows a
- * path of the graph, so a slot that every path writes before reading is
- * never read unwritten, and needs no zeroing when a frame starts.  Every
- * register operand counts as read, but a destination that kills() writes;
- * a lane of another may be read (shfl and such) only through an operand,
- * so cross-lane readers are reads like any other.  Functions (whose return
- * values leave at the exit), brx with more targets than succs lists, and
- * programs too large for the bit sets zero every slot. */
 /* Each instruction's shape, of those shapes.def lists. */
 static void compute_shape(Prog *p, XFunc *f)
 {
@@ -1696,46 +1691,70 @@ static void compute_shape(Prog *p, XFunc *f)
 	}
 }
 
-static void compute_zero(XFunc *f)
+/* Backward liveness over the instructions (compute_rpc's successors):
+ * each lane follows a path of the graph, so a slot that every path from
+ * an instruction writes before reading is dead there.  Every register
+ * operand counts as read, but a destination that kills() writes; a lane
+ * of another may be read (shfl and such) only through an operand, so
+ * cross-lane readers are reads like any other.  Functions (whose return
+ * values leave at the exit), brx with more targets than succs lists, and
+ * programs too large for the bit sets have none (prog.h). */
+uint64_t *prog_live(const XFunc *f, uint32_t *words_out)
 {
 	uint32_t n = f->ncode, ns = f->nslots, words = (ns + 63) / 64;
 	uint32_t s[64];
-	bool all = !f->entry || (uint64_t)(n + 1) * words > (1u << 21);
+	*words_out = words;
+	bool all = !f->entry || !ns || (uint64_t)(n + 1) * words > (1u << 21);
 	for (uint32_t i = 0; i < n && !all; i++)
 		all = f->code[i].op == OPC_brx && f->code[i].imm >= 62;
-	uint64_t *live = all || !ns ? NULL : xcalloc((size_t)(n + 1) * words, sizeof *live), *out = NULL;
-	if (live) {
-		out = xmalloc(words * sizeof *out);
-		for (bool changed = true; changed;) {
-			changed = false;
-			for (uint32_t i = n; i-- > 0;) {
-				const XIns *x = &f->code[i];
-				memset(out, 0, words * sizeof *out);
-				unsigned k = succs(f, i, s);
-				for (unsigned j = 0; j < k; j++) {
-					const uint64_t *q = live + (size_t)(s[j] > n ? n : s[j]) * words;
-					for (uint32_t w = 0; w < words; w++)
-						out[w] |= q[w];
-				}
-				for (unsigned j = 0; j < x->n; j++)
-					if (kills(x, j))
-						out[x->o[j].idx / 64] &= ~(1ull << (x->o[j].idx % 64));
-				for (unsigned j = 0; j < x->n; j++) {
-					uint32_t a, c;
-					if (x->o[j].kind != XK_REG || kills(x, j))
-						continue;
-					opd_slots(x, &x->o[j], &a, &c);
-					for (uint32_t b = a; b < a + c && b < ns; b++)
-						out[b / 64] |= 1ull << (b % 64);
-				}
-				uint64_t *in = live + (size_t)i * words;
-				if (memcmp(in, out, words * sizeof *out)) {
-					memcpy(in, out, words * sizeof *out);
-					changed = true;
-				}
+	if (all)
+		return NULL;
+	uint64_t *live = calloc((size_t)(n + 1) * words, sizeof *live), *out = malloc(words * sizeof *out);
+	if (!live || !out) {
+		free(live);
+		free(out);
+		return NULL;
+	}
+	for (bool changed = true; changed;) {
+		changed = false;
+		for (uint32_t i = n; i-- > 0;) {
+			const XIns *x = &f->code[i];
+			memset(out, 0, words * sizeof *out);
+			unsigned k = succs(f, i, s);
+			for (unsigned j = 0; j < k; j++) {
+				const uint64_t *q = live + (size_t)(s[j] > n ? n : s[j]) * words;
+				for (uint32_t w = 0; w < words; w++)
+					out[w] |= q[w];
+			}
+			for (unsigned j = 0; j < x->n; j++)
+				if (kills(x, j))
+					out[x->o[j].idx / 64] &= ~(1ull << (x->o[j].idx % 64));
+			for (unsigned j = 0; j < x->n; j++) {
+				uint32_t a, c;
+				if (x->o[j].kind != XK_REG || kills(x, j))
+					continue;
+				opd_slots(x, &x->o[j], &a, &c);
+				for (uint32_t b = a; b < a + c && b < ns; b++)
+					out[b / 64] |= 1ull << (b % 64);
+			}
+			uint64_t *in = live + (size_t)i * words;
+			if (memcmp(in, out, words * sizeof *out)) {
+				memcpy(in, out, words * sizeof *out);
+				changed = true;
 			}
 		}
 	}
+	free(out);
+	return live;
+}
+
+/* f->zero: the slots live at the entry of a kernel, which may be read
+ * unwritten and are zeroed when a frame starts (all of them without the
+ * analysis); every path writes the others before reading them. */
+static void compute_zero(XFunc *f)
+{
+	uint32_t n = f->ncode, ns = f->nslots, words;
+	uint64_t *live = prog_live(f, &words);
 	/* runs of the entry's live slots (all of them without the analysis) */
 	f->zero = xmalloc((ns + 1) * sizeof *f->zero);
 	f->nzero = 0;
@@ -1751,7 +1770,6 @@ static void compute_zero(XFunc *f)
 		b = e;
 	}
 	free(live);
-	free(out);
 }
 
 /* ---- functions ---------------------------------------------------------- */
@@ -1918,6 +1936,7 @@ void prog_free(Prog *p, DevMem *mem)
 	}
 	free(p->fn);
 	free(p->sregs);
+	free(p->cta_sregs);
 	free(p->vars);
 	free(p->sigs);
 	arena_free(&p->arena);

@@ -223,6 +223,9 @@ typedef struct Prog {
 	uint32_t nfn;
 	XSreg *sregs;
 	uint32_t nsregs;
+	uint32_t *cta_sregs;    /* the slots of those that name the CTA (%ctaid,
+				   %clusterid): what a warp's start in another CTA rewrites */
+	uint32_t ncta_sregs;
 	uint64_t shared_bytes;  /* the reserved window, then the static .shared of every kernel */
 	uint32_t shared_align;
 	uint8_t dyn_shared;     /* the module declares an .extern .shared array */
@@ -246,6 +249,11 @@ Prog *prog_lower(const Module *m, struct DevMem *mem, char **err, int *code);
 void prog_free(Prog *p, struct DevMem *mem);
 /* Function index by name, or -1. */
 int prog_find(const Prog *p, const char *name);
+/* The slots live at each instruction of kernel f (read on some path from
+ * it before they are written): n + 1 rows of *words 64-bit words, bit s of
+ * row i slot s before instruction i, row n the exit (malloc'd); NULL where
+ * f is not a kernel, is too large, or host memory is out. */
+uint64_t *prog_live(const XFunc *f, uint32_t *words);
 /* The source file and line of instruction pc of f, or NULL. */
 const char *prog_source(const Prog *p, const XFunc *f, uint32_t pc, uint32_t *line);
 
