@@ -122,7 +122,7 @@ test-full: all $(TEST_BIN)
 
 # The kernel groups again on the compiling tier (PTXVM_JIT=1): the same
 # reference results, faults and reports.  Each program they load is
-# compiled once (about 0.01 s an instruction with cc -O2, and 0.2 s) and
+# compiled once (about 0.01 s an instruction at -O2, and 0.2 s) and
 # cached in $(B)/jit-cache; the groups run side by side with make -j.
 # Every kernel of a group must compile: a kernel left to the interpreter
 # fails the group.  Not here: sandbox, whose kernels past PTXVM_JIT_MAX_INS

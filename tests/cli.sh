@@ -882,6 +882,22 @@ grep_in "$T/err" '"compiled": false.*"jit_note": "no C compiler' "without a comp
 grep_in "$T/err" "ptxvm: the compiling tier is off for" "without a compiler: PTXVM_LOG says so"
 expect 0 "without a compiler: the same results" -- cmp "$T/c-nocc.bin" "$T/c-no-jit.bin"
 
+# The tier's compiler: clang where PATH has it (here a clang that notes its
+# runs and hands them to cc), unless PTXVM_CC names one.
+mkdir -p "$T/ccbin"
+printf '#!/bin/sh\necho "$@" >>"%s/clang-ran"\nexec cc "$@"\n' "$T" >"$T/ccbin/clang"
+chmod +x "$T/ccbin/clang"
+expect 0 "run --jit: clang on PATH" -- env PATH="$T/ccbin:$PATH" PTXVM_CACHE_DIR="$T/jcl" "$X" run "$T/vadd.ptx" \
+	--kernel vadd --grid 2 --block 64 --jit --stats --arg buf:400 --arg buf:400 --arg buf:400 --arg u32:100 --arg f32:2
+grep_in "$T/err" '"compiled": true' "clang on PATH: compiled"
+expect 0 "clang on PATH: the tier ran it" -- test -s "$T/clang-ran"
+rm -f "$T/clang-ran"
+expect 0 "run --jit: PTXVM_CC=cc" -- env PATH="$T/ccbin:$PATH" PTXVM_CC=cc PTXVM_CACHE_DIR="$T/jcc" "$X" run \
+	"$T/vadd.ptx" --kernel vadd --grid 2 --block 64 --jit --stats --arg buf:400 --arg buf:400 --arg buf:400 \
+	--arg u32:100 --arg f32:2
+grep_in "$T/err" '"compiled": true' "PTXVM_CC=cc: compiled"
+expect 1 "PTXVM_CC=cc: clang not run" -- test -e "$T/clang-ran"
+
 section
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
