@@ -53,7 +53,7 @@
 /* the compiling tier's code, built with -w: clang's ivdep, eight lanes at
  * a time (as GCC takes them; clang's own choice, four, narrows each slot
  * to 32 bits in a register of half the width: the FMA loop 15% more host
- * instructions) */
+ * instructions than with eight) */
 #define LANES_IVDEP _Pragma("clang loop vectorize(assume_safety) vectorize_width(8)")
 #define LANES_UNROLL
 #elif defined(__clang__)
