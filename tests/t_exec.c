@@ -822,6 +822,55 @@ static void test_lanes(ptxvm_device *d)
 	done(&s);
 }
 
+/* The launch's counts of instructions, which the compiling tier takes for
+ * a stretch of lane-local instructions at once (exec_count): twelve an
+ * active thread, and the guarded add for the 40 threads whose guard holds,
+ * in a full warp and one of 16 lanes. */
+static void test_counts(ptxvm_device *d)
+{
+	Sc s = { .name = "counts: instructions per thread and per warp, a stretch of lane-local ones among them" };
+	static const char text[] =
+		".version 8.0\n.target sm_80\n.address_size 64\n"
+		".visible .entry counts(.param .u64 out, .param .u32 k)\n{\n"
+		"\t.reg .b32 %r<6>;\n\t.reg .b64 %rd<4>;\n\t.reg .pred %p<2>;\n"
+		"\tld.param.u64 %rd1, [out];\n"
+		"\tld.param.u32 %r1, [k];\n"
+		"\tmov.u32 %r2, %tid.x;\n"
+		"\tadd.u32 %r3, %r2, %r1;\n"
+		"\tmul.lo.u32 %r4, %r3, 3;\n"
+		"\txor.b32 %r5, %r4, %r2;\n"
+		"\tsetp.lt.u32 %p1, %r2, 40;\n"
+		"\t@%p1 add.u32 %r5, %r5, 1;\n"
+		"\tcvta.to.global.u64 %rd2, %rd1;\n"
+		"\tmul.wide.u32 %rd3, %r2, 4;\n"
+		"\tadd.u64 %rd3, %rd2, %rd3;\n"
+		"\tst.global.u32 [%rd3], %r5;\n"
+		"\tret;\n}\n";
+	enum { NT = 48 };
+	ptxvm_program *p = load_text(&s, d, "counts.ptx", text);
+	const ptxvm_kernel *k = p ? ptxvm_kernel_find(p, "counts") : NULL;
+	uint32_t kk = 1000, got[NT], want[NT];
+	for (uint32_t t = 0; t < NT; t++)
+		want[t] = (((t + kk) * 3) ^ t) + (t < 40);
+	uint64_t out = k ? dbuf(&s, d, sizeof got, NULL) : 0;
+	void *args[] = { &out, &kk };
+	ptxvm_launch_config c = CFG(1, NT);
+	ptxvm_launch_stats st = { 0 };
+	ptxvm_result r = out ? ptxvm_launch(d, k, &c, args, &st) : PTXVM_ERROR_INVALID_VALUE;
+	if (r != PTXVM_SUCCESS)
+		bad(&s, "launch: %s: %s", ptxvm_result_name(r), ptxvm_device_message(d));
+	else if (get(&s, d, got, out, sizeof got)) {
+		cmp32(&s, "out", got, want, NT);
+		if (st.thread_instructions != 12 * NT + 40 || st.warp_instructions != 13 * 2)
+			bad(&s, "%llu thread and %llu warp instructions, want %u and %u",
+			    (unsigned long long)st.thread_instructions, (unsigned long long)st.warp_instructions,
+			    12 * NT + 40, 13 * 2);
+	}
+	if (out)
+		ptxvm_mem_free(d, out);
+	done(&s);
+}
+
 /* ---- memory ------------------------------------------------------------- */
 static void test_memory(ptxvm_device *d)
 {
@@ -1846,6 +1895,7 @@ void test_exec(const char *root)
 	test_warp(d);
 	test_sregs(d);
 	test_lanes(d);
+	test_counts(d);
 	test_memory(d);
 	test_stack(d);
 	test_bulk(d);

@@ -2088,6 +2088,17 @@ static inline __attribute__((always_inline)) uint32_t exec_guard(Ctx *X, uint32_
 	return act;
 }
 
+/* k unguarded instructions run by the lanes m, x the last: counted at once
+ * as exec_guard counts them one by one (the compiling tier's groups). */
+static inline __attribute__((always_inline)) void exec_count(Ctx *X, uint32_t m, const XIns *x, unsigned k,
+							     uint64_t *nthr, uint64_t *nwarp)
+{
+	X->x = x;
+	X->xk = x;
+	*nwarp += k;
+	*nthr += (uint64_t)k * (m == FULL ? 32 : popc32(m));
+}
+
 /* One instruction x of the top entry e (live lanes m): its guard, the
  * counts, its semantics. */
 static inline __attribute__((always_inline)) int exec_step(Ctx *X, Entry *e, uint32_t m, const XIns *x,

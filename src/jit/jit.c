@@ -196,9 +196,10 @@ static unsigned gslot(GSlot *sl, unsigned *n, const XOpd *o)
  * read once before the loop, where param_at admits it, as ld's own case
  * reads it; where it does not, the group leaves all to the instructions'
  * own cases before it has done anything.  The group runs where its run
- * took the budget at once (!each, see generate): it is counted as its
- * instructions are, and then goes on at g1 + 1 (or returns, g1 the run's
- * last, rlast); else each instruction runs as its own case below it. */
+ * took the budget at once (!each, see generate): it is counted at once
+ * as its instructions are one by one (exec_count), and then goes on at
+ * g1 + 1 (or returns, g1 the run's last, rlast); else each instruction
+ * runs as its own case below it. */
 static void emit_group(Buf *b, const XFunc *fn, uint32_t f, uint32_t g0, uint32_t g1, uint32_t rlast,
 		       const uint64_t *live)
 {
@@ -210,7 +211,6 @@ static void emit_group(Buf *b, const XFunc *fn, uint32_t f, uint32_t g0, uint32_
 	for (uint32_t i = g0; i <= g1; i++) {
 		const XIns *x = &fn->code[i];
 		unsigned form = lane_form(x);
-		buf_printf(&pre, "\t\t\t(void)exec_guard(X, m, &jc_%u[%u], nthr, nwarp);\n", f, i);
 		if (ldp(x)) {
 			buf_printf(&par, "\t\t\tconst uint8_t *const pp%u = param_at(X->c->L, addr_at(X, &jc_%u[%u], 1, 0), %uu);\n",
 				   i, f, i, x->bits / 8);
@@ -279,6 +279,7 @@ static void emit_group(Buf *b, const XFunc *fn, uint32_t f, uint32_t g0, uint32_
 		buf_printf(b, ") {\n\t\t\t\t*budget += %uu;\n\t\t\t\teach = true;\n\t\t\t\tgoto jb_%u_%u;\n\t\t\t}\n",
 			   rlast - g0, f, g0);
 	}
+	buf_printf(b, "\t\t\texec_count(X, m, &jc_%u[%u], %uu, nthr, nwarp);\n", f, g1, g1 - g0 + 1);
 	buf_put(b, pre.p, pre.len);
 	for (unsigned t = 0; t < ns; t++) {
 		buf_printf(b, "\t\t\tuint64_t *const s%u = X->base[%u] + (size_t)%uu * 32;\n", t, sl[t].kind, sl[t].idx);
