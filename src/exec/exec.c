@@ -439,22 +439,30 @@ static inline void store_le(uint8_t *p, uint64_t v, unsigned n)
 }
 
 /* ---- frames and the reconvergence stack --------------------------------- */
+/* Room for one more entry on w's stack; false (the launch failed) without
+ * host memory. */
+static __attribute__((noinline, cold)) bool grow_stack(Warp *w)
+{
+	uint32_t cap = w->capst ? w->capst * 2 : 8;
+	Entry *st = cap > w->capst ? realloc(w->st, (size_t)cap * sizeof *st) : NULL;
+	if (!st) {
+		exec_fault(w->cta, w, NULL, -1, PTXVM_ERROR_OUT_OF_MEMORY,
+			   "no host memory for a reconvergence stack of %u entries", w->nst + 1);
+		return false;
+	}
+	w->st = st;
+	w->capst = cap;
+	return true;
+}
+
 /* Pushes an entry; pointers into the stack are stale afterwards.  Without
  * host memory the launch fails (the entry is not pushed, and the warp
- * stops at its next instruction). */
-static void push(Warp *w, uint32_t pc, uint32_t rpc, uint32_t mask)
+ * stops at its next instruction).  Inline, its growth apart: a call was
+ * a tenth of a warp's start in vector add. */
+static inline __attribute__((always_inline)) void push(Warp *w, uint32_t pc, uint32_t rpc, uint32_t mask)
 {
-	if (w->nst + 1 > w->capst) {
-		uint32_t cap = w->capst ? w->capst * 2 : 8;
-		Entry *st = cap > w->capst ? realloc(w->st, (size_t)cap * sizeof *st) : NULL;
-		if (!st) {
-			exec_fault(w->cta, w, NULL, -1, PTXVM_ERROR_OUT_OF_MEMORY,
-				   "no host memory for a reconvergence stack of %u entries", w->nst + 1);
-			return;
-		}
-		w->st = st;
-		w->capst = cap;
-	}
+	if (w->nst + 1 > w->capst && !grow_stack(w))
+		return;
 	w->st[w->nst++] = (Entry){ pc, rpc, mask };
 }
 
@@ -479,7 +487,7 @@ int exec_resources(const Launch *L, char *msg, size_t n)
 /* Room for n elements of size sz at *p, which holds *cap, zeroed if clear:
  * the memory of an earlier frame or warp is reused; false without host
  * memory (*p unchanged). */
-static bool room(void **p, size_t *cap, size_t n, size_t sz, bool clear)
+static inline bool room(void **p, size_t *cap, size_t n, size_t sz, bool clear)
 {
 	if (n > *cap) {
 		void *q = calloc(n, sz);
@@ -495,20 +503,27 @@ static bool room(void **p, size_t *cap, size_t n, size_t sz, bool clear)
 	return true;
 }
 
+/* Room for one more frame on w's; false without host memory. */
+static __attribute__((noinline, cold)) bool grow_frames(Warp *w)
+{
+	uint32_t cap = w->capfr ? w->capfr * 2 : 4;
+	Frame *fr = realloc(w->fr, (size_t)cap * sizeof *fr);
+	if (!fr)
+		return false;
+	memset(fr + w->capfr, 0, (size_t)(cap - w->capfr) * sizeof *fr);
+	w->fr = fr;
+	w->capfr = cap;
+	return true;
+}
+
 /* A new frame for fn, its predicates zeroed and the registers that may be
  * read before they are written (fn->zero); false (nothing pushed) without
- * host memory. */
-static bool push_frame(Warp *w, const XFunc *fn, uint32_t lbase, uint32_t call_pc, uint32_t mask)
+ * host memory.  Inline, its growth apart, as push. */
+static inline __attribute__((always_inline)) bool push_frame(Warp *w, const XFunc *fn, uint32_t lbase,
+							     uint32_t call_pc, uint32_t mask)
 {
-	if (w->nfr + 1 > w->capfr) {
-		uint32_t cap = w->capfr ? w->capfr * 2 : 4;
-		Frame *fr = realloc(w->fr, (size_t)cap * sizeof *fr);
-		if (!fr)
-			return false;
-		memset(fr + w->capfr, 0, (size_t)(cap - w->capfr) * sizeof *fr);
-		w->fr = fr;
-		w->capfr = cap;
-	}
+	if (w->nfr + 1 > w->capfr && !grow_frames(w))
+		return false;
 	Frame *f = &w->fr[w->nfr];
 	void *r = f->r, *p = f->p;
 	if (!room(&r, &f->rcap, (size_t)fn->nslots * 32 + 1, sizeof(uint64_t), false) ||
