@@ -2103,6 +2103,7 @@ static inline __attribute__((always_inline)) uint32_t exec_guard(Ctx *X, uint32_
 	return act;
 }
 
+#ifdef EXEC_JIT
 /* k unguarded instructions run by the lanes m, x the last: counted at once
  * as exec_guard counts them one by one (the compiling tier's groups). */
 static inline __attribute__((always_inline)) void exec_count(Ctx *X, uint32_t m, const XIns *x, unsigned k,
@@ -2113,6 +2114,7 @@ static inline __attribute__((always_inline)) void exec_count(Ctx *X, uint32_t m,
 	*nwarp += k;
 	*nthr += (uint64_t)k * (m == FULL ? 32 : popc32(m));
 }
+#endif
 
 /* One instruction x of the top entry e (live lanes m): its guard, the
  * counts, its semantics. */
