@@ -849,6 +849,8 @@ static void test_counts(ptxvm_device *d)
 	enum { NT = 48 };
 	ptxvm_program *p = load_text(&s, d, "counts.ptx", text);
 	const ptxvm_kernel *k = p ? ptxvm_kernel_find(p, "counts") : NULL;
+	if (p && !k)
+		bad(&s, "no kernel 'counts'");
 	uint32_t kk = 1000, got[NT], want[NT];
 	for (uint32_t t = 0; t < NT; t++)
 		want[t] = (((t + kk) * 3) ^ t) + (t < 40);

@@ -2086,6 +2086,18 @@ static Shaped *const shaped[XSH__COUNT] = {
 };
 #endif
 
+/* k instructions run by the lanes act, x the last, which becomes the
+ * current one: counted.  exec_guard's count of one instruction, and the
+ * compiling tier's of a group (unguarded instructions) at once. */
+static inline __attribute__((always_inline)) void exec_count(Ctx *X, uint32_t act, const XIns *x, unsigned k,
+							     uint64_t *nthr, uint64_t *nwarp)
+{
+	X->x = x;
+	X->xk = x;
+	*nwarp += k;
+	*nthr += (uint64_t)k * (act == FULL ? 32 : popc32(act));
+}
+
 /* Instruction x of the top entry (live lanes m) becomes the current one:
  * the lanes its guard lets run it, counted. */
 static inline __attribute__((always_inline)) uint32_t exec_guard(Ctx *X, uint32_t m, const XIns *x,
@@ -2096,25 +2108,9 @@ static inline __attribute__((always_inline)) uint32_t exec_guard(Ctx *X, uint32_
 		uint32_t g = X->f->p[x->guard];
 		act = m & (x->gneg ? ~g : g);
 	}
-	X->x = x;
-	X->xk = x;
-	(*nwarp)++;
-	*nthr += act == FULL ? 32 : popc32(act);
+	exec_count(X, act, x, 1, nthr, nwarp);
 	return act;
 }
-
-#ifdef EXEC_JIT
-/* k unguarded instructions run by the lanes m, x the last: counted at once
- * as exec_guard counts them one by one (the compiling tier's groups). */
-static inline __attribute__((always_inline)) void exec_count(Ctx *X, uint32_t m, const XIns *x, unsigned k,
-							     uint64_t *nthr, uint64_t *nwarp)
-{
-	X->x = x;
-	X->xk = x;
-	*nwarp += k;
-	*nthr += (uint64_t)k * (m == FULL ? 32 : popc32(m));
-}
-#endif
 
 /* One instruction x of the top entry e (live lanes m): its guard, the
  * counts, its semantics. */
