@@ -11,7 +11,7 @@
  * what is left of it is that instruction's semantics with its type,
  * widths and operand slots known; then the dispatch, a switch over
  * (function, pc) whose cases run on into the next instruction as
- * warp_loop would go on to it, where two or more lane-local instructions
+ * warp_loop would go on to it, where one or more lane-local instructions
  * in a row are also one loop over the lanes (emit_group) of their forms'
  * one-lane functions (exec/lane.h).  Nothing of an opcode's meaning is
  * written here.
@@ -508,19 +508,22 @@ static bool generate(const Prog *p, const XFunc *k, const Split *sp, Jit *j, Buf
 			while (split_straight(sp, fn->code[last].op) && !(meet[last + 1] & 1) && last + 1 - r < JIT_RUN_MAX)
 				last++;
 			Buf rb = { 0 };         /* the run's cases */
-			/* a group (emit_group) from i to g > i, where the run has
-			 * two or more fusable instructions in a row, each also a
-			 * case of its own (the run may be entered at any of them) */
+			/* a group (emit_group) from i to g >= i, where the run has
+			 * fusable instructions in a row, each also a case of its
+			 * own (the run may be entered at any of them); one alone is
+			 * a group too, its slots and form constants where its own
+			 * case reads them from the instruction */
 			uint32_t next = r;      /* where the next group may start */
 			for (i = r; i <= last; i++) {
 				buf_printf(&rb, "\tcase %u:\n", i);
 				if (i == next && i > r && fusable(&fn->code[i - 1]))
 					buf_printf(&rb, "\tjl_%u_%u:\n", f, i);     /* after a group */
 				uint32_t g = i;
-				if (i >= next && fusable(&fn->code[i]))
+				bool grp = i >= next && fusable(&fn->code[i]);
+				if (grp)
 					while (g < last && fusable(&fn->code[g + 1]) && !(meet[g + 1] & 2))
 						g++;
-				if (g > i) {
+				if (grp) {
 					emit_group(&rb, fn, f, i, g, last, live ? live + (size_t)(g + 1) * words : NULL);
 					next = g + 1;
 				}
