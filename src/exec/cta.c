@@ -334,6 +334,7 @@ static bool cta_begin(Cta *c, const uint32_t id[3])
 	Launch *L = c->L;
 	memcpy(c->id, id, sizeof c->id);
 	c->linear = id[0] + (uint64_t)L->grid[0] * (id[1] + (uint64_t)L->grid[1] * id[2]);
+	cta_sreg_values(c);
 	/* shared memory and the kernel's own frame start zeroed, so that a
 	 * result never depends on which CTA ran on this worker before */
 	memset(c->shared, 0, L->shared_bytes);

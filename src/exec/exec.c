@@ -581,6 +581,15 @@ static inline __attribute__((always_inline)) uint64_t sreg_value(const Cta *c, u
 	}
 }
 
+void cta_sreg_values(Cta *c)
+{
+	const Prog *p = c->L->p;
+	for (uint32_t k = 0; k < p->ncta_sregs; k++) {
+		const XSreg *s = &p->sregs[p->cta_sregs[k]];
+		c->ctav[k] = sreg_value(c, s->sreg, s->comp ? s->comp - 1u : 0, 0);
+	}
+}
+
 bool warp_init(Cta *c, Warp *w, uint32_t idx)
 {
 	Launch *L = c->L;
@@ -613,11 +622,9 @@ bool warp_init(Cta *c, Warp *w, uint32_t idx)
 	w->state = W_RUN;
 	if (sreg_set) {
 		for (uint32_t k = 0; k < p->ncta_sregs; k++) {
-			uint32_t i = p->cta_sregs[k];
-			unsigned r = p->sregs[i].sreg;
-			uint64_t v = sreg_value(c, r, p->sregs[i].comp ? p->sregs[i].comp - 1u : 0, idx), *s;
-			s = w->sreg + (size_t)i * 32;
-			LANES_EW(FULL, s[l] = v);       /* vectorised: the loop was half of warp_init */
+			uint64_t v = c->ctav[k], *s = w->sreg + (size_t)p->cta_sregs[k] * 32;
+			if (s[0] != v)  /* guest code cannot write them: %ctaid.y of a 1D grid stays */
+				LANES_EW(FULL, s[l] = v);       /* vectorised: the loop was half of warp_init */
 		}
 		w->sreg_set = true;
 		return w->nst == 1;

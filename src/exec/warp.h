@@ -108,8 +108,11 @@ typedef struct Cta {
 	uint32_t shared_lim;    /* the shared bytes xlate's fast path admits: all, or 0 with
 				   checks (their accesses take the slow path, san.h) */
 	size_t local_map;       /* local's bytes mapped; 0: allocated (cta.c) */
+	uint64_t ctav[PROG_CTA_SREGS];  /* the values of Prog.cta_sregs here (cta_sreg_values) */
 } Cta;
 
+/* Sets c->ctav, once a CTA, for its warps' starts to copy (warp_init). */
+void cta_sreg_values(Cta *c);
 /* Runs warp w until it blocks, yields, finishes or faults. */
 int warp_run(Cta *c, Warp *w, uint64_t budget);
 /* Sets up a warp at the kernel's entry; false (the launch failed) without

@@ -227,6 +227,7 @@ static uint32_t sreg_slot(Lw *w, unsigned sreg, unsigned comp)
 	p->sregs = xrealloc(p->sregs, (p->nsregs + 1) * sizeof *p->sregs);
 	p->sregs[p->nsregs] = (XSreg){ (uint16_t)sreg, (uint8_t)comp };
 	if (sreg == SREG_ctaid || sreg == SREG_clusterid) {
+		/* at most PROG_CTA_SREGS: each (sreg, comp) is found above once made */
 		p->cta_sregs = xrealloc(p->cta_sregs, (p->ncta_sregs + 1) * sizeof *p->cta_sregs);
 		p->cta_sregs[p->ncta_sregs++] = p->nsregs;
 	}

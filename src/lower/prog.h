@@ -201,6 +201,8 @@ typedef struct XKParam {
 
 /* Special registers that are fixed for a warp's lifetime: the warp keeps
  * one slot for each that the program reads. */
+#define PROG_CTA_SREGS 10       /* %ctaid and %clusterid, each whole and .x .y .z .w */
+
 typedef struct XSreg {
 	uint16_t sreg;          /* SREG_* */
 	uint8_t comp;           /* 0 or 1..4 for .x .y .z .w */
@@ -224,7 +226,8 @@ typedef struct Prog {
 	XSreg *sregs;
 	uint32_t nsregs;
 	uint32_t *cta_sregs;    /* the slots of those that name the CTA (%ctaid,
-				   %clusterid): what a warp's start in another CTA rewrites */
+				   %clusterid): what a warp's start in another CTA rewrites;
+				   at most PROG_CTA_SREGS, each (sreg, comp) once */
 	uint32_t ncta_sregs;
 	uint64_t shared_bytes;  /* the reserved window, then the static .shared of every kernel */
 	uint32_t shared_align;
