@@ -345,8 +345,10 @@ static uint8_t *xlate_span(Cta *c, Warp *w, const XIns *x, unsigned l, unsigned 
  * memory, whose host address differs per lane, always goes lane by lane;
  * so do global and shared accesses when checks are on (c->chk), for the
  * checks see accesses in xlate_span alone.
- * This is the one place a warp's access is checked as a whole. */
-static bool xlate_warp(Cta *c, unsigned sp, uint64_t lo, uint64_t hi, uint64_t any, unsigned n,
+ * This is the one place a warp's access is checked as a whole.  Inlined
+ * into each access, whose space, width and direction are then constants:
+ * the check of a global load is its allocation's bounds and little else. */
+static inline __attribute__((always_inline)) bool xlate_warp(Cta *c, unsigned sp, uint64_t lo, uint64_t hi, uint64_t any, unsigned n,
 		       unsigned align, bool wr, uintptr_t *delta, unsigned *space)
 {
 	const Launch *L = c->L;
