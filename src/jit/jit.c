@@ -706,14 +706,17 @@ static const char *jit_cc(void)
  * comparisons, the coalescing test of a warp's addresses).  With FMA too,
  * -mfma: fmaf is then one instruction, and a group's fma.rn.f32 stays in
  * its loop over the lanes; products and sums are not fused, as compile's
- * -ffp-contract=off forbids it.  Not -march=native, whose tuning on some
- * hosts turns lane loops into slow gathers. */
+ * -ffp-contract=off forbids it.  With POPCNT, -mpopcnt: a count of a
+ * mask's lanes (exec_count) is then one instruction.  Not -march=native,
+ * whose tuning on some hosts turns lane loops into slow gathers. */
 static const char *jit_cflags(void)
 {
 	const char *f = getenv("PTXVM_JIT_CFLAGS");
 	if (f && *f)
 		return f;
 #if defined(__x86_64__)
+	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt"))
+		return __builtin_cpu_supports("fma") ? "-O2 -mavx2 -mfma -mpopcnt" : "-O2 -mavx2 -mpopcnt";
 	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
 		return "-O2 -mavx2 -mfma";
 	if (__builtin_cpu_supports("avx2"))
