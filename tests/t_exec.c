@@ -873,6 +873,67 @@ static void test_counts(ptxvm_device *d)
 	done(&s);
 }
 
+/* A lane-local instruction alone between others that cannot join it (a
+ * load each side, a branch after it) is a group of one on the compiling
+ * tier: its results, the predicate it writes for a branch that diverges,
+ * and its counts are the interpreter's. */
+static void test_lone(ptxvm_device *d)
+{
+	Sc s = { .name = "counts: lone lane-local instructions between loads and before a branch" };
+	static const char text[] =
+		".version 8.0\n.target sm_80\n.address_size 64\n"
+		".visible .entry lone(.param .u64 buf)\n{\n"
+		"\t.reg .b32 %r<6>;\n\t.reg .b64 %rd<4>;\n\t.reg .pred %p<2>;\n"
+		"\tld.param.u64 %rd1, [buf];\n"
+		"\tmov.u32 %r1, %tid.x;\n"
+		"\tmul.wide.u32 %rd2, %r1, 4;\n"
+		"\tadd.u64 %rd3, %rd1, %rd2;\n"
+		"\tld.global.u32 %r2, [%rd3];\n"
+		"\tadd.u32 %r3, %r2, 7;\n"              /* alone between two loads */
+		"\tld.global.u32 %r4, [%rd3+256];\n"
+		"\tsetp.lt.u32 %p1, %r3, %r4;\n"        /* alone before the branch */
+		"\t@%p1 bra SKIP;\n"
+		"\tsub.u32 %r3, %r4, %r3;\n"            /* alone before a meeting point */
+		"SKIP:\n"
+		"\tst.global.u32 [%rd3], %r3;\n"
+		"\tret;\n}\n";
+	enum { NT = 48 };
+	ptxvm_program *p = load_text(&s, d, "lone.ptx", text);
+	const ptxvm_kernel *k = p ? ptxvm_kernel_find(p, "lone") : NULL;
+	if (p && !k)
+		bad(&s, "no kernel 'lone'");
+	uint32_t in[128] = { 0 }, got[NT], want[NT];
+	for (uint32_t t = 0; t < NT; t++) {
+		in[t] = 3 * t;
+		in[64 + t] = 80;
+		/* 3t + 7 < 80 for t <= 24, which branch; the others subtract,
+		 * wrapping below zero */
+		want[t] = t <= 24 ? 3 * t + 7 : 80u - (3 * t + 7);
+	}
+	uint64_t buf = k ? dbuf(&s, d, sizeof in, in) : 0;
+	void *args[] = { &buf };
+	ptxvm_launch_config c = CFG(1, NT);
+	ptxvm_launch_stats st = { 0 };
+	ptxvm_result r = buf ? ptxvm_launch(d, k, &c, args, &st) : PTXVM_ERROR_INVALID_VALUE;
+	if (r != PTXVM_SUCCESS)
+		bad(&s, "launch: %s: %s", ptxvm_result_name(r), ptxvm_device_message(d));
+	else if (get(&s, d, got, buf, sizeof got)) {
+		cmp32(&s, "out", got, want, NT);
+		/* each thread runs the 10 unguarded instructions but the sub; the
+		 * bra counts the 25 lanes whose guard holds (t <= 24), the sub
+		 * the 23 that do not branch; each of the two warps issues all 12
+		 * (the first diverges and meets again at SKIP, the second, of
+		 * lanes 32-47, takes no branch) */
+		if (st.thread_instructions != 10 * NT + 25 + 23 || st.warp_instructions != 12 * 2)
+			bad(&s, "%llu thread and %llu warp instructions, want %u and %u",
+			    (unsigned long long)st.thread_instructions, (unsigned long long)st.warp_instructions,
+			    10 * NT + 25 + 23, 12 * 2);
+	}
+	if (buf)
+		ptxvm_mem_free(d, buf);
+	done(&s);
+}
+
 /* ---- memory ------------------------------------------------------------- */
 static void test_memory(ptxvm_device *d)
 {
@@ -1898,6 +1959,7 @@ void test_exec(const char *root)
 	test_sregs(d);
 	test_lanes(d);
 	test_counts(d);
+	test_lone(d);
 	test_memory(d);
 	test_stack(d);
 	test_bulk(d);
