@@ -199,10 +199,10 @@ typedef struct XKParam {
 	uint8_t is_ptr;
 } XKParam;
 
-/* Special registers that are fixed for a warp's lifetime: the warp keeps
- * one slot for each that the program reads. */
 #define PROG_CTA_SREGS 10       /* %ctaid and %clusterid, each whole and .x .y .z .w */
 
+/* Special registers that are fixed for a warp's lifetime: the warp keeps
+ * one slot for each that the program reads. */
 typedef struct XSreg {
 	uint16_t sreg;          /* SREG_* */
 	uint8_t comp;           /* 0 or 1..4 for .x .y .z .w */
