@@ -822,6 +822,39 @@ static void test_lanes(ptxvm_device *d)
 	done(&s);
 }
 
+/* The kernel called name in PTX text, or NULL (a failure recorded). */
+static const ptxvm_kernel *text_kernel(Sc *s, ptxvm_device *d, const char *file, const char *text, const char *name)
+{
+	ptxvm_program *p = load_text(s, d, file, text);
+	const ptxvm_kernel *k = p ? ptxvm_kernel_find(p, name) : NULL;
+	if (p && !k)
+		bad(s, "no kernel '%s'", name);
+	return k;
+}
+
+/* Launches k (NULL: nothing) as one CTA of nt threads with args, compares
+ * nt words at out with want and the launch's counts with thr and warp,
+ * then frees out. */
+static void counted(Sc *s, ptxvm_device *d, const ptxvm_kernel *k, uint64_t out, void **args, unsigned nt,
+		    const uint32_t *want, uint64_t thr, uint64_t warp)
+{
+	uint32_t got[64];
+	ptxvm_launch_config c = CFG(1, nt);
+	ptxvm_launch_stats st = { 0 };
+	ptxvm_result r = k && out && nt <= 64 ? ptxvm_launch(d, k, &c, args, &st) : PTXVM_ERROR_INVALID_VALUE;
+	if (r != PTXVM_SUCCESS)
+		bad(s, "launch: %s: %s", ptxvm_result_name(r), ptxvm_device_message(d));
+	else if (get(s, d, got, out, nt * sizeof *got)) {
+		cmp32(s, "out", got, want, nt);
+		if (st.thread_instructions != thr || st.warp_instructions != warp)
+			bad(s, "%llu thread and %llu warp instructions, want %llu and %llu",
+			    (unsigned long long)st.thread_instructions, (unsigned long long)st.warp_instructions,
+			    (unsigned long long)thr, (unsigned long long)warp);
+	}
+	if (out)
+		ptxvm_mem_free(d, out);
+}
+
 /* The launch's counts of instructions, which the compiling tier takes for
  * a stretch of lane-local instructions at once (exec_count): twelve an
  * active thread, and the guarded add for the 40 threads whose guard holds,
@@ -847,29 +880,13 @@ static void test_counts(ptxvm_device *d)
 		"\tst.global.u32 [%rd3], %r5;\n"
 		"\tret;\n}\n";
 	enum { NT = 48 };
-	ptxvm_program *p = load_text(&s, d, "counts.ptx", text);
-	const ptxvm_kernel *k = p ? ptxvm_kernel_find(p, "counts") : NULL;
-	if (p && !k)
-		bad(&s, "no kernel 'counts'");
-	uint32_t kk = 1000, got[NT], want[NT];
+	const ptxvm_kernel *k = text_kernel(&s, d, "counts.ptx", text, "counts");
+	uint32_t kk = 1000, want[NT];
 	for (uint32_t t = 0; t < NT; t++)
 		want[t] = (((t + kk) * 3) ^ t) + (t < 40);
-	uint64_t out = k ? dbuf(&s, d, sizeof got, NULL) : 0;
+	uint64_t out = k ? dbuf(&s, d, sizeof want, NULL) : 0;
 	void *args[] = { &out, &kk };
-	ptxvm_launch_config c = CFG(1, NT);
-	ptxvm_launch_stats st = { 0 };
-	ptxvm_result r = out ? ptxvm_launch(d, k, &c, args, &st) : PTXVM_ERROR_INVALID_VALUE;
-	if (r != PTXVM_SUCCESS)
-		bad(&s, "launch: %s: %s", ptxvm_result_name(r), ptxvm_device_message(d));
-	else if (get(&s, d, got, out, sizeof got)) {
-		cmp32(&s, "out", got, want, NT);
-		if (st.thread_instructions != 12 * NT + 40 || st.warp_instructions != 13 * 2)
-			bad(&s, "%llu thread and %llu warp instructions, want %u and %u",
-			    (unsigned long long)st.thread_instructions, (unsigned long long)st.warp_instructions,
-			    12 * NT + 40, 13 * 2);
-	}
-	if (out)
-		ptxvm_mem_free(d, out);
+	counted(&s, d, k, out, args, NT, want, 12 * NT + 40, 13 * 2);
 	done(&s);
 }
 
@@ -898,11 +915,8 @@ static void test_lone(ptxvm_device *d)
 		"\tst.global.u32 [%rd3], %r3;\n"
 		"\tret;\n}\n";
 	enum { NT = 48 };
-	ptxvm_program *p = load_text(&s, d, "lone.ptx", text);
-	const ptxvm_kernel *k = p ? ptxvm_kernel_find(p, "lone") : NULL;
-	if (p && !k)
-		bad(&s, "no kernel 'lone'");
-	uint32_t in[128] = { 0 }, got[NT], want[NT];
+	const ptxvm_kernel *k = text_kernel(&s, d, "lone.ptx", text, "lone");
+	uint32_t in[128] = { 0 }, want[NT];
 	for (uint32_t t = 0; t < NT; t++) {
 		in[t] = 3 * t;
 		in[64 + t] = 80;
@@ -912,25 +926,12 @@ static void test_lone(ptxvm_device *d)
 	}
 	uint64_t buf = k ? dbuf(&s, d, sizeof in, in) : 0;
 	void *args[] = { &buf };
-	ptxvm_launch_config c = CFG(1, NT);
-	ptxvm_launch_stats st = { 0 };
-	ptxvm_result r = buf ? ptxvm_launch(d, k, &c, args, &st) : PTXVM_ERROR_INVALID_VALUE;
-	if (r != PTXVM_SUCCESS)
-		bad(&s, "launch: %s: %s", ptxvm_result_name(r), ptxvm_device_message(d));
-	else if (get(&s, d, got, buf, sizeof got)) {
-		cmp32(&s, "out", got, want, NT);
-		/* each thread runs the 10 unguarded instructions but the sub; the
-		 * bra counts the 25 lanes whose guard holds (t <= 24), the sub
-		 * the 23 that do not branch; each of the two warps issues all 12
-		 * (the first diverges and meets again at SKIP, the second, of
-		 * lanes 32-47, takes no branch) */
-		if (st.thread_instructions != 10 * NT + 25 + 23 || st.warp_instructions != 12 * 2)
-			bad(&s, "%llu thread and %llu warp instructions, want %u and %u",
-			    (unsigned long long)st.thread_instructions, (unsigned long long)st.warp_instructions,
-			    10 * NT + 25 + 23, 12 * 2);
-	}
-	if (buf)
-		ptxvm_mem_free(d, buf);
+	/* each thread runs the 10 unguarded instructions but the sub; the bra
+	 * counts the 25 lanes whose guard holds (t <= 24), the sub the 23 that
+	 * do not branch; each of the two warps issues all 12 (the first
+	 * diverges and meets again at SKIP, the second, of lanes 32-47, takes
+	 * no branch) */
+	counted(&s, d, k, buf, args, NT, want, 10 * NT + 25 + 23, 12 * 2);
 	done(&s);
 }
 
