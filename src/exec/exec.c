@@ -2101,37 +2101,41 @@ static Shaped *const shaped[XSH__COUNT] = {
 #endif
 
 /* k instructions run by the lanes act, x the last, which becomes the
- * current one: counted.  exec_guard's count of one instruction, and the
- * compiling tier's of a group (unguarded instructions) at once. */
+ * current one: counted, as warp instructions (*nwarp) and as the lanes
+ * they left idle (*nidle, the lanes not in act, for each), so that a full
+ * warp's count is an add and a test; warp_loop makes thread instructions
+ * of them.  exec_guard's count of one instruction, and the compiling
+ * tier's of a group (unguarded instructions) at once. */
 static inline __attribute__((always_inline)) void exec_count(Ctx *X, uint32_t act, const XIns *x, unsigned k,
-							     uint64_t *nthr, uint64_t *nwarp)
+							     uint64_t *nidle, uint64_t *nwarp)
 {
 	X->x = x;
 	X->xk = x;
 	*nwarp += k;
-	*nthr += (uint64_t)k * (act == FULL ? 32 : popc32(act));
+	if (act != FULL)
+		*nidle += (uint64_t)k * popc32(~act);
 }
 
 /* Instruction x of the top entry (live lanes m) becomes the current one:
  * the lanes its guard lets run it, counted. */
 static inline __attribute__((always_inline)) uint32_t exec_guard(Ctx *X, uint32_t m, const XIns *x,
-								 uint64_t *nthr, uint64_t *nwarp)
+								 uint64_t *nidle, uint64_t *nwarp)
 {
 	uint32_t act = m;
 	if (x->guard >= 0) {
 		uint32_t g = X->f->p[x->guard];
 		act = m & (x->gneg ? ~g : g);
 	}
-	exec_count(X, act, x, 1, nthr, nwarp);
+	exec_count(X, act, x, 1, nidle, nwarp);
 	return act;
 }
 
 /* One instruction x of the top entry e (live lanes m): its guard, the
  * counts, its semantics. */
 static inline __attribute__((always_inline)) int exec_step(Ctx *X, Entry *e, uint32_t m, const XIns *x,
-							   uint64_t *nthr, uint64_t *nwarp)
+							   uint64_t *nidle, uint64_t *nwarp)
 {
-	uint32_t act = exec_guard(X, m, x, nthr, nwarp);
+	uint32_t act = exec_guard(X, m, x, nidle, nwarp);
 #if !defined(EXEC_JIT) && !defined(EXEC_NO_SHAPES)
 	return shaped[X->shape[e->pc]](X, e, m, act);
 #else
@@ -2144,7 +2148,7 @@ static inline __attribute__((always_inline)) int exec_step(Ctx *X, Entry *e, uin
  * after it, within *budget, as this loop would (src/jit/jit.c); the
  * interpreter takes the instruction from the program. */
 #ifndef EXEC_STEP
-#define EXEC_STEP(X, e, m, nthr, nwarp, budget) exec_step(X, e, m, &(X)->code[(e)->pc], nthr, nwarp)
+#define EXEC_STEP(X, e, m, nidle, nwarp, budget) exec_step(X, e, m, &(X)->code[(e)->pc], nidle, nwarp)
 #endif
 
 static inline __attribute__((always_inline)) int warp_loop(Cta *c, Warp *w, uint64_t budget)
@@ -2152,7 +2156,7 @@ static inline __attribute__((always_inline)) int warp_loop(Cta *c, Warp *w, uint
 	Ctx X = { .c = c, .w = w };
 	set_base(&X);
 	atomic_int *stop = &c->L->stop;
-	uint64_t nthr = 0, nwarp = 0;
+	uint64_t nidle = 0, nwarp = 0;
 	int r = RUN_YIELD;
 	while (budget--) {
 		if (!w->nst) {
@@ -2175,7 +2179,7 @@ static inline __attribute__((always_inline)) int warp_loop(Cta *c, Warp *w, uint
 			}
 			continue;
 		}
-		int s = EXEC_STEP(&X, e, m, &nthr, &nwarp, &budget);
+		int s = EXEC_STEP(&X, e, m, &nidle, &nwarp, &budget);
 		if (s != RUN_GO) {
 			r = s;
 			break;
@@ -2185,7 +2189,7 @@ static inline __attribute__((always_inline)) int warp_loop(Cta *c, Warp *w, uint
 			break;
 		}
 	}
-	w->nthr += nthr;
+	w->nthr += 32 * nwarp - nidle;    /* the lanes that ran them */
 	w->nwarp += nwarp;
 	if (atomic_load_explicit(&c->L->stop, memory_order_relaxed))
 		r = RUN_FAULT;

@@ -279,7 +279,7 @@ static void emit_group(Buf *b, const XFunc *fn, uint32_t f, uint32_t g0, uint32_
 		buf_printf(b, ") {\n\t\t\t\t*budget += %uu;\n\t\t\t\teach = true;\n\t\t\t\tgoto jb_%u_%u;\n\t\t\t}\n",
 			   rlast - g0, f, g0);
 	}
-	buf_printf(b, "\t\t\texec_count(X, m, &jc_%u[%u], %uu, nthr, nwarp);\n", f, g1, g1 - g0 + 1);
+	buf_printf(b, "\t\t\texec_count(X, m, &jc_%u[%u], %uu, nidle, nwarp);\n", f, g1, g1 - g0 + 1);
 	buf_put(b, pre.p, pre.len);
 	for (unsigned t = 0; t < ns; t++) {
 		buf_printf(b, "\t\t\tuint64_t *const s%u = X->base[%u] + (size_t)%uu * 32;\n", t, sl[t].kind, sl[t].idx);
@@ -313,7 +313,7 @@ static bool generate(const Prog *p, const XFunc *k, const Split *sp, Jit *j, Buf
 		 "static inline __attribute__((always_inline)) int jit_step(struct Ctx *, struct Entry *, uint32_t,"
 		 " uint64_t *, uint64_t *, uint64_t *);\n"
 		 "static const struct XIns *jit_real(const struct Prog *, const struct XFunc *, const struct XIns *);\n"
-		 "#define EXEC_STEP(X, e, m, nthr, nwarp, budget) jit_step(X, e, m, nthr, nwarp, budget)\n"
+		 "#define EXEC_STEP(X, e, m, nidle, nwarp, budget) jit_step(X, e, m, nidle, nwarp, budget)\n"
 		 "#define EXEC_REAL_INS(p, fn, x) jit_real(p, fn, x)\n");
 	for (const char *s = jit_symnames; *s;) {
 		const char *nl = strchr(s, '\n');
@@ -434,8 +434,8 @@ static bool generate(const Prog *p, const XFunc *k, const Split *sp, Jit *j, Buf
 		for (uint32_t i = 0; j->ok[f] && i < p->fn[f].ncode; i++) {
 			unsigned op = p->fn[f].code[i].op;
 			buf_printf(b, "static inline __attribute__((always_inline)) int ji_%u_%u(Ctx *X, Entry *e, "
-				   "uint32_t m, uint64_t *nthr, uint64_t *nwarp)\n{\n\treturn jo_%u(X, e, m, exec_guard(X, m, "
-				   "&jc_%u[%u], nthr, nwarp));\n}\n", f, i, kof[op] - 1, f, i);
+				   "uint32_t m, uint64_t *nidle, uint64_t *nwarp)\n{\n\treturn jo_%u(X, e, m, exec_guard(X, m, "
+				   "&jc_%u[%u], nidle, nwarp));\n}\n", f, i, kof[op] - 1, f, i);
 		}
 
 	/* the dispatch.  A run is a stretch of instructions that goes on from
@@ -528,15 +528,15 @@ static bool generate(const Prog *p, const XFunc *k, const Split *sp, Jit *j, Buf
 					next = g + 1;
 				}
 				if (i == last)
-					buf_printf(&rb, "\t\treturn ji_%u_%u(X, e, m, nthr, nwarp);\n", f, i);
+					buf_printf(&rb, "\t\treturn ji_%u_%u(X, e, m, nidle, nwarp);\n", f, i);
 				else
-					buf_printf(&rb, "\t\ts = ji_%u_%u(X, e, m, nthr, nwarp);\n"
+					buf_printf(&rb, "\t\ts = ji_%u_%u(X, e, m, nidle, nwarp);\n"
 						   "\t\tif (s != RUN_GO || (each && !jit_on(X, budget)))\n\t\t\treturn s;\n",
 						   f, i);
 			}
 			i = last;
 			buf_printf(b, "static __attribute__((noinline)) int jr_%u_%u(Ctx *X, Entry *e, uint32_t m, "
-				   "uint64_t *nthr, uint64_t *nwarp, uint64_t *budget)\n{\n\tint s;\n\t(void)s;\n"
+				   "uint64_t *nidle, uint64_t *nwarp, uint64_t *budget)\n{\n\tint s;\n\t(void)s;\n"
 				   "\tuint64_t left = %uu - e->pc;\n"
 				   "\tbool each = left && (*budget < left || "
 				   "atomic_load_explicit(&X->c->L->stop, memory_order_relaxed));\n"
@@ -549,8 +549,8 @@ static bool generate(const Prog *p, const XFunc *k, const Split *sp, Jit *j, Buf
 			buf_printf(&d, "\t[%u ... %u] = jr_%u_%u,\n", r, i - 1, f, r);
 		}
 		buf_printf(&d, "};\nstatic inline __attribute__((always_inline)) int jf_%u(Ctx *X, Entry *e, uint32_t m, "
-			   "uint64_t *nthr, uint64_t *nwarp, uint64_t *budget)\n{\n"
-			   "\treturn e->pc < %uu ? jt_%u[e->pc](X, e, m, nthr, nwarp, budget) : jit_lost(X, e);\n}\n",
+			   "uint64_t *nidle, uint64_t *nwarp, uint64_t *budget)\n{\n"
+			   "\treturn e->pc < %uu ? jt_%u[e->pc](X, e, m, nidle, nwarp, budget) : jit_lost(X, e);\n}\n",
 			   f, fn->ncode, f);
 		buf_put(b, d.p, d.len);
 		buf_free(&d);
@@ -561,17 +561,17 @@ static bool generate(const Prog *p, const XFunc *k, const Split *sp, Jit *j, Buf
 	/* the function's runs: where the tier compiles kernel k alone (it
 	 * calls nothing), every frame is k's */
 	buf_puts(b, "static inline __attribute__((always_inline)) int jit_step(Ctx *X, Entry *e, uint32_t m, "
-		 "uint64_t *nthr, uint64_t *nwarp, uint64_t *budget)\n{\n");
+		 "uint64_t *nidle, uint64_t *nwarp, uint64_t *budget)\n{\n");
 	unsigned nok = 0;
 	for (uint32_t f = 0; f < p->nfn; f++)
 		nok += j->ok[f];
 	if (nok == 1 && j->ok[kf])
-		buf_printf(b, "\treturn jf_%u(X, e, m, nthr, nwarp, budget);\n}\n", kf);
+		buf_printf(b, "\treturn jf_%u(X, e, m, nidle, nwarp, budget);\n}\n", kf);
 	else {
 		buf_puts(b, "\tswitch (X->f->fn - X->c->L->p->fn) {\n");
 		for (uint32_t f = 0; f < p->nfn; f++)
 			if (j->ok[f])
-				buf_printf(b, "\tcase %u: return jf_%u(X, e, m, nthr, nwarp, budget);\n", f, f);
+				buf_printf(b, "\tcase %u: return jf_%u(X, e, m, nidle, nwarp, budget);\n", f, f);
 		buf_puts(b, "\t}\n\treturn jit_lost(X, e);\n}\n");
 	}
 	buf_puts(b, "__attribute__((visibility(\"default\"))) int ptxvm_jit_run(Cta *c, Warp *w, uint64_t budget)\n{\n"
